@@ -1,0 +1,34 @@
+/**
+ * @file cli.h
+ * argv to a command and its options, through the one option table.
+ */
+#ifndef CCBENCH_CLI_H
+#define CCBENCH_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <ccbench/engine.h>
+#include <ccbench/options.h>
+
+struct ccb_cli {
+	const char *command;  /**< "rados write", "cleanup", ... */
+	const char *path;     /**< path name for run commands, NULL otherwise */
+	unsigned cmd_mask;    /**< enum ccb_cmd_mask bits of the command */
+	enum ccb_mode mode;
+	bool help;
+	bool version;
+	struct ccb_opts opts;
+};
+
+/**
+ * Parse @p argv. Fills defaults first, so @p cli->opts is complete.
+ *
+ * @return 0, or -EINVAL with one message naming the option and value in @p err.
+ */
+int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t err_len);
+
+/** --help text for @p cmd_mask (0: the overview). */
+void ccb_cli_usage(FILE *out, unsigned cmd_mask);
+
+#endif

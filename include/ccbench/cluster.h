@@ -1,0 +1,54 @@
+/**
+ * @file cluster.h
+ * Connecting the way the ceph CLIs do: conf file, cluster name, entity
+ * name, keyring, CEPH_ARGS, -o KEY=VALUE, with bounded timeouts.
+ */
+#ifndef CCBENCH_CLUSTER_H
+#define CCBENCH_CLUSTER_H
+
+#include <stddef.h>
+
+#include <rados/librados.h>
+
+#include <ccbench/options.h>
+
+/**
+ * Build a configured but unconnected handle: checks the conf file, every
+ * -o key and value, CEPH_ARGS. Sends nothing to the cluster, so bad input
+ * can be refused before the cluster is touched.
+ *
+ * @return 0, or -EINVAL (bad input; message in @p err), or another
+ *         -errno from librados.
+ */
+int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len);
+
+/**
+ * Configure and connect. Bounded by --connect-timeout.
+ *
+ * @return 0, -EINVAL (bad input), -ETIMEDOUT, or another -errno, with the
+ *         reason in @p err.
+ */
+int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len);
+
+/**
+ * Open an io context on --pool / --namespace.
+ *
+ * @return 0, -ENOENT when the pool does not exist, or another -errno.
+ */
+int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, char *err,
+		      size_t err_len);
+
+/** The conf path that will be read (from -c, $CEPH_CONF or /etc/ceph/$cluster.conf). */
+const char *ccb_cluster_conf_path(const struct ccb_opts *o, char *buf, size_t buf_len);
+
+/**
+ * Fold CEPH_ARGS into @p o: the connection options ccbench itself knows
+ * (-c, --cluster, -n, -i, -k) are taken when the command line did not give
+ * them; the rest is left for librados (rados_conf_parse_env).
+ * The strings are kept for the life of the process.
+ *
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len);
+
+#endif

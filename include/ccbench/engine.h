@@ -1,0 +1,160 @@
+/**
+ * @file engine.h
+ * The run loop: clients x queue-depth slots, stop conditions, watchdog,
+ * drain. It drives any path through struct ccb_path_ops and never asks
+ * which path it is.
+ *
+ * Threads: one thread per client owns its slots, histogram and series.
+ * Async paths complete on library threads (librados, librbd), which call
+ * ccb_slot_done(): it stamps the end time and queues the slot under the
+ * client's lock, nothing else. The main thread only reads atomics (for
+ * progress) and sets the stop flag.
+ */
+#ifndef CCBENCH_ENGINE_H
+#define CCBENCH_ENGINE_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include <ccbench/hist.h>
+#include <ccbench/options.h>
+#include <ccbench/stats.h>
+
+struct ccb_path_ops;
+struct ccb_client;
+
+/** Why a run stopped issuing ops (first reason wins). */
+enum ccb_stop {
+	CCB_STOP_NONE = 0,
+	CCB_STOP_DONE,      /**< duration, total or the path's work ran out */
+	CCB_STOP_SIGNAL,    /**< SIGINT / SIGTERM */
+	CCB_STOP_TIMEOUT,   /**< an op outlived --op-timeout */
+	CCB_STOP_ERROR,     /**< an op failed with an error that ends the run */
+};
+
+/** What a run does; each path maps these onto its own calls. */
+enum ccb_mode { CCB_MODE_WRITE, CCB_MODE_SEQ, CCB_MODE_RAND };
+
+/** One in-flight op and its buffer, allocated once per client. */
+struct ccb_slot {
+	struct ccb_client *cl;
+	unsigned idx;
+	char *buf;
+	uint64_t buf_bytes;  /**< capacity of buf */
+	uint64_t len_bytes;  /**< bytes of the current op */
+	uint64_t offset;     /**< path-defined position (object offset, device offset) */
+	uint64_t object;     /**< path-defined target (object index) */
+	uint64_t start_nsec;
+	uint64_t end_nsec;   /**< written by ccb_slot_done() */
+	int ret;             /**< written by ccb_slot_done(): bytes or -errno */
+	bool busy;
+	void *io;            /**< the path's per-op handle (a completion) */
+	struct ccb_slot *next_done;
+};
+
+struct ccb_client {
+	struct ccb_run *run;
+	unsigned idx;
+	void *path_data; /**< the path's per-client state (connection, handle) */
+	struct ccb_slot *slots;
+	unsigned n_slots;
+	unsigned in_flight;
+
+	/* Completion queue, fed by library threads. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct ccb_slot *done_head, *done_tail;
+
+	/* Owned by the client thread; read by others only after join. */
+	struct ccb_hist hist;
+	struct ccb_series series;
+	uint64_t errors;
+	int first_error;         /**< -errno of the first failed op */
+	char first_error_msg[256];
+	bool stranded;           /**< ops still in flight after the drain deadline */
+	uint64_t first_op_nsec, last_op_nsec;
+
+	/* Read by the progress printer. */
+	atomic_uint_fast64_t bytes_done;
+	atomic_uint_fast64_t ops_done;
+	atomic_uint_fast64_t lat_sum_nsec;
+	atomic_uint in_flight_now;
+
+	pthread_t thread;
+	bool joined; /**< main thread only */
+};
+
+/** One point of work: a plain run, or one point of a sweep. */
+struct ccb_run {
+	const struct ccb_opts *opts;
+	const struct ccb_path_ops *ops;
+	const char *command;  /**< "rados write", ... */
+	enum ccb_mode mode;
+	bool is_write;
+	void *path_data;      /**< the path's per-run state */
+	struct ccb_client *clients;
+	unsigned n_clients;
+	uint64_t queue_depth;
+	uint64_t buf_bytes;   /**< per-slot buffer size */
+	uint64_t total_bytes; /**< stop after this many bytes issued; 0 = no limit */
+	uint64_t duration_usec; /**< 0 = no limit */
+
+	uint64_t start_nsec, end_nsec;
+	atomic_int stop;      /**< enum ccb_stop */
+	atomic_uint_fast64_t issued_bytes;
+	pthread_mutex_t reason_lock;
+	char reason[256];
+	int error_ret;        /**< -errno that ended the run (CCB_STOP_ERROR/TIMEOUT) */
+	int signal;           /**< signal number for CCB_STOP_SIGNAL */
+	char fsid[64];
+	bool bad_input;       /**< prepare() failed on the user's input: exit 2 */
+	json_t *warnings;     /**< array of strings */
+	json_t *layout;       /**< object: path-specific description */
+};
+
+/** Value returned by ccb_path_ops.submit when the path has no work left. */
+#define CCB_SUBMIT_END 1
+
+/** Monotonic clock in nanoseconds. */
+uint64_t ccb_now_nsec(void);
+
+/**
+ * Called by an async path when an op completes, from any thread. Stamps
+ * the end time, stores @p ret (bytes or -errno) and wakes the client.
+ */
+void ccb_slot_done(struct ccb_slot *s, int ret);
+
+/**
+ * Ask a run to stop issuing (from any thread). The first reason sticks;
+ * @p fmt describes it for the result.
+ */
+void ccb_run_stop(struct ccb_run *run, enum ccb_stop why, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/** Add a warning string to the result. */
+void ccb_run_warn(struct ccb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * Run: open clients, start them together, supervise (progress, signals),
+ * drain, close. The path's prepare() must have run already.
+ *
+ * @return 0 when the run produced a result (check run->stop for how it
+ *         ended), -errno when no client could be opened.
+ */
+int ccb_run_execute(struct ccb_run *run);
+
+/** Release what ccb_run_execute() allocated (safe on stranded clients). */
+void ccb_run_free(struct ccb_run *run);
+
+/** Set by the signal handler; the supervisor turns it into CCB_STOP_SIGNAL. */
+extern volatile sig_atomic_t ccb_signal_pending;
+
+/** Install SIGINT/SIGTERM handlers that only set ccb_signal_pending. */
+void ccb_signals_install(void);
+
+#endif

@@ -1,0 +1,125 @@
+/**
+ * @file options.h
+ * The one option table. Each descriptor says where a value lives in
+ * struct ccb_opts, how it parses, its range and which commands take it; the
+ * same table drives getopt_long (cli.c), --help, and later the sweep config
+ * loader, so a range check is written once.
+ */
+#ifndef CCBENCH_OPTIONS_H
+#define CCBENCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+enum ccb_opt_type {
+	CCB_OPT_STR,      /**< const char * (points into argv or a config) */
+	CCB_OPT_UINT,     /**< uint64_t, plain integer */
+	CCB_OPT_BYTES,    /**< uint64_t bytes, 4K / 4M / 1G */
+	CCB_OPT_DURATION, /**< uint64_t microseconds, 500ms / 10s / 2m */
+	CCB_OPT_FLAG,     /**< bool, takes no argument */
+	CCB_OPT_FORMAT,   /**< enum ccb_format: text | json | csv */
+	CCB_OPT_SET,      /**< repeatable KEY=VALUE, appended to ccb_opts.sets */
+	CCB_OPT_NAME,     /**< const char *, [A-Za-z0-9_-]{1,64}: safe inside object names */
+};
+
+/** Commands an option applies to (bit mask). */
+enum ccb_cmd_mask {
+	CCB_CMD_CONN = 1u << 0,   /**< anything that connects */
+	CCB_CMD_RADOS = 1u << 1,  /**< ccbench rados write|seq|rand */
+	CCB_CMD_CLEANUP = 1u << 2, /**< ccbench cleanup */
+	CCB_CMD_OUTPUT = 1u << 3, /**< anything that prints a result */
+};
+
+enum ccb_format { CCB_FMT_TEXT, CCB_FMT_JSON, CCB_FMT_CSV };
+
+#define CCB_MAX_SETS 64
+
+/** Every parameter of a run, filled from the defaults, then the command line. */
+struct ccb_opts {
+	/* Connection, spelled as the ceph CLIs spell it. */
+	const char *conf;
+	const char *cluster;
+	const char *name;
+	const char *id;
+	const char *keyring;
+	const char *pool;
+	const char *rados_namespace;
+	const char *sets[CCB_MAX_SETS];
+	unsigned n_sets;
+	uint64_t connect_timeout_usec;
+	uint64_t op_timeout_usec;
+
+	/* Workload. */
+	uint64_t queue_depth;
+	uint64_t clients;
+	uint64_t op_size_bytes;
+	uint64_t object_size_bytes;
+	uint64_t duration_usec;
+	uint64_t total_bytes;
+	uint64_t max_objects;
+	const char *run_name;
+	bool no_cleanup;
+	bool no_verify;
+	bool reuse;
+	bool all_runs;
+
+	/* Output. */
+	enum ccb_format format;
+	const char *output;
+	bool quiet;
+
+	/** given[i] is true when descriptor i was set explicitly (not a default). */
+	bool given[64];
+};
+
+struct ccb_opt_desc {
+	const char *name;    /**< long name, without "--" */
+	int short_name;      /**< getopt short letter, or 0 */
+	enum ccb_opt_type type;
+	size_t offset;       /**< offsetof(struct ccb_opts, field) */
+	const char *def;     /**< default, parsed like user input; NULL = unset */
+	uint64_t min, max;   /**< inclusive range for numeric types */
+	unsigned cmds;       /**< enum ccb_cmd_mask bits */
+	const char *argname; /**< shown in --help */
+	const char *help;
+};
+
+/** The table, terminated by an entry with name == NULL. */
+extern const struct ccb_opt_desc ccb_opt_table[];
+
+/** Number of descriptors in ccb_opt_table. */
+size_t ccb_opt_count(void);
+
+/** Descriptor by long name, or NULL. */
+const struct ccb_opt_desc *ccb_opt_find(const char *name);
+
+/** Fill @p o with every descriptor's default. */
+void ccb_opts_defaults(struct ccb_opts *o);
+
+/**
+ * Parse @p value for option @p d into @p o and mark it given.
+ * On error, writes "--NAME VALUE: reason" into @p err.
+ *
+ * @return 0, -EINVAL (malformed, out of range), -E2BIG (too many --set).
+ */
+int ccb_opt_set(struct ccb_opts *o, const struct ccb_opt_desc *d, const char *value, char *err,
+		size_t err_len);
+
+/** True when the option called @p name was set explicitly. */
+bool ccb_opt_given(const struct ccb_opts *o, const char *name);
+
+/**
+ * Check the rules that span options (op size vs object size, duration vs
+ * total, files that must be readable). Needs no cluster.
+ *
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len);
+
+/** The parameters as a JSON object: every option of @p cmd with its effective value. */
+json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd);
+
+#endif

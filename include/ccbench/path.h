@@ -1,0 +1,42 @@
+/**
+ * @file path.h
+ * One ops table per I/O path, as fio's engines have. A new path is one new
+ * src/path_X.c plus one line in ccb_path_find().
+ */
+#ifndef CCBENCH_PATH_H
+#define CCBENCH_PATH_H
+
+#include <ccbench/engine.h>
+
+struct ccb_path_ops {
+	const char *name; /**< "rados", "rbd", "krbd", "cephfs" */
+	/** Check targets, claim names, create what the run needs (and log its undo). */
+	int (*prepare)(struct ccb_run *run);
+	/** One connection / handle / fd per client. */
+	int (*client_open)(struct ccb_client *cl);
+	/**
+	 * Start one op in @p s. Async paths call ccb_slot_done() later from
+	 * their own thread; inline paths call it before returning.
+	 * @return 0, CCB_SUBMIT_END when no work is left, or -errno.
+	 */
+	int (*submit)(struct ccb_client *cl, struct ccb_slot *s);
+	/**
+	 * On the client thread, after @p s completed without error: verify
+	 * the data. @return 0, or -errno (counted as an op error), with a
+	 * message in cl->first_error_msg if it is the first.
+	 */
+	int (*complete)(struct ccb_client *cl, struct ccb_slot *s);
+	/** Release the op handle of @p s after completion (or NULL). */
+	void (*release)(struct ccb_client *cl, struct ccb_slot *s);
+	void (*client_close)(struct ccb_client *cl);
+	/** Per-run teardown not already in the undo log (metadata, etc). */
+	void (*finish)(struct ccb_run *run);
+};
+
+/** The rados object path (src/path_rados.c). */
+extern const struct ccb_path_ops ccb_path_rados;
+
+/** Path by name, or NULL. */
+const struct ccb_path_ops *ccb_path_find(const char *name);
+
+#endif

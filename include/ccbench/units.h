@@ -1,0 +1,47 @@
+/**
+ * @file units.h
+ * Parsing and formatting of sizes and durations, the way the ceph CLIs
+ * spell them: 4K, 4M, 1G (binary multiples), 500ms, 10s, 2m.
+ *
+ * Every parser rejects empty input, signs, garbage, trailing junk and
+ * overflow. None of them use atoi(), which accepts garbage silently.
+ */
+#ifndef CCBENCH_UNITS_H
+#define CCBENCH_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * Parse a byte count: a decimal integer with an optional binary suffix
+ * B, K, M, G, T, P (case-insensitive; KB/KiB, MB/MiB ... are accepted as
+ * aliases of the binary suffix, since that is what ceph means by them).
+ *
+ * @return 0, -EINVAL for malformed input, -ERANGE on overflow of uint64_t.
+ */
+int ccb_parse_bytes(const char *s, uint64_t *out_bytes);
+
+/**
+ * Parse a duration into microseconds: an integer with suffix us, ms, s,
+ * m, h (a bare number means seconds, as rados bench's seconds argument).
+ * "sec" and "min" are accepted for s and m. Unlike sizes, the suffixes are
+ * case-sensitive: "2M" is rejected rather than guessed to mean minutes.
+ *
+ * @return 0, -EINVAL for malformed input, -ERANGE on overflow.
+ */
+int ccb_parse_duration_usec(const char *s, uint64_t *out_usec);
+
+/**
+ * Parse a plain unsigned decimal integer (no suffix).
+ *
+ * @return 0, -EINVAL for malformed input, -ERANGE on overflow.
+ */
+int ccb_parse_u64(const char *s, uint64_t *out);
+
+/** Format bytes with the largest exact binary suffix: 4194304 -> "4M", 1000 -> "1000". */
+void ccb_format_bytes(uint64_t bytes, char *buf, size_t buf_len);
+
+/** Format a duration in microseconds: 10000000 -> "10s", 500000 -> "500ms". */
+void ccb_format_duration(uint64_t usec, char *buf, size_t buf_len);
+
+#endif

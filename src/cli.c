@@ -1,0 +1,169 @@
+/*
+ * The command line. getopt_long's tables are generated from the option
+ * table, so every option parses, validates and documents itself once.
+ */
+#include <ccbench/cli.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct command {
+	const char *name; /* one or two words */
+	const char *path;
+	unsigned mask;
+	enum ccb_mode mode;
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"rados write", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
+	 "write objects through librados (like rados bench write)"},
+	{"rados seq", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+	 "read a kept write run's objects in order"},
+	{"rados rand", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_RAND,
+	 "read a kept write run's objects at random"},
+	{"cleanup", NULL, CCB_CMD_CONN | CCB_CMD_CLEANUP, CCB_MODE_WRITE,
+	 "remove the objects a run left (--run-name NAME or --all-runs)"},
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void ccb_cli_usage(FILE *out, unsigned cmd_mask)
+{
+	fprintf(out, "usage: ccbench COMMAND [options]\n\ncommands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		fprintf(out, "  %-16s %s\n", commands[i].name, commands[i].summary);
+	}
+	fprintf(out, "\noptions%s:\n", cmd_mask ? " of this command" : "");
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
+		char left[64];
+		if (cmd_mask && !(d->cmds & cmd_mask))
+			continue;
+		if (d->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->short_name, d->name,
+				 d->argname ? " " : "", d->argname ? d->argname : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->argname ? " " : "",
+				 d->argname ? d->argname : "");
+		fprintf(out, "  %-32s %s", left, d->help);
+		if (d->def)
+			fprintf(out, " [%s]", d->def);
+		fputc('\n', out);
+	}
+	fprintf(out, "\nSizes take K, M, G, T (binary): 64K, 4M. Durations take us, ms, s, m, h: "
+		     "500ms, 10s, 2m.\nCEPH_ARGS is read as the ceph CLIs read it. Results go to "
+		     "stdout, progress to stderr.\n");
+}
+
+enum { OPT_HELP = 1000, OPT_VERSION };
+
+int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t err_len)
+{
+	size_t n = ccb_opt_count();
+	struct option *longopts = calloc(n + 3, sizeof(*longopts));
+	char shortopts[128] = ":h";
+	size_t sl = strlen(shortopts);
+	const char *words[3] = {NULL, NULL, NULL};
+	int nwords = 0, c, r = 0;
+
+	memset(cli, 0, sizeof(*cli));
+	ccb_opts_defaults(&cli->opts);
+	if (!longopts)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct ccb_opt_desc *d = &ccb_opt_table[i];
+		longopts[i].name = d->name;
+		longopts[i].has_arg = d->type == CCB_OPT_FLAG ? no_argument : required_argument;
+		longopts[i].val = d->short_name ? d->short_name : (int)(2000 + i);
+		if (d->short_name && sl + 3 < sizeof(shortopts)) {
+			shortopts[sl++] = (char)d->short_name;
+			if (d->type != CCB_OPT_FLAG)
+				shortopts[sl++] = ':';
+			shortopts[sl] = '\0';
+		}
+	}
+	longopts[n] = (struct option){"help", no_argument, NULL, OPT_HELP};
+	longopts[n + 1] = (struct option){"version", no_argument, NULL, OPT_VERSION};
+
+	opterr = 0;
+	optind = 1;
+	/* A leading '-' in optstring would change semantics; "+" is not used so that
+	 * options may follow the command words, as with the ceph CLIs. */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct ccb_opt_desc *d = NULL;
+
+		if (c == 'h' || c == OPT_HELP) {
+			cli->help = true;
+			continue;
+		}
+		if (c == OPT_VERSION) {
+			cli->version = true;
+			continue;
+		}
+		if (c == '?') {
+			if (optopt)
+				snprintf(err, err_len, "unknown option '-%c'", optopt);
+			else
+				snprintf(err, err_len, "unknown option '%s'", argv[optind - 1]);
+			r = -EINVAL;
+			break;
+		}
+		if (c == ':') {
+			snprintf(err, err_len, "option '%s' needs a value", argv[optind - 1]);
+			r = -EINVAL;
+			break;
+		}
+		if (c >= 2000)
+			d = &ccb_opt_table[c - 2000];
+		else
+			for (size_t i = 0; i < n && !d; i++)
+				if (ccb_opt_table[i].short_name == c)
+					d = &ccb_opt_table[i];
+		r = ccb_opt_set(&cli->opts, d, optarg, err, err_len);
+		if (r < 0)
+			break;
+	}
+	free(longopts);
+	if (r < 0)
+		return r;
+	for (int i = optind; i < argc; i++) {
+		if (nwords == 3) {
+			snprintf(err, err_len, "unexpected argument '%s'", argv[i]);
+			return -EINVAL;
+		}
+		words[nwords++] = argv[i];
+	}
+	if (nwords == 0) {
+		if (cli->help || cli->version)
+			return 0;
+		snprintf(err, err_len, "no command given");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const struct command *cmd = &commands[i];
+		size_t l0 = strlen(words[0]);
+		int need = strchr(cmd->name, ' ') ? 2 : 1;
+
+		if (strncmp(cmd->name, words[0], l0) != 0 || (cmd->name[l0] != ' ' && cmd->name[l0]))
+			continue;
+		if (need == 2 && (nwords < 2 || strcmp(cmd->name + l0 + 1, words[1]) != 0))
+			continue;
+		if (nwords > need) {
+			snprintf(err, err_len, "unexpected argument '%s'", words[need]);
+			return -EINVAL;
+		}
+		cli->command = cmd->name;
+		cli->path = cmd->path;
+		cli->cmd_mask = cmd->mask;
+		cli->mode = cmd->mode;
+		return 0;
+	}
+	if (nwords >= 1 && strcmp(words[0], "rados") == 0)
+		snprintf(err, err_len, "rados: expected write, seq or rand, not '%s'",
+			 nwords > 1 ? words[1] : "");
+	else
+		snprintf(err, err_len, "unknown command '%s'", words[0]);
+	return -EINVAL;
+}

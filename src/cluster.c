@@ -1,0 +1,233 @@
+/*
+ * Connecting like the ceph CLIs: -c / $CEPH_CONF / /etc/ceph/$cluster.conf,
+ * --cluster, -n / -i, -k, CEPH_ARGS, -o KEY=VALUE. Configuration happens on
+ * an unconnected handle first, so every bad value is refused before a
+ * packet leaves.
+ */
+#include <ccbench/cluster.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *ccb_cluster_conf_path(const struct ccb_opts *o, char *buf, size_t buf_len)
+{
+	const char *env = getenv("CEPH_CONF");
+
+	if (o->conf)
+		return o->conf;
+	if (env && env[0])
+		return env;
+	snprintf(buf, buf_len, "/etc/ceph/%s.conf", o->cluster ? o->cluster : "ceph");
+	return buf;
+}
+
+/* The value of a CEPH_ARGS option: "--id x" or "--id=x". */
+static int take_arg(char **tok, int n, int *i, const char *arg, char **val)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (eq && arg[0] == '-' && arg[1] == '-') {
+		*val = strdup(eq + 1);
+		return *val ? 0 : -ENOMEM;
+	}
+	if (*i + 1 >= n)
+		return -EINVAL;
+	*val = strdup(tok[++*i]);
+	return *val ? 0 : -ENOMEM;
+}
+
+int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
+{
+	static const struct {
+		const char *lng, *shrt;
+		size_t off;
+	} known[] = {
+		{"--conf", "-c", offsetof(struct ccb_opts, conf)},
+		{"--cluster", NULL, offsetof(struct ccb_opts, cluster)},
+		{"--name", "-n", offsetof(struct ccb_opts, name)},
+		{"--id", "-i", offsetof(struct ccb_opts, id)},
+		{"--user", NULL, offsetof(struct ccb_opts, id)},
+		{"--keyring", "-k", offsetof(struct ccb_opts, keyring)},
+	};
+	const char *env = getenv("CEPH_ARGS");
+	char *copy, *save = NULL, *tok[128];
+	int n = 0, r = 0;
+	bool cli_name = o->name || o->id;
+
+	if (!env || !env[0])
+		return 0;
+	copy = strdup(env);
+	if (!copy)
+		return -ENOMEM;
+	for (char *t = strtok_r(copy, " \t\n", &save); t && n < 128; t = strtok_r(NULL, " \t\n", &save))
+		tok[n++] = t;
+	for (int i = 0; i < n && r == 0; i++) {
+		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
+			size_t ll = strlen(known[k].lng);
+			char *val = NULL;
+			const char **field = (const char **)((char *)o + known[k].off);
+			bool hit = strcmp(tok[i], known[k].lng) == 0 ||
+				   (known[k].shrt && strcmp(tok[i], known[k].shrt) == 0) ||
+				   (strncmp(tok[i], known[k].lng, ll) == 0 && tok[i][ll] == '=');
+
+			if (!hit)
+				continue;
+			r = take_arg(tok, n, &i, tok[i], &val);
+			if (r == -EINVAL) {
+				snprintf(err, err_len, "CEPH_ARGS: %s needs a value", known[k].lng);
+				break;
+			}
+			if (r < 0)
+				break;
+			/* The command line wins; an entity name given there in
+			 * either spelling hides both spellings in CEPH_ARGS. */
+			bool is_entity = known[k].off == offsetof(struct ccb_opts, name) ||
+					 known[k].off == offsetof(struct ccb_opts, id);
+			if (*field || (is_entity && cli_name)) {
+				free(val);
+			} else {
+				*field = val; /* kept for the life of the process */
+				if (is_entity)
+					cli_name = true;
+			}
+			break;
+		}
+	}
+	free(copy);
+	return r;
+}
+
+static void set_err(char *err, size_t err_len, const char *call, const char *what, int r)
+{
+	snprintf(err, err_len, "%s(%s): %s", call, what, strerror(-r));
+}
+
+int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len)
+{
+	char pathbuf[512], entity[256], val[64];
+	const char *conf = ccb_cluster_conf_path(o, pathbuf, sizeof(pathbuf));
+	const char *name = o->name;
+	rados_t r = NULL;
+	int ret;
+	bool mon_given = false;
+
+	if (!name) {
+		snprintf(entity, sizeof(entity), "client.%s", o->id ? o->id : "admin");
+		name = entity;
+	}
+	ret = rados_create2(&r, o->cluster ? o->cluster : "ceph", name, 0);
+	if (ret < 0) {
+		set_err(err, err_len, "rados_create2", name, ret);
+		return ret == -EINVAL ? -EINVAL : ret;
+	}
+	for (unsigned i = 0; i < o->n_sets; i++)
+		if (strncmp(o->sets[i], "mon_host=", 9) == 0 || strncmp(o->sets[i], "mon-host=", 9) == 0)
+			mon_given = true;
+	if (access(conf, R_OK) < 0 && !mon_given) {
+		snprintf(err, err_len, "--conf '%s': %s (give -c PATH or set CEPH_CONF)", conf,
+			 strerror(errno));
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (access(conf, R_OK) == 0) {
+		ret = rados_conf_read_file(r, conf);
+		if (ret < 0) {
+			snprintf(err, err_len, "rados_conf_read_file(%s): %s", conf, strerror(-ret));
+			ret = -EINVAL;
+			goto fail;
+		}
+	}
+	ret = rados_conf_parse_env(r, "CEPH_ARGS");
+	if (ret < 0) {
+		snprintf(err, err_len, "CEPH_ARGS '%s': %s", getenv("CEPH_ARGS"), strerror(-ret));
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (o->keyring && (ret = rados_conf_set(r, "keyring", o->keyring)) < 0) {
+		set_err(err, err_len, "rados_conf_set", "keyring", ret);
+		ret = -EINVAL;
+		goto fail;
+	}
+	/* Bounded connects and ops; -o can still override both. */
+	/* These options take whole seconds; round up so 1500ms is not 1 s. */
+	snprintf(val, sizeof(val), "%llu",
+		 (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000));
+	if ((ret = rados_conf_set(r, "client_mount_timeout", val)) < 0) {
+		set_err(err, err_len, "rados_conf_set", "client_mount_timeout", ret);
+		goto fail;
+	}
+	if ((ret = rados_conf_set(r, "rados_mon_op_timeout", val)) < 0) {
+		set_err(err, err_len, "rados_conf_set", "rados_mon_op_timeout", ret);
+		goto fail;
+	}
+	snprintf(val, sizeof(val), "%llu",
+		 (unsigned long long)((o->op_timeout_usec + 999999) / 1000000));
+	if ((ret = rados_conf_set(r, "rados_osd_op_timeout", val)) < 0) {
+		set_err(err, err_len, "rados_conf_set", "rados_osd_op_timeout", ret);
+		goto fail;
+	}
+	for (unsigned i = 0; i < o->n_sets; i++) {
+		char key[256];
+		const char *eq = strchr(o->sets[i], '=');
+		size_t kl = (size_t)(eq - o->sets[i]);
+
+		if (kl >= sizeof(key)) {
+			snprintf(err, err_len, "--set '%s': key too long", o->sets[i]);
+			ret = -EINVAL;
+			goto fail;
+		}
+		memcpy(key, o->sets[i], kl);
+		key[kl] = '\0';
+		ret = rados_conf_set(r, key, eq + 1);
+		if (ret < 0) {
+			snprintf(err, err_len, "--set '%s': %s", o->sets[i],
+				 ret == -ENOENT ? "no such librados/librbd option"
+						: "invalid value for this option");
+			ret = -EINVAL;
+			goto fail;
+		}
+	}
+	*out = r;
+	return 0;
+fail:
+	rados_shutdown(r);
+	return ret;
+}
+
+int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len)
+{
+	rados_t r;
+	int ret = ccb_cluster_configure(o, &r, err, err_len);
+
+	if (ret < 0)
+		return ret;
+	ret = rados_connect(r);
+	if (ret < 0) {
+		char conf[512];
+		snprintf(err, err_len, "rados_connect(%s, conf %s): %s%s", o->name ? o->name : "client",
+			 ccb_cluster_conf_path(o, conf, sizeof(conf)), strerror(-ret),
+			 ret == -ETIMEDOUT ? " (cluster unreachable within --connect-timeout)" : "");
+		rados_shutdown(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, char *err,
+		      size_t err_len)
+{
+	int ret = rados_ioctx_create(r, o->pool, out);
+
+	if (ret < 0) {
+		snprintf(err, err_len, "--pool '%s': %s", o->pool,
+			 ret == -ENOENT ? "no such pool" : strerror(-ret));
+		return ret;
+	}
+	rados_ioctx_set_namespace(*out, o->rados_namespace ? o->rados_namespace : "");
+	return 0;
+}

@@ -1,0 +1,389 @@
+/*
+ * The run loop. Each client thread owns a fixed array of queue-depth slots
+ * and keeps them full: submit, wait for completions, record, resubmit.
+ * Library threads only stamp and queue completed slots (ccb_slot_done), so
+ * all statistics are written by exactly one thread and merged after join.
+ */
+#include <ccbench/engine.h>
+#include <ccbench/path.h>
+#include <ccbench/progress.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+volatile sig_atomic_t ccb_signal_pending;
+
+/* How often a waiting client wakes to check stop conditions and the watchdog. */
+#define TICK_NSEC 100000000ull
+
+uint64_t ccb_now_nsec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void on_signal(int signo)
+{
+	ccb_signal_pending = signo;
+}
+
+void ccb_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void ccb_slot_done(struct ccb_slot *s, int ret)
+{
+	struct ccb_client *cl = s->cl;
+	uint64_t now = ccb_now_nsec();
+
+	pthread_mutex_lock(&cl->lock);
+	s->end_nsec = now;
+	s->ret = ret;
+	s->next_done = NULL;
+	if (cl->done_tail)
+		cl->done_tail->next_done = s;
+	else
+		cl->done_head = s;
+	cl->done_tail = s;
+	pthread_cond_signal(&cl->cond);
+	pthread_mutex_unlock(&cl->lock);
+}
+
+void ccb_run_stop(struct ccb_run *run, enum ccb_stop why, int err, const char *fmt, ...)
+{
+	int expected = CCB_STOP_NONE;
+	va_list ap;
+
+	if (!atomic_compare_exchange_strong(&run->stop, &expected, (int)why))
+		return;
+	pthread_mutex_lock(&run->reason_lock);
+	run->error_ret = err;
+	va_start(ap, fmt);
+	vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&run->reason_lock);
+}
+
+void ccb_run_warn(struct ccb_run *run, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&run->reason_lock);
+	if (!run->warnings)
+		run->warnings = json_array();
+	json_array_append_new(run->warnings, json_string(msg));
+	pthread_mutex_unlock(&run->reason_lock);
+}
+
+/* Describe an op failure once per client; the run stops on the first one. */
+static void op_failed(struct ccb_client *cl, struct ccb_slot *s, int ret, const char *what)
+{
+	struct ccb_run *run = cl->run;
+
+	cl->errors++;
+	if (!cl->first_error) {
+		cl->first_error = ret;
+		if (!cl->first_error_msg[0])
+			snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
+				 "%s op on client %u (object %llu, offset %llu): %s", what, cl->idx,
+				 (unsigned long long)s->object, (unsigned long long)s->offset,
+				 strerror(-ret));
+	}
+	if (ret == -ETIMEDOUT)
+		ccb_run_stop(run, CCB_STOP_TIMEOUT, ret, "%s", cl->first_error_msg);
+	else
+		ccb_run_stop(run, CCB_STOP_ERROR, ret, "%s", cl->first_error_msg);
+}
+
+static void reap(struct ccb_client *cl, struct ccb_slot *s)
+{
+	struct ccb_run *run = cl->run;
+	const struct ccb_path_ops *ops = run->ops;
+	uint64_t lat = s->end_nsec - s->start_nsec;
+	int ret = s->ret;
+
+	cl->in_flight--;
+	atomic_store_explicit(&cl->in_flight_now, cl->in_flight, memory_order_relaxed);
+	s->busy = false;
+	if (ret < 0) {
+		op_failed(cl, s, ret, run->is_write ? "write" : "read");
+	} else if (ops->complete && (ret = ops->complete(cl, s)) < 0) {
+		op_failed(cl, s, ret, "verify");
+	} else {
+		size_t sec = (size_t)((s->end_nsec - run->start_nsec) / 1000000000ull);
+
+		ccb_hist_record(&cl->hist, lat);
+		if (ccb_series_add(&cl->series, sec, s->len_bytes, lat) < 0)
+			op_failed(cl, s, -ENOMEM, "record");
+		if (!cl->first_op_nsec)
+			cl->first_op_nsec = s->start_nsec;
+		cl->last_op_nsec = s->end_nsec;
+		atomic_fetch_add_explicit(&cl->bytes_done, s->len_bytes, memory_order_relaxed);
+		atomic_fetch_add_explicit(&cl->ops_done, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&cl->lat_sum_nsec, lat, memory_order_relaxed);
+	}
+	if (ops->release)
+		ops->release(cl, s);
+}
+
+/* Fill every free slot unless a stop condition holds. */
+static void fill(struct ccb_client *cl, bool *path_end)
+{
+	struct ccb_run *run = cl->run;
+
+	for (unsigned i = 0; i < cl->n_slots && !*path_end; i++) {
+		struct ccb_slot *s = &cl->slots[i];
+		int r;
+
+		if (s->busy)
+			continue;
+		if (atomic_load(&run->stop) != CCB_STOP_NONE)
+			return;
+		if (run->total_bytes &&
+		    atomic_fetch_add(&run->issued_bytes, run->buf_bytes) >= run->total_bytes) {
+			ccb_run_stop(run, CCB_STOP_DONE, 0, "--total reached");
+			return;
+		}
+		s->start_nsec = ccb_now_nsec();
+		s->busy = true;
+		cl->in_flight++;
+		r = run->ops->submit(cl, s);
+		if (r == CCB_SUBMIT_END) {
+			s->busy = false;
+			cl->in_flight--;
+			*path_end = true;
+		} else if (r < 0) {
+			s->busy = false;
+			cl->in_flight--;
+			op_failed(cl, s, r, "submit");
+			return;
+		}
+		atomic_store_explicit(&cl->in_flight_now, cl->in_flight, memory_order_relaxed);
+	}
+}
+
+static void check_watchdog(struct ccb_client *cl, uint64_t now)
+{
+	struct ccb_run *run = cl->run;
+	uint64_t limit = run->opts->op_timeout_usec * 1000ull;
+
+	for (unsigned i = 0; i < cl->n_slots; i++) {
+		struct ccb_slot *s = &cl->slots[i];
+
+		if (s->busy && now - s->start_nsec > limit) {
+			ccb_run_stop(run, CCB_STOP_TIMEOUT, -ETIMEDOUT,
+				     "op outstanding for more than %.1f s (--op-timeout) on client %u "
+				     "(object %llu, offset %llu)",
+				     (double)limit / 1e9, cl->idx, (unsigned long long)s->object,
+				     (unsigned long long)s->offset);
+			return;
+		}
+	}
+}
+
+static void *client_main(void *arg)
+{
+	struct ccb_client *cl = arg;
+	struct ccb_run *run = cl->run;
+	uint64_t duration_nsec = run->duration_usec * 1000ull;
+	/* In-flight ops get this long to finish once the run stops. librados
+	 * times them out itself after --op-timeout, so this bound is a backstop. */
+	uint64_t drain_nsec = run->opts->op_timeout_usec * 1000ull + 5000000000ull;
+	uint64_t stop_seen = 0;
+	bool path_end = false;
+
+	for (;;) {
+		uint64_t now = ccb_now_nsec();
+		struct ccb_slot *done;
+
+		if (duration_nsec && now - run->start_nsec >= duration_nsec)
+			ccb_run_stop(run, CCB_STOP_DONE, 0, "--duration reached");
+		fill(cl, &path_end);
+		if (atomic_load(&run->stop) != CCB_STOP_NONE && !stop_seen)
+			stop_seen = now;
+		if (cl->in_flight == 0 && (stop_seen || path_end))
+			break;
+		if (stop_seen && now - stop_seen > drain_nsec) {
+			cl->stranded = true;
+			break;
+		}
+
+		pthread_mutex_lock(&cl->lock);
+		if (!cl->done_head && cl->in_flight) {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += (long)TICK_NSEC;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&cl->cond, &cl->lock, &ts);
+		}
+		done = cl->done_head;
+		cl->done_head = cl->done_tail = NULL;
+		pthread_mutex_unlock(&cl->lock);
+
+		while (done) {
+			struct ccb_slot *next = done->next_done;
+			reap(cl, done);
+			done = next;
+		}
+		if (cl->in_flight)
+			check_watchdog(cl, ccb_now_nsec());
+	}
+	return NULL;
+}
+
+static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
+{
+	cl->run = run;
+	cl->idx = idx;
+	cl->n_slots = (unsigned)run->queue_depth;
+	pthread_mutex_init(&cl->lock, NULL);
+	pthread_cond_init(&cl->cond, NULL);
+	ccb_hist_init(&cl->hist);
+	ccb_series_init(&cl->series);
+	cl->slots = calloc(cl->n_slots, sizeof(*cl->slots));
+	if (!cl->slots)
+		return -ENOMEM;
+	for (unsigned i = 0; i < cl->n_slots; i++) {
+		struct ccb_slot *s = &cl->slots[i];
+
+		s->cl = cl;
+		s->idx = i;
+		s->buf_bytes = run->buf_bytes;
+		/* 4K alignment keeps O_DIRECT paths (io_uring) on the same buffers. */
+		if (posix_memalign((void **)&s->buf, 4096, run->buf_bytes))
+			return -ENOMEM;
+		/* A non-zero, non-repeating fill, so compression or zero detection
+		 * on the way cannot flatter the result. */
+		uint64_t x = 0x9e3779b97f4a7c15ull ^ ((uint64_t)idx << 32) ^ i;
+		for (uint64_t off = 0; off + 8 <= run->buf_bytes; off += 8) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			memcpy(s->buf + off, &x, 8);
+		}
+	}
+	return 0;
+}
+
+int ccb_run_execute(struct ccb_run *run)
+{
+	struct ccb_progress prog;
+	unsigned opened = 0, started = 0;
+	int r = 0;
+
+	pthread_mutex_init(&run->reason_lock, NULL);
+	run->clients = calloc(run->n_clients, sizeof(*run->clients));
+	if (!run->clients)
+		return -ENOMEM;
+	for (unsigned i = 0; i < run->n_clients; i++) {
+		struct ccb_client *cl = &run->clients[i];
+
+		r = client_init(run, cl, i);
+		if (r < 0)
+			goto close;
+		if (ccb_signal_pending) {
+			r = -EINTR;
+			goto close;
+		}
+		r = run->ops->client_open(cl);
+		if (r < 0)
+			goto close;
+		opened++;
+	}
+
+	run->start_nsec = ccb_now_nsec();
+	for (unsigned i = 0; i < run->n_clients; i++) {
+		r = pthread_create(&run->clients[i].thread, NULL, client_main, &run->clients[i]);
+		if (r) {
+			ccb_run_stop(run, CCB_STOP_ERROR, -r, "pthread_create: %s", strerror(r));
+			break;
+		}
+		started++;
+	}
+
+	ccb_progress_init(&prog, run->opts->quiet);
+	for (;;) {
+		struct timespec ts = {0, 50000000L};
+		unsigned active = 0;
+
+		if (ccb_signal_pending && atomic_load(&run->stop) == CCB_STOP_NONE) {
+			run->signal = ccb_signal_pending;
+			ccb_run_stop(run, CCB_STOP_SIGNAL, -EINTR, "interrupted by %s",
+				     run->signal == SIGINT ? "SIGINT" : "SIGTERM");
+		}
+		for (unsigned i = 0; i < started; i++) {
+			struct ccb_client *cl = &run->clients[i];
+
+			if (!cl->joined && pthread_tryjoin_np(cl->thread, NULL) == 0)
+				cl->joined = true;
+			active += !cl->joined;
+		}
+		if (!active)
+			break;
+		ccb_progress_tick(&prog, run, ccb_now_nsec());
+		nanosleep(&ts, NULL);
+	}
+	ccb_progress_done(&prog);
+	/* The run ends when its last op completed, not when the loop noticed. */
+	run->end_nsec = run->start_nsec;
+	for (unsigned i = 0; i < run->n_clients; i++)
+		if (run->clients[i].last_op_nsec > run->end_nsec)
+			run->end_nsec = run->clients[i].last_op_nsec;
+	if (run->end_nsec == run->start_nsec)
+		run->end_nsec = ccb_now_nsec();
+	r = 0;
+
+close:
+	for (unsigned i = 0; i < opened; i++)
+		if (!run->clients[i].stranded)
+			run->ops->client_close(&run->clients[i]);
+	return r;
+}
+
+void ccb_run_free(struct ccb_run *run)
+{
+	if (run->clients) {
+		bool stranded = false;
+
+		for (unsigned i = 0; i < run->n_clients; i++) {
+			struct ccb_client *cl = &run->clients[i];
+
+			/* Library threads may still write into a stranded client's slots:
+			 * leaking them is the only safe choice, and the process exits soon. */
+			if (cl->stranded) {
+				stranded = true;
+				continue;
+			}
+			for (unsigned j = 0; cl->slots && j < cl->n_slots; j++)
+				free(cl->slots[j].buf);
+			free(cl->slots);
+			ccb_series_free(&cl->series);
+		}
+		if (!stranded)
+			free(run->clients);
+		run->clients = NULL;
+	}
+	json_decref(run->warnings);
+	json_decref(run->layout);
+	run->warnings = run->layout = NULL;
+}

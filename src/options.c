@@ -1,0 +1,327 @@
+/*
+ * The option table and its parsers. Range checks live in the descriptors,
+ * not in scattered ifs, so the CLI, --help and sweep configs agree.
+ */
+#include <ccbench/options.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define OFF(f) offsetof(struct ccb_opts, f)
+#define CONN CCB_CMD_CONN
+#define RADOS CCB_CMD_RADOS
+#define CLEANUP CCB_CMD_CLEANUP
+#define OUT CCB_CMD_OUTPUT
+#define U64MAX UINT64_MAX
+
+/* 1 TiB ops make no sense for a benchmark and keep products within 64 bits. */
+#define MAX_OP_BYTES (1ull << 30)
+
+const struct ccb_opt_desc ccb_opt_table[] = {
+	{"conf", 'c', CCB_OPT_STR, OFF(conf), NULL, 0, 0, CONN, "PATH",
+	 "ceph.conf (default: $CEPH_CONF, else /etc/ceph/$cluster.conf)"},
+	{"cluster", 0, CCB_OPT_STR, OFF(cluster), "ceph", 0, 0, CONN, "NAME", "cluster name"},
+	{"name", 'n', CCB_OPT_STR, OFF(name), NULL, 0, 0, CONN, "TYPE.ID",
+	 "client name (default client.admin)"},
+	{"id", 'i', CCB_OPT_STR, OFF(id), NULL, 0, 0, CONN, "ID", "client id (client.ID)"},
+	{"keyring", 'k', CCB_OPT_STR, OFF(keyring), NULL, 0, 0, CONN, "PATH", "keyring file"},
+	{"set", 'o', CCB_OPT_SET, OFF(sets), NULL, 0, 0, CONN, "KEY=VALUE",
+	 "set any librados/librbd option (repeatable)"},
+	{"pool", 'p', CCB_OPT_STR, OFF(pool), NULL, 0, 0, RADOS | CLEANUP, "POOL", "pool to use"},
+	{"namespace", 'N', CCB_OPT_STR, OFF(rados_namespace), "ccbench", 0, 0, RADOS | CLEANUP, "NS",
+	 "RADOS namespace of the run's objects"},
+	{"connect-timeout", 0, CCB_OPT_DURATION, OFF(connect_timeout_usec), "30s", 1000000,
+	 3600000000ull, CONN, "DUR", "give up connecting after DUR"},
+	{"op-timeout", 0, CCB_OPT_DURATION, OFF(op_timeout_usec), "60s", 1000000, 3600000000ull,
+	 CONN, "DUR", "abort the run when an op is outstanding longer than DUR"},
+	{"queue-depth", 't', CCB_OPT_UINT, OFF(queue_depth), "16", 1, 1024, RADOS, "N",
+	 "ops in flight per client"},
+	{"clients", 0, CCB_OPT_UINT, OFF(clients), "1", 1, 256, RADOS, "N",
+	 "independent connections, each with its own queue"},
+	{"op-size", 'b', CCB_OPT_BYTES, OFF(op_size_bytes), "4M", 1, MAX_OP_BYTES, RADOS, "BYTES",
+	 "bytes per op"},
+	{"object-size", 0, CCB_OPT_BYTES, OFF(object_size_bytes), NULL, 1, 64ull << 30, RADOS,
+	 "BYTES", "object size (default: op size; larger objects take op-size writes)"},
+	{"duration", 'd', CCB_OPT_DURATION, OFF(duration_usec), "10s", 1000, 31ull * 86400000000ull,
+	 RADOS, "DUR", "run time"},
+	{"total", 0, CCB_OPT_BYTES, OFF(total_bytes), NULL, 1, U64MAX, RADOS, "BYTES",
+	 "stop after BYTES (instead of --duration)"},
+	{"max-objects", 0, CCB_OPT_UINT, OFF(max_objects), NULL, 1, 1ull << 40, RADOS, "N",
+	 "stop writing after N objects"},
+	{"run-name", 0, CCB_OPT_NAME, OFF(run_name), NULL, 0, 0, RADOS | CLEANUP, "NAME",
+	 "object name prefix (default: unique per run)"},
+	{"no-cleanup", 0, CCB_OPT_FLAG, OFF(no_cleanup), NULL, 0, 0, RADOS, NULL,
+	 "keep the objects written (for seq/rand)"},
+	{"no-verify", 0, CCB_OPT_FLAG, OFF(no_verify), NULL, 0, 0, RADOS, NULL,
+	 "do not check object headers on reads"},
+	{"reuse", 0, CCB_OPT_FLAG, OFF(reuse), NULL, 0, 0, RADOS, NULL,
+	 "overwrite a run name whose objects exist"},
+	{"all-runs", 0, CCB_OPT_FLAG, OFF(all_runs), NULL, 0, 0, CLEANUP, NULL,
+	 "remove the objects of every ccbench run in the namespace"},
+	{"format", 'f', CCB_OPT_FORMAT, OFF(format), "text", 0, 0, OUT, "text|json|csv",
+	 "result format"},
+	{"output", 0, CCB_OPT_STR, OFF(output), NULL, 0, 0, OUT, "FILE",
+	 "write the result to FILE instead of stdout"},
+	{"quiet", 'q', CCB_OPT_FLAG, OFF(quiet), NULL, 0, 0, OUT | CLEANUP, NULL,
+	 "no progress on stderr"},
+	{NULL, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL},
+};
+
+_Static_assert(sizeof(ccb_opt_table) / sizeof(ccb_opt_table[0]) - 1 <=
+		       sizeof(((struct ccb_opts *)0)->given) / sizeof(bool),
+	       "ccb_opts.given is too small for the option table");
+
+size_t ccb_opt_count(void)
+{
+	return sizeof(ccb_opt_table) / sizeof(ccb_opt_table[0]) - 1;
+}
+
+const struct ccb_opt_desc *ccb_opt_find(const char *name)
+{
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
+		if (strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
+static const char *const format_names[] = {"text", "json", "csv"};
+
+static int set_value(struct ccb_opts *o, const struct ccb_opt_desc *d, const char *value,
+		     char *err, size_t err_len)
+{
+	void *field = (char *)o + d->offset;
+	uint64_t v = 0;
+	int r = 0;
+
+	switch (d->type) {
+	case CCB_OPT_NAME:
+		if (!value[0] || strlen(value) > 64 ||
+		    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") !=
+			    strlen(value)) {
+			snprintf(err, err_len,
+				 "--%s '%s': use 1 to 64 of the characters A-Z a-z 0-9 _ -", d->name,
+				 value);
+			return -EINVAL;
+		}
+		/* fall through */
+	case CCB_OPT_STR:
+		if (d->type == CCB_OPT_STR && !value[0]) {
+			snprintf(err, err_len, "--%s: empty value", d->name);
+			return -EINVAL;
+		}
+		*(const char **)field = value;
+		return 0;
+	case CCB_OPT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case CCB_OPT_FORMAT:
+		for (unsigned i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
+			if (strcmp(value, format_names[i]) == 0) {
+				*(enum ccb_format *)field = (enum ccb_format)i;
+				return 0;
+			}
+		}
+		snprintf(err, err_len, "--%s '%s': expected text, json or csv", d->name, value);
+		return -EINVAL;
+	case CCB_OPT_SET:
+		if (!strchr(value, '=') || value[0] == '=') {
+			snprintf(err, err_len, "--%s '%s': expected KEY=VALUE", d->name, value);
+			return -EINVAL;
+		}
+		if (o->n_sets >= CCB_MAX_SETS) {
+			snprintf(err, err_len, "--%s: more than %d settings", d->name, CCB_MAX_SETS);
+			return -E2BIG;
+		}
+		o->sets[o->n_sets++] = value;
+		return 0;
+	case CCB_OPT_UINT:
+		r = ccb_parse_u64(value, &v);
+		break;
+	case CCB_OPT_BYTES:
+		r = ccb_parse_bytes(value, &v);
+		break;
+	case CCB_OPT_DURATION:
+		r = ccb_parse_duration_usec(value, &v);
+		break;
+	}
+	if (r == -ERANGE || (r == 0 && (v < d->min || v > d->max))) {
+		char lo[32], hi[32];
+		if (d->type == CCB_OPT_BYTES) {
+			ccb_format_bytes(d->min, lo, sizeof(lo));
+			ccb_format_bytes(d->max, hi, sizeof(hi));
+		} else if (d->type == CCB_OPT_DURATION) {
+			ccb_format_duration(d->min, lo, sizeof(lo));
+			ccb_format_duration(d->max, hi, sizeof(hi));
+		} else {
+			snprintf(lo, sizeof(lo), "%llu", (unsigned long long)d->min);
+			snprintf(hi, sizeof(hi), "%llu", (unsigned long long)d->max);
+		}
+		snprintf(err, err_len, "--%s '%s': out of range (%s to %s)", d->name, value, lo, hi);
+		return -EINVAL;
+	}
+	if (r < 0) {
+		static const char *const what[] = {
+			[CCB_OPT_UINT] = "an integer",
+			[CCB_OPT_BYTES] = "a size such as 4096, 64K, 4M, 1G",
+			[CCB_OPT_DURATION] = "a duration such as 500ms, 10s, 2m",
+		};
+		snprintf(err, err_len, "--%s '%s': not %s", d->name, value, what[d->type]);
+		return -EINVAL;
+	}
+	*(uint64_t *)field = v;
+	return 0;
+}
+
+int ccb_opt_set(struct ccb_opts *o, const struct ccb_opt_desc *d, const char *value, char *err,
+		size_t err_len)
+{
+	int r = set_value(o, d, value ? value : "", err, err_len);
+
+	if (r == 0)
+		o->given[d - ccb_opt_table] = true;
+	return r;
+}
+
+bool ccb_opt_given(const struct ccb_opts *o, const char *name)
+{
+	const struct ccb_opt_desc *d = ccb_opt_find(name);
+
+	return d && o->given[d - ccb_opt_table];
+}
+
+void ccb_opts_defaults(struct ccb_opts *o)
+{
+	char err[256];
+
+	memset(o, 0, sizeof(*o));
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
+		/* Defaults are our own strings: a failure here is a bug in the table. */
+		if (d->def && set_value(o, d, d->def, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ccbench: bad default: %s\n", err);
+			abort();
+		}
+	}
+}
+
+static int check_readable(const char *opt, const char *path, char *err, size_t err_len)
+{
+	if (access(path, R_OK) < 0) {
+		snprintf(err, err_len, "%s '%s': %s", opt, path, strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len)
+{
+	/* An option given to a command that does not take it is a mistake, not a no-op. */
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
+		if (o->given[d - ccb_opt_table] && !(d->cmds & cmd)) {
+			snprintf(err, err_len, "--%s: not an option of this command", d->name);
+			return -EINVAL;
+		}
+	}
+	if (o->name && o->id) {
+		snprintf(err, err_len, "--name '%s' and --id '%s': give one of them", o->name, o->id);
+		return -EINVAL;
+	}
+	if (o->name && !strchr(o->name, '.')) {
+		snprintf(err, err_len, "--name '%s': expected TYPE.ID, e.g. client.admin", o->name);
+		return -EINVAL;
+	}
+	if (o->conf && check_readable("--conf", o->conf, err, err_len) < 0)
+		return -EINVAL;
+	if (o->keyring && check_readable("--keyring", o->keyring, err, err_len) < 0)
+		return -EINVAL;
+	if ((cmd & (CCB_CMD_RADOS | CCB_CMD_CLEANUP)) && !o->pool) {
+		snprintf(err, err_len, "--pool: required (-p POOL)");
+		return -EINVAL;
+	}
+	if (cmd & CCB_CMD_RADOS) {
+		uint64_t obj = o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes;
+		char a[32], b[32];
+		if (o->op_size_bytes > obj) {
+			ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
+			ccb_format_bytes(obj, b, sizeof(b));
+			snprintf(err, err_len, "--op-size %s: larger than --object-size %s", a, b);
+			return -EINVAL;
+		}
+		if (obj % o->op_size_bytes) {
+			ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
+			ccb_format_bytes(obj, b, sizeof(b));
+			snprintf(err, err_len, "--object-size %s: not a multiple of --op-size %s", b, a);
+			return -EINVAL;
+		}
+		if (ccb_opt_given(o, "duration") && ccb_opt_given(o, "total")) {
+			snprintf(err, err_len, "--duration and --total: give one of them");
+			return -EINVAL;
+		}
+		if (o->op_size_bytes < 64 && !o->no_verify) {
+			snprintf(err, err_len,
+				 "--op-size %llu: ops under 64 bytes cannot carry the verification "
+				 "header; add --no-verify",
+				 (unsigned long long)o->op_size_bytes);
+			return -EINVAL;
+		}
+	}
+	if ((cmd & CCB_CMD_CLEANUP) && !o->run_name && !o->all_runs) {
+		snprintf(err, err_len, "cleanup: give --run-name NAME or --all-runs");
+		return -EINVAL;
+	}
+	if ((cmd & CCB_CMD_CLEANUP) && o->run_name && o->all_runs) {
+		snprintf(err, err_len, "--run-name and --all-runs: give one of them");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd)
+{
+	json_t *j = json_object();
+
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
+		const void *field = (const char *)o + d->offset;
+		json_t *v = NULL;
+
+		if (!(d->cmds & cmd) || d->cmds == OUT)
+			continue;
+		switch (d->type) {
+		case CCB_OPT_STR:
+		case CCB_OPT_NAME: {
+			const char *s = *(const char *const *)field;
+			v = s ? json_string(s) : json_null();
+			break;
+		}
+		case CCB_OPT_FLAG:
+			v = json_boolean(*(const bool *)field);
+			break;
+		case CCB_OPT_FORMAT:
+			v = json_string(format_names[*(const enum ccb_format *)field]);
+			break;
+		case CCB_OPT_SET:
+			v = json_array();
+			for (unsigned i = 0; i < o->n_sets; i++)
+				json_array_append_new(v, json_string(o->sets[i]));
+			break;
+		case CCB_OPT_UINT:
+		case CCB_OPT_BYTES:
+		case CCB_OPT_DURATION: {
+			uint64_t n = *(const uint64_t *)field;
+			/* Unset optional numbers (total, max-objects) read as null, not 0. */
+			if (!d->def && !o->given[d - ccb_opt_table])
+				v = json_null();
+			else if (d->type == CCB_OPT_DURATION)
+				v = json_real((double)n / 1e6); /* seconds, like the result's */
+			else
+				v = json_integer((json_int_t)n);
+			break;
+		}
+		}
+		json_object_set_new(j, d->name, v);
+	}
+	return j;
+}

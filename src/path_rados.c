@@ -1,0 +1,804 @@
+/*
+ * The rados path: whole-object writes and reads through librados async
+ * completions, as rados bench does them.
+ *
+ * Objects live in their own namespace (default "ccbench") as RUN.NNNNNNNN,
+ * beside RUN.meta, a small JSON document that claims the run name
+ * (exclusive create, so two runs can never share objects), records the
+ * layout for seq/rand, and lists the objects a stop left half-written.
+ * Every op-size chunk starts with a header naming run, object and offset,
+ * so a read of the wrong or a missing object fails instead of being fast.
+ */
+#include <ccbench/cluster.h>
+#include <ccbench/path.h>
+#include <ccbench/path_rados.h>
+#include <ccbench/undo.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rados/librados.h>
+
+#define HDR_MAGIC "CCBENCH1"
+#define META_MAX_BYTES (1u << 20)
+/* Removals in flight at once during cleanup. */
+#define CLEANUP_DEPTH 128
+
+struct chunk_hdr {
+	char magic[8];
+	uint64_t run_hash;
+	uint64_t object;
+	uint64_t offset;
+	uint64_t op_bytes;
+};
+
+struct rrun {
+	rados_t ctl; /* control connection: meta, cleanup */
+	rados_ioctx_t io;
+	char run[65];
+	uint64_t run_hash;
+	uint64_t op_bytes, obj_bytes, chunks;
+	uint64_t max_objects;   /* write: 0 = no limit */
+	uint64_t n_objects;     /* read: objects the write left */
+	uint64_t old_objects;   /* write --reuse: objects of the run it overwrites */
+	atomic_uint_fast64_t next; /* write: next object to claim; seq: next chunk */
+	pthread_mutex_t lock;
+	uint64_t *partial;      /* objects not fully written */
+	size_t n_partial, cap_partial;
+	bool meta_claimed;
+	bool keep;
+	const struct ccb_opts *opts;
+};
+
+struct rclient {
+	rados_t cluster;
+	rados_ioctx_t io;
+	uint64_t cur_obj, next_chunk;
+	bool have_obj;
+	uint64_t rng;
+};
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static void obj_name(char *buf, size_t len, const char *run, uint64_t obj)
+{
+	snprintf(buf, len, "%s.%08" PRIu64, run, obj);
+}
+
+static uint64_t claimed_objects(struct rrun *rr)
+{
+	uint64_t n = atomic_load(&rr->next);
+
+	if (rr->max_objects && n > rr->max_objects)
+		n = rr->max_objects;
+	return n;
+}
+
+static int add_partial(struct rrun *rr, uint64_t obj)
+{
+	if (rr->n_partial == rr->cap_partial) {
+		size_t cap = rr->cap_partial ? rr->cap_partial * 2 : 16;
+		uint64_t *p = realloc(rr->partial, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		rr->partial = p;
+		rr->cap_partial = cap;
+	}
+	rr->partial[rr->n_partial++] = obj;
+	return 0;
+}
+
+static bool is_partial(const struct rrun *rr, uint64_t obj)
+{
+	for (size_t i = 0; i < rr->n_partial; i++)
+		if (rr->partial[i] == obj)
+			return true;
+	return false;
+}
+
+/* ---- metadata ---------------------------------------------------------- */
+
+static json_t *meta_json(struct rrun *rr, bool complete)
+{
+	char host[256] = "";
+	json_t *partial = json_array();
+
+	gethostname(host, sizeof(host) - 1);
+	for (size_t i = 0; i < rr->n_partial; i++)
+		json_array_append_new(partial, json_integer((json_int_t)rr->partial[i]));
+	uint64_t n = claimed_objects(rr);
+	if (rr->old_objects > n)
+		n = rr->old_objects;
+	return json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:b, s:s, s:i, s:I}", "ccbench_meta", 1,
+			 "run", rr->run, "op_size", (json_int_t)rr->op_bytes, "object_size",
+			 (json_int_t)rr->obj_bytes, "objects", (json_int_t)n, "partial", partial,
+			 "complete", complete, "host", host, "pid", (int)getpid(), "time",
+			 (json_int_t)time(NULL));
+}
+
+static int meta_read(rados_ioctx_t io, const char *run, json_t **out)
+{
+	char name[96];
+	char *buf = malloc(META_MAX_BYTES + 1);
+	json_error_t jerr;
+	int r;
+
+	if (!buf)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "%s.meta", run);
+	r = rados_read(io, name, buf, META_MAX_BYTES, 0);
+	if (r >= 0) {
+		buf[r] = '\0';
+		*out = json_loads(buf, 0, &jerr);
+		if (!*out || !json_is_object(*out) || !json_object_get(*out, "ccbench_meta")) {
+			json_decref(*out);
+			*out = NULL;
+			r = -EBADMSG;
+		} else {
+			r = 0;
+		}
+	}
+	free(buf);
+	return r;
+}
+
+static int meta_write(struct rrun *rr, bool complete, bool exclusive)
+{
+	char name[96];
+	json_t *m = meta_json(rr, complete);
+	char *s = m ? json_dumps(m, JSON_COMPACT) : NULL;
+	rados_write_op_t op;
+	int r;
+
+	json_decref(m);
+	if (!s)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "%s.meta", rr->run);
+	op = rados_create_write_op();
+	if (exclusive)
+		rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, NULL);
+	rados_write_op_write_full(op, s, strlen(s));
+	r = rados_write_op_operate(op, rr->io, name, NULL, 0);
+	rados_release_write_op(op);
+	free(s);
+	return r;
+}
+
+/* ---- removal (shared by the undo log and `ccbench cleanup`) ------------- */
+
+struct remover {
+	rados_ioctx_t io;
+	rados_completion_t comp[CLEANUP_DEPTH];
+	unsigned n;
+	uint64_t removed, failed;
+	int first_err;
+	char first_name[96];
+};
+
+static void remover_reap(struct remover *rm, unsigned keep)
+{
+	/* Completions finish roughly in order; waiting on the oldest is enough. */
+	while (rm->n > keep) {
+		rados_completion_t c = rm->comp[0];
+		int r;
+
+		rados_aio_wait_for_complete(c);
+		r = rados_aio_get_return_value(c);
+		rados_aio_release(c);
+		memmove(rm->comp, rm->comp + 1, (rm->n - 1) * sizeof(rm->comp[0]));
+		rm->n--;
+		if (r == 0)
+			rm->removed++;
+		else if (r != -ENOENT) {
+			rm->failed++;
+			if (!rm->first_err)
+				rm->first_err = r;
+		}
+	}
+}
+
+static void remover_add(struct remover *rm, const char *name)
+{
+	rados_completion_t c;
+	int r;
+
+	remover_reap(rm, CLEANUP_DEPTH - 1);
+	r = rados_aio_create_completion2(NULL, NULL, &c);
+	if (r == 0)
+		r = rados_aio_remove(rm->io, name, c);
+	if (r < 0) {
+		rm->failed++;
+		if (!rm->first_err) {
+			rm->first_err = r;
+			snprintf(rm->first_name, sizeof(rm->first_name), "%s", name);
+		}
+		return;
+	}
+	rm->comp[rm->n++] = c;
+}
+
+static int remover_finish(struct remover *rm, const char *run)
+{
+	remover_reap(rm, 0);
+	if (rm->failed) {
+		fprintf(stderr,
+			"ccbench: rados_aio_remove: %" PRIu64 " objects of run %s not removed (%s); "
+			"remove them with: ccbench cleanup --run-name %s\n",
+			rm->failed, run, strerror(-rm->first_err), run);
+		return rm->first_err;
+	}
+	return 0;
+}
+
+static int remove_by_count(rados_ioctx_t io, const char *run, uint64_t n_objects,
+			   uint64_t *removed)
+{
+	struct remover rm = {.io = io};
+	char name[96];
+
+	for (uint64_t i = 0; i < n_objects; i++) {
+		obj_name(name, sizeof(name), run, i);
+		remover_add(&rm, name);
+	}
+	/* The meta goes last: while any object remains, it still names the run. */
+	remover_reap(&rm, 0);
+	if (!rm.failed) {
+		snprintf(name, sizeof(name), "%s.meta", run);
+		remover_add(&rm, name);
+	}
+	*removed = rm.removed;
+	return remover_finish(&rm, run);
+}
+
+/* True for names ccbench writes for @p run: RUN.meta and RUN.<digits>. */
+static bool is_run_object(const char *name, const char *run)
+{
+	size_t l = strlen(run);
+
+	if (strncmp(name, run, l) != 0 || name[l] != '.')
+		return false;
+	name += l + 1;
+	if (strcmp(name, "meta") == 0)
+		return true;
+	if (!*name)
+		return false;
+	return strspn(name, "0123456789") == strlen(name);
+}
+
+/* For runs whose meta never got its final count (a crash): list the namespace. */
+static int remove_by_listing(rados_ioctx_t io, const char *run, uint64_t *removed)
+{
+	struct remover rm = {.io = io};
+	rados_list_ctx_t ctx;
+	const char *entry;
+	char meta[96];
+	bool have_meta = false;
+	int r = rados_nobjects_list_open(io, &ctx);
+
+	if (r < 0)
+		return r;
+	while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0) {
+		if (!is_run_object(entry, run))
+			continue;
+		if (strcmp(entry + strlen(run), ".meta") == 0) {
+			have_meta = true;
+			continue;
+		}
+		remover_add(&rm, entry);
+	}
+	rados_nobjects_list_close(ctx);
+	if (r != -ENOENT) {
+		remover_reap(&rm, 0);
+		*removed = rm.removed;
+		return r;
+	}
+	remover_reap(&rm, 0);
+	if (have_meta && !rm.failed) {
+		snprintf(meta, sizeof(meta), "%s.meta", run);
+		remover_add(&rm, meta);
+	}
+	*removed = rm.removed;
+	return remover_finish(&rm, run);
+}
+
+static int undo_remove_objects(void *arg)
+{
+	struct rrun *rr = arg;
+	uint64_t n = claimed_objects(rr), removed = 0;
+
+	if (rr->old_objects > n)
+		n = rr->old_objects;
+	if (!rr->opts->quiet)
+		fprintf(stderr, "ccbench: removing %" PRIu64 " objects of run %s\n", n, rr->run);
+	return remove_by_count(rr->io, rr->run, n, &removed);
+}
+
+static int undo_close_ctl(void *arg)
+{
+	struct rrun *rr = arg;
+
+	rados_ioctx_destroy(rr->io);
+	rados_shutdown(rr->ctl);
+	pthread_mutex_destroy(&rr->lock);
+	free(rr->partial);
+	free(rr);
+	return 0;
+}
+
+/* ---- ops table ---------------------------------------------------------- */
+
+static void default_run_name(char *buf, size_t len)
+{
+	char host[64] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	for (char *p = host; *p; p++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-", *p))
+			*p = '-';
+	host[24] = '\0';
+	snprintf(buf, len, "ccb-%s-%d-%lld", host[0] ? host : "host", (int)getpid(),
+		 (long long)time(NULL));
+}
+
+static int prepare_read(struct ccb_run *run, struct rrun *rr)
+{
+	const struct ccb_opts *o = run->opts;
+	json_t *m = NULL, *p;
+	size_t i;
+	int r = meta_read(rr->io, rr->run, &m);
+
+	if (r == -ENOENT) {
+		fprintf(stderr,
+			"ccbench: --run-name '%s': no such run in pool %s namespace %s (write one with "
+			"ccbench rados write -p %s --no-cleanup --run-name %s)\n",
+			rr->run, o->pool, o->rados_namespace, o->pool, rr->run);
+		run->bad_input = true;
+		return r;
+	}
+	if (r < 0) {
+		fprintf(stderr, "ccbench: rados_read(%s.meta): %s\n", rr->run,
+			r == -EBADMSG ? "not a ccbench run header" : strerror(-r));
+		return r;
+	}
+	rr->op_bytes = (uint64_t)json_integer_value(json_object_get(m, "op_size"));
+	rr->obj_bytes = (uint64_t)json_integer_value(json_object_get(m, "object_size"));
+	rr->n_objects = (uint64_t)json_integer_value(json_object_get(m, "objects"));
+	json_array_foreach(json_object_get(m, "partial"), i, p) add_partial(rr, (uint64_t)json_integer_value(p));
+	if (!json_is_true(json_object_get(m, "complete"))) {
+		fprintf(stderr,
+			"ccbench: run %s: its write has not finished (still running, or it crashed: "
+			"ccbench cleanup --run-name %s)\n",
+			rr->run, rr->run);
+		json_decref(m);
+		return -EBUSY;
+	}
+	json_decref(m);
+	if (!rr->op_bytes || !rr->obj_bytes || rr->obj_bytes % rr->op_bytes) {
+		fprintf(stderr, "ccbench: %s.meta: bad op_size/object_size\n", rr->run);
+		return -EBADMSG;
+	}
+	if (ccb_opt_given(o, "op-size") && o->op_size_bytes != rr->op_bytes) {
+		char a[32], b[32];
+		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
+		ccb_format_bytes(rr->op_bytes, b, sizeof(b));
+		fprintf(stderr, "ccbench: --op-size %s: run %s was written with %s ops\n", a,
+			rr->run, b);
+		run->bad_input = true;
+		return -EINVAL;
+	}
+	if (rr->n_objects <= rr->n_partial) {
+		fprintf(stderr, "ccbench: run %s: no complete object to read\n", rr->run);
+		run->bad_input = true;
+		return -ENODATA;
+	}
+	return 0;
+}
+
+static int prepare_write(struct ccb_run *run, struct rrun *rr)
+{
+	const struct ccb_opts *o = run->opts;
+	int r = meta_write(rr, false, true);
+
+	if (r == -EEXIST && o->reuse) {
+		json_t *m = NULL;
+		r = meta_read(rr->io, rr->run, &m);
+		if (r == 0) {
+			rr->old_objects = (uint64_t)json_integer_value(json_object_get(m, "objects"));
+			json_decref(m);
+			r = meta_write(rr, false, false);
+		} else {
+			fprintf(stderr, "ccbench: --reuse: %s.meta: %s\n", rr->run,
+				r == -EBADMSG ? "not a ccbench run header; not touching it"
+					      : strerror(-r));
+			run->bad_input = r == -EBADMSG;
+			return r;
+		}
+	} else if (r == -EEXIST) {
+		fprintf(stderr,
+			"ccbench: --run-name '%s': objects of that run already exist in pool %s "
+			"namespace %s; choose another name, remove them (ccbench cleanup -p %s "
+			"--run-name %s), or overwrite them with --reuse\n",
+			rr->run, o->pool, o->rados_namespace, o->pool, rr->run);
+		run->bad_input = true;
+		return r;
+	}
+	if (r < 0) {
+		fprintf(stderr, "ccbench: rados_write_op_operate(%s.meta, pool %s): %s\n", rr->run,
+			o->pool, strerror(-r));
+		return r;
+	}
+	rr->meta_claimed = true;
+	if (!o->no_cleanup) {
+		r = ccb_undo_push("remove the run's objects", undo_remove_objects, rr, NULL);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int rados_prepare(struct ccb_run *run)
+{
+	const struct ccb_opts *o = run->opts;
+	struct rrun *rr = calloc(1, sizeof(*rr));
+	char err[512];
+	int r;
+
+	if (!rr)
+		return -ENOMEM;
+	pthread_mutex_init(&rr->lock, NULL);
+	rr->opts = o;
+	r = ccb_cluster_connect(o, &rr->ctl, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "ccbench: %s\n", err);
+		run->bad_input = r == -EINVAL;
+		pthread_mutex_destroy(&rr->lock);
+		free(rr);
+		return r;
+	}
+	r = ccb_cluster_ioctx(rr->ctl, o, &rr->io, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "ccbench: %s\n", err);
+		run->bad_input = r == -ENOENT;
+		rados_shutdown(rr->ctl);
+		pthread_mutex_destroy(&rr->lock);
+		free(rr);
+		return r;
+	}
+	/* From here on the undo log owns rr: it closes the control connection last. */
+	r = ccb_undo_push("close the control connection", undo_close_ctl, rr, NULL);
+	if (r < 0) {
+		undo_close_ctl(rr);
+		return r;
+	}
+	run->path_data = rr;
+	rados_cluster_fsid(rr->ctl, run->fsid, sizeof(run->fsid));
+
+	if (o->run_name)
+		snprintf(rr->run, sizeof(rr->run), "%s", o->run_name);
+	else
+		default_run_name(rr->run, sizeof(rr->run));
+	rr->run_hash = fnv1a(rr->run);
+	rr->op_bytes = o->op_size_bytes;
+	rr->obj_bytes = o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes;
+	rr->max_objects = o->max_objects;
+
+	r = run->mode == CCB_MODE_WRITE ? prepare_write(run, rr) : prepare_read(run, rr);
+	if (r < 0)
+		return r;
+	rr->chunks = rr->obj_bytes / rr->op_bytes;
+	run->buf_bytes = rr->op_bytes;
+	run->layout = json_pack("{s:s, s:s, s:s, s:I, s:I}", "pool", o->pool, "namespace",
+				o->rados_namespace, "run_name", rr->run, "op_size",
+				(json_int_t)rr->op_bytes, "object_size", (json_int_t)rr->obj_bytes);
+	return 0;
+}
+
+static int rados_client_open(struct ccb_client *cl)
+{
+	struct rclient *rc = calloc(1, sizeof(*rc));
+	char err[512];
+	int r;
+
+	if (!rc)
+		return -ENOMEM;
+	r = ccb_cluster_connect(cl->run->opts, &rc->cluster, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "ccbench: client %u: %s\n", cl->idx, err);
+		free(rc);
+		return r;
+	}
+	r = ccb_cluster_ioctx(rc->cluster, cl->run->opts, &rc->io, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "ccbench: client %u: %s\n", cl->idx, err);
+		rados_shutdown(rc->cluster);
+		free(rc);
+		return r;
+	}
+	rc->rng = 0x2545f4914f6cdd1dull ^ ((uint64_t)getpid() << 16) ^ (cl->idx + 1) * 0x9e3779b97f4a7c15ull;
+	cl->path_data = rc;
+	return 0;
+}
+
+static uint64_t next_rand(struct rclient *rc)
+{
+	/* xorshift64*: cheap and good enough to pick objects. */
+	rc->rng ^= rc->rng >> 12;
+	rc->rng ^= rc->rng << 25;
+	rc->rng ^= rc->rng >> 27;
+	return rc->rng * 0x2545f4914f6cdd1dull;
+}
+
+static void rados_complete_cb(rados_completion_t c, void *arg)
+{
+	/* librados thread: record and wake the client, nothing more. */
+	ccb_slot_done(arg, rados_aio_get_return_value(c));
+}
+
+static int pick_read(struct ccb_run *run, struct rrun *rr, struct rclient *rc, struct ccb_slot *s)
+{
+	uint64_t total = rr->n_objects * rr->chunks;
+
+	if (run->mode == CCB_MODE_SEQ) {
+		for (;;) {
+			uint64_t idx = atomic_fetch_add(&rr->next, 1);
+			if (idx >= total)
+				return CCB_SUBMIT_END;
+			s->object = idx / rr->chunks;
+			s->offset = (idx % rr->chunks) * rr->op_bytes;
+			if (!is_partial(rr, s->object))
+				return 0;
+		}
+	}
+	do {
+		s->object = next_rand(rc) % rr->n_objects;
+	} while (is_partial(rr, s->object));
+	s->offset = (next_rand(rc) % rr->chunks) * rr->op_bytes;
+	return 0;
+}
+
+static int rados_submit(struct ccb_client *cl, struct ccb_slot *s)
+{
+	struct ccb_run *run = cl->run;
+	struct rrun *rr = run->path_data;
+	struct rclient *rc = cl->path_data;
+	rados_completion_t comp;
+	char name[96];
+	int r;
+
+	if (run->mode == CCB_MODE_WRITE) {
+		if (!rc->have_obj) {
+			uint64_t obj = atomic_fetch_add(&rr->next, 1);
+			if (rr->max_objects && obj >= rr->max_objects)
+				return CCB_SUBMIT_END;
+			rc->cur_obj = obj;
+			rc->next_chunk = 0;
+			rc->have_obj = true;
+		}
+		s->object = rc->cur_obj;
+		s->offset = rc->next_chunk * rr->op_bytes;
+		if (++rc->next_chunk == rr->chunks)
+			rc->have_obj = false;
+		if (!run->opts->no_verify) {
+			struct chunk_hdr h = {.run_hash = rr->run_hash,
+					      .object = s->object,
+					      .offset = s->offset,
+					      .op_bytes = rr->op_bytes};
+			memcpy(h.magic, HDR_MAGIC, 8);
+			memcpy(s->buf, &h, sizeof(h));
+		}
+	} else {
+		r = pick_read(run, rr, rc, s);
+		if (r)
+			return r;
+	}
+	s->len_bytes = rr->op_bytes;
+	obj_name(name, sizeof(name), rr->run, s->object);
+	r = rados_aio_create_completion2(s, rados_complete_cb, &comp);
+	if (r < 0)
+		return r;
+	s->io = comp;
+	if (run->mode != CCB_MODE_WRITE)
+		r = rados_aio_read(rc->io, name, comp, s->buf, rr->op_bytes, s->offset);
+	else if (rr->chunks == 1)
+		r = rados_aio_write_full(rc->io, name, comp, s->buf, rr->op_bytes);
+	else
+		r = rados_aio_write(rc->io, name, comp, s->buf, rr->op_bytes, s->offset);
+	if (r < 0) {
+		rados_aio_release(comp);
+		s->io = NULL;
+		snprintf(cl->first_error_msg, sizeof(cl->first_error_msg), "rados_aio_%s(%s): %s",
+			 run->mode == CCB_MODE_WRITE ? "write" : "read", name, strerror(-r));
+	}
+	return r;
+}
+
+static int rados_complete(struct ccb_client *cl, struct ccb_slot *s)
+{
+	struct ccb_run *run = cl->run;
+	struct rrun *rr = run->path_data;
+	struct chunk_hdr h;
+	char name[96];
+
+	if (run->mode == CCB_MODE_WRITE)
+		return 0;
+	obj_name(name, sizeof(name), rr->run, s->object);
+	if ((uint64_t)s->ret != rr->op_bytes) {
+		if (!cl->first_error)
+			snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
+				 "rados_aio_read(%s, offset %" PRIu64 "): %d of %" PRIu64
+				 " bytes (object shorter than the run's layout)",
+				 name, s->offset, s->ret, rr->op_bytes);
+		return -EIO;
+	}
+	if (run->opts->no_verify)
+		return 0;
+	memcpy(&h, s->buf, sizeof(h));
+	if (memcmp(h.magic, HDR_MAGIC, 8) != 0 || h.run_hash != rr->run_hash ||
+	    h.object != s->object || h.offset != s->offset) {
+		if (!cl->first_error)
+			snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
+				 "verify %s at offset %" PRIu64
+				 ": header does not name this run, object and offset "
+				 "(overwritten, or written with --no-verify)",
+				 name, s->offset);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+static void rados_release(struct ccb_client *cl, struct ccb_slot *s)
+{
+	(void)cl;
+	if (s->io)
+		rados_aio_release(s->io);
+	s->io = NULL;
+}
+
+static void rados_client_close(struct ccb_client *cl)
+{
+	struct rclient *rc = cl->path_data;
+	struct rrun *rr = cl->run->path_data;
+
+	if (!rc)
+		return;
+	/* A client stopped mid-object leaves it short; reads must skip it. */
+	if (cl->run->mode == CCB_MODE_WRITE && rc->have_obj && rc->next_chunk < rr->chunks) {
+		pthread_mutex_lock(&rr->lock);
+		add_partial(rr, rc->cur_obj);
+		pthread_mutex_unlock(&rr->lock);
+	}
+	rados_ioctx_destroy(rc->io);
+	rados_shutdown(rc->cluster);
+	free(rc);
+	cl->path_data = NULL;
+}
+
+static void rados_finish(struct ccb_run *run)
+{
+	struct rrun *rr = run->path_data;
+	int r;
+
+	if (!rr || run->mode != CCB_MODE_WRITE || !rr->meta_claimed)
+		return;
+	json_object_set_new(run->layout, "objects", json_integer((json_int_t)claimed_objects(rr)));
+	if (!run->opts->no_cleanup)
+		return; /* the undo log removes everything, meta included */
+	r = meta_write(rr, true, false);
+	if (r < 0)
+		fprintf(stderr, "ccbench: rados_write_op_operate(%s.meta): %s\n", rr->run,
+			strerror(-r));
+	else if (!run->opts->quiet)
+		fprintf(stderr,
+			"ccbench: kept %" PRIu64 " objects of run %s (read them with ccbench rados "
+			"seq --run-name %s; remove with ccbench cleanup -p %s --run-name %s)\n",
+			claimed_objects(rr), rr->run, rr->run, run->opts->pool, rr->run);
+}
+
+const struct ccb_path_ops ccb_path_rados = {
+	.name = "rados",
+	.prepare = rados_prepare,
+	.client_open = rados_client_open,
+	.submit = rados_submit,
+	.complete = rados_complete,
+	.release = rados_release,
+	.client_close = rados_client_close,
+	.finish = rados_finish,
+};
+
+/* ---- ccbench cleanup ---------------------------------------------------- */
+
+static int cleanup_one(rados_ioctx_t io, const char *run, const struct ccb_opts *o)
+{
+	json_t *m = NULL;
+	uint64_t removed = 0;
+	int r = meta_read(io, run, &m);
+
+	if (r == 0 && json_is_true(json_object_get(m, "complete"))) {
+		uint64_t n = (uint64_t)json_integer_value(json_object_get(m, "objects"));
+		r = remove_by_count(io, run, n, &removed);
+	} else if (r == 0 || r == -ENOENT) {
+		/* No final count (a crash mid-write, or no meta): list the namespace. */
+		r = remove_by_listing(io, run, &removed);
+	} else {
+		fprintf(stderr, "ccbench: %s.meta: %s; not touching run %s\n", run,
+			r == -EBADMSG ? "not a ccbench run header" : strerror(-r), run);
+	}
+	json_decref(m);
+	printf("run %s: removed %" PRIu64 " objects from pool %s namespace %s\n", run, removed,
+	       o->pool, o->rados_namespace);
+	return r;
+}
+
+int ccb_rados_cleanup(const struct ccb_opts *o)
+{
+	rados_t cluster;
+	rados_ioctx_t io;
+	char err[512];
+	int r = ccb_cluster_connect(o, &cluster, err, sizeof(err));
+
+	if (r < 0) {
+		fprintf(stderr, "ccbench: %s\n", err);
+		return r;
+	}
+	r = ccb_cluster_ioctx(cluster, o, &io, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "ccbench: %s\n", err);
+		rados_shutdown(cluster);
+		return r;
+	}
+	if (o->run_name) {
+		r = cleanup_one(io, o->run_name, o);
+	} else {
+		/* --all-runs: every RUN that has a RUN.meta carrying our header. */
+		rados_list_ctx_t ctx;
+		const char *entry;
+		json_t *runs = json_array();
+		size_t i;
+		json_t *v;
+
+		r = rados_nobjects_list_open(io, &ctx);
+		if (r == 0) {
+			while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0) {
+				size_t l = strlen(entry);
+				if (l > 5 && strcmp(entry + l - 5, ".meta") == 0)
+					json_array_append_new(runs, json_stringn(entry, l - 5));
+			}
+			rados_nobjects_list_close(ctx);
+		}
+		if (r == -ENOENT)
+			r = 0;
+		else if (r < 0)
+			fprintf(stderr, "ccbench: rados_nobjects_list(pool %s): %s\n", o->pool,
+				strerror(-r));
+		json_array_foreach(runs, i, v)
+		{
+			json_t *m = NULL;
+			const char *run = json_string_value(v);
+			if (meta_read(io, run, &m) < 0)
+				continue; /* not ours */
+			json_decref(m);
+			int rr = cleanup_one(io, run, o);
+			if (rr < 0 && !r)
+				r = rr;
+		}
+		if (!json_array_size(runs))
+			printf("no ccbench runs in pool %s namespace %s\n", o->pool, o->rados_namespace);
+		json_decref(runs);
+	}
+	rados_ioctx_destroy(io);
+	rados_shutdown(cluster);
+	return r;
+}

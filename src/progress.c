@@ -1,0 +1,61 @@
+/*
+ * Progress on stderr. stdout carries the result alone, so a JSON reader
+ * never sees a status line (rados bench mixed them for a decade).
+ */
+#include <ccbench/progress.h>
+
+#include <stdio.h>
+#include <unistd.h>
+
+void ccb_progress_init(struct ccb_progress *p, bool quiet)
+{
+	*p = (struct ccb_progress){0};
+	p->enabled = !quiet;
+	p->tty = isatty(STDERR_FILENO);
+}
+
+void ccb_progress_tick(struct ccb_progress *p, struct ccb_run *run, uint64_t now_nsec)
+{
+	uint64_t bytes = 0, ops = 0, lat = 0, in_flight = 0;
+	double elapsed, dt, now_mib, avg_mib, lat_ms;
+
+	if (!p->enabled)
+		return;
+	if (!p->last_nsec) {
+		p->last_nsec = run->start_nsec;
+	}
+	if (now_nsec - p->last_nsec < 1000000000ull)
+		return;
+	for (unsigned i = 0; i < run->n_clients; i++) {
+		struct ccb_client *cl = &run->clients[i];
+		bytes += atomic_load_explicit(&cl->bytes_done, memory_order_relaxed);
+		ops += atomic_load_explicit(&cl->ops_done, memory_order_relaxed);
+		lat += atomic_load_explicit(&cl->lat_sum_nsec, memory_order_relaxed);
+		in_flight += atomic_load_explicit(&cl->in_flight_now, memory_order_relaxed);
+	}
+	elapsed = (double)(now_nsec - run->start_nsec) / 1e9;
+	dt = (double)(now_nsec - p->last_nsec) / 1e9;
+	now_mib = (double)(bytes - p->last_bytes) / 1048576.0 / dt;
+	avg_mib = elapsed > 0 ? (double)bytes / 1048576.0 / elapsed : 0;
+	lat_ms = ops > p->last_ops ? (double)(lat - p->last_lat_nsec) / 1e6 / (double)(ops - p->last_ops)
+				   : 0;
+	if (p->tty ? p->lines == 0 : p->lines % 20 == 0)
+		fprintf(stderr, "%8s %9s %10s %10s %10s %10s\n", "sec", "in-flight", "completed",
+			"MiB/s", "avg MiB/s", "lat ms");
+	fprintf(stderr, p->tty ? "\r%8.0f %9llu %10llu %10.1f %10.1f %10.3f " :
+				 "%8.0f %9llu %10llu %10.1f %10.1f %10.3f\n",
+		elapsed, (unsigned long long)in_flight, (unsigned long long)ops, now_mib, avg_mib,
+		lat_ms);
+	fflush(stderr);
+	p->lines++;
+	p->last_nsec = now_nsec;
+	p->last_bytes = bytes;
+	p->last_ops = ops;
+	p->last_lat_nsec = lat;
+}
+
+void ccb_progress_done(struct ccb_progress *p)
+{
+	if (p->enabled && p->tty && p->lines)
+		fputc('\n', stderr);
+}

@@ -1,0 +1,200 @@
+/*
+ * Text, JSON and CSV views of one result object. Each reads only the
+ * JSON model, so the three can never disagree.
+ */
+#include <ccbench/report.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static double num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static void text_latency(FILE *out, const char *label, const json_t *lat)
+{
+	fprintf(out,
+		"%-18s min %.3f  mean %.3f  stddev %.3f  p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  "
+		"max %.3f\n",
+		label, num(lat, "min") / 1e3, num(lat, "mean") / 1e3, num(lat, "stddev") / 1e3,
+		num(lat, "p50") / 1e3, num(lat, "p90") / 1e3, num(lat, "p99") / 1e3,
+		num(lat, "p99_9") / 1e3, num(lat, "max") / 1e3);
+}
+
+static int write_text(const json_t *r, FILE *out)
+{
+	const json_t *bw = json_object_get(r, "bandwidth_per_second_mib_s");
+	const json_t *layout = json_object_get(r, "layout");
+	const json_t *clients = json_object_get(r, "clients");
+	const json_t *warnings = json_object_get(r, "warnings");
+	const json_t *v;
+	const char *key;
+	size_t i;
+
+	fprintf(out, "ccbench %s (path %s, fsid %s)\n", str(r, "command"), str(r, "path"),
+		str(r, "fsid"));
+	fprintf(out, "%-18s %s (%s)\n", "status", str(r, "status"), str(r, "reason"));
+	if (json_object_get(r, "error"))
+		fprintf(out, "%-18s %s\n", "error", str(r, "error"));
+	fprintf(out, "%-18s %lld clients x %lld in flight\n", "load",
+		(long long)json_integer_value(json_object_get(r, "clients_n")),
+		(long long)json_integer_value(json_object_get(r, "queue_depth")));
+	fprintf(out, "%-18s", "layout");
+	json_object_foreach((json_t *)layout, key, v)
+	{
+		if (json_is_integer(v) && (strstr(key, "size") || strstr(key, "bytes"))) {
+			char b[32];
+			ccb_format_bytes((uint64_t)json_integer_value(v), b, sizeof(b));
+			fprintf(out, " %s=%s", key, b);
+		} else if (json_is_integer(v)) {
+			fprintf(out, " %s=%lld", key, (long long)json_integer_value(v));
+		} else if (json_is_string(v)) {
+			fprintf(out, " %s=%s", key, json_string_value(v));
+		}
+	}
+	fputc('\n', out);
+	fprintf(out, "%-18s %.2f s, %.1f MiB, %lld ops, %lld errors\n", "total", num(r, "seconds"),
+		num(r, "bytes") / 1048576.0, (long long)json_integer_value(json_object_get(r, "ops")),
+		(long long)json_integer_value(json_object_get(r, "errors")));
+	fprintf(out, "%-18s %.2f MiB/s\n", "bandwidth", num(r, "bandwidth_mib_s"));
+	fprintf(out, "%-18s stddev %.2f  min %.2f  max %.2f  (%lld samples)\n", "  per second",
+		num(bw, "stddev"), num(bw, "min"), num(bw, "max"),
+		(long long)json_integer_value(json_object_get(bw, "samples")));
+	fprintf(out, "%-18s %.1f\n", "iops", num(r, "iops"));
+	text_latency(out, "latency ms", json_object_get(r, "latency_us"));
+	json_array_foreach((json_t *)clients, i, v)
+	{
+		char label[32];
+		snprintf(label, sizeof(label), "client %lld",
+			 (long long)json_integer_value(json_object_get(v, "client")));
+		fprintf(out, "%-18s %.2f MiB/s, %.1f iops, %lld errors, p50 %.3f ms, p99 %.3f ms\n",
+			label, num(v, "bandwidth_mib_s"), num(v, "iops"),
+			(long long)json_integer_value(json_object_get(v, "errors")),
+			num(json_object_get(v, "latency_us"), "p50") / 1e3,
+			num(json_object_get(v, "latency_us"), "p99") / 1e3);
+	}
+	json_array_foreach((json_t *)warnings, i, v) fprintf(out, "%-18s %s\n", "warning",
+							    json_string_value(v));
+	return ferror(out) ? -EIO : 0;
+}
+
+/* CSV: one header and one row per result; nested objects flatten to a_b. */
+static const char *const csv_cols[] = {
+	"command", "path", "mode", "status", "clients_n", "queue_depth", "seconds", "bytes", "ops",
+	"errors", "bandwidth_mib_s", "iops", "bandwidth_per_second_mib_s.stddev",
+	"bandwidth_per_second_mib_s.min", "bandwidth_per_second_mib_s.max", "latency_us.min",
+	"latency_us.mean", "latency_us.stddev", "latency_us.p50", "latency_us.p90", "latency_us.p99",
+	"latency_us.p99_9", "latency_us.max", "fsid",
+};
+
+static const json_t *lookup(const json_t *r, const char *path)
+{
+	char key[64];
+	const char *dot = strchr(path, '.');
+
+	if (!dot)
+		return json_object_get(r, path);
+	snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+	return json_object_get(json_object_get(r, key), dot + 1);
+}
+
+static void csv_field(FILE *out, const json_t *v)
+{
+	if (json_is_integer(v))
+		fprintf(out, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		fprintf(out, "%.3f", json_real_value(v));
+	else if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		if (strpbrk(s, ",\"\n")) {
+			fputc('"', out);
+			for (; *s; s++) {
+				if (*s == '"')
+					fputc('"', out);
+				fputc(*s, out);
+			}
+			fputc('"', out);
+		} else {
+			fputs(s, out);
+		}
+	}
+}
+
+static int write_csv(const json_t *r, FILE *out)
+{
+	size_t n = sizeof(csv_cols) / sizeof(csv_cols[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		char col[64];
+		snprintf(col, sizeof(col), "%s", csv_cols[i]);
+		for (char *p = col; *p; p++)
+			if (*p == '.')
+				*p = '_';
+		fprintf(out, "%s%s", col, i + 1 < n ? "," : "\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		csv_field(out, lookup(r, csv_cols[i]));
+		fputs(i + 1 < n ? "," : "\n", out);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+int ccb_report_write(const json_t *result, enum ccb_format fmt, FILE *out)
+{
+	switch (fmt) {
+	case CCB_FMT_JSON:
+		if (json_dumpf(result, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
+			return -EIO;
+		fputc('\n', out);
+		return ferror(out) ? -EIO : 0;
+	case CCB_FMT_CSV:
+		return write_csv(result, out);
+	case CCB_FMT_TEXT:
+	default:
+		return write_text(result, out);
+	}
+}
+
+int ccb_report_emit(const json_t *result, const struct ccb_opts *o)
+{
+	char tmp[4096];
+	FILE *f;
+	int r;
+
+	if (!o->output) {
+		r = ccb_report_write(result, o->format, stdout);
+		if (fflush(stdout) != 0)
+			r = -errno;
+		if (r < 0)
+			fprintf(stderr, "ccbench: writing the result to stdout: %s\n", strerror(-r));
+		return r;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", o->output, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		r = -errno;
+		fprintf(stderr, "ccbench: --output '%s': %s\n", o->output, strerror(errno));
+		return r;
+	}
+	r = ccb_report_write(result, o->format, f);
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, o->output) < 0)
+		r = -errno;
+	if (r < 0) {
+		fprintf(stderr, "ccbench: --output '%s': %s\n", o->output, strerror(-r));
+		unlink(tmp);
+	}
+	return r;
+}
