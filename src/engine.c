@@ -100,11 +100,18 @@ static void op_failed(struct ccb_client *cl, struct ccb_slot *s, int ret, const 
 	cl->errors++;
 	if (!cl->first_error) {
 		cl->first_error = ret;
-		if (!cl->first_error_msg[0])
+		if (!cl->first_error_msg[0]) {
+			char target[160];
+			if (run->ops->describe)
+				run->ops->describe(cl, s, target, sizeof(target));
+			else
+				snprintf(target, sizeof(target), "%s (object %llu)", what,
+					 (unsigned long long)s->object);
 			snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
-				 "%s op on client %u (object %llu, offset %llu): %s", what, cl->idx,
-				 (unsigned long long)s->object, (unsigned long long)s->offset,
-				 strerror(-ret));
+				 "%s at offset %llu, client %u: %s%s", target,
+				 (unsigned long long)s->offset, cl->idx, strerror(-ret),
+				 ret == -ETIMEDOUT ? " (--op-timeout)" : "");
+		}
 	}
 	if (ret == -ETIMEDOUT)
 		ccb_run_stop(run, CCB_STOP_TIMEOUT, ret, "%s", cl->first_error_msg);

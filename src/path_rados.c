@@ -217,8 +217,17 @@ static void remover_add(struct remover *rm, const char *name)
 
 	remover_reap(rm, CLEANUP_DEPTH - 1);
 	r = rados_aio_create_completion2(NULL, NULL, &c);
-	if (r == 0)
-		r = rados_aio_remove(rm->io, name, c);
+	if (r == 0) {
+		/* FULL_TRY: a pool over quota or full blocks plain removals, and
+		 * removing is exactly what gets it out of that state. */
+		rados_write_op_t op = rados_create_write_op();
+		rados_write_op_remove(op);
+		r = rados_aio_write_op_operate(op, rm->io, c, name, NULL,
+					       LIBRADOS_OPERATION_FULL_TRY);
+		rados_release_write_op(op);
+		if (r < 0)
+			rados_aio_release(c);
+	}
 	if (r < 0) {
 		rm->failed++;
 		if (!rm->first_err) {
@@ -338,6 +347,63 @@ static int undo_close_ctl(void *arg)
 	return 0;
 }
 
+/* ---- pool state --------------------------------------------------------- */
+
+/*
+ * Pacific's librados does not fail writes to a full pool or one over its
+ * quota: they wait, and only the op timeout ends them. The osdmap flags say
+ * why, so a run can report "pool full" instead of a bare timeout.
+ * Returns "full_quota", "full", "nearfull"... or NULL (copied into @p buf).
+ */
+static const char *pool_full_flag(rados_t r, const char *pool, char *buf, size_t len)
+{
+	const char *cmd[] = {"{\"prefix\": \"osd dump\", \"format\": \"json\"}"};
+	char *out = NULL, *st = NULL;
+	size_t out_len = 0, st_len = 0;
+	const char *found = NULL;
+	json_t *dump, *pools, *p;
+	size_t i;
+
+	if (rados_mon_command(r, cmd, 1, NULL, 0, &out, &out_len, &st, &st_len) < 0)
+		goto out;
+	dump = json_loadb(out, out_len, 0, NULL);
+	pools = json_object_get(dump, "pools");
+	json_array_foreach(pools, i, p)
+	{
+		const char *name = json_string_value(json_object_get(p, "pool_name"));
+		json_t *flags;
+
+		if (!name || strcmp(name, pool) != 0)
+			continue;
+		flags = json_object_get(p, "flags_names");
+		if (json_is_string(flags) && strstr(json_string_value(flags), "full_quota"))
+			found = "full_quota";
+		else if (json_is_string(flags) && strstr(json_string_value(flags), "full"))
+			found = "full";
+	}
+	if (found)
+		snprintf(buf, len, "%s", found);
+	json_decref(dump);
+out:
+	rados_buffer_free(out);
+	rados_buffer_free(st);
+	return found ? buf : NULL;
+}
+
+static void explain_full(struct ccb_run *run, struct rrun *rr)
+{
+	char flag[32];
+
+	if (!pool_full_flag(rr->ctl, run->opts->pool, flag, sizeof(flag)))
+		return;
+	pthread_mutex_lock(&run->reason_lock);
+	snprintf(run->reason, sizeof(run->reason),
+		 "pool %s is %s (%s): writes wait instead of failing, so the run stopped at "
+		 "--op-timeout; measured until then",
+		 run->opts->pool, strcmp(flag, "full_quota") == 0 ? "over its quota" : "full", flag);
+	pthread_mutex_unlock(&run->reason_lock);
+}
+
 /* ---- ops table ---------------------------------------------------------- */
 
 static void default_run_name(char *buf, size_t len)
@@ -410,7 +476,15 @@ static int prepare_read(struct ccb_run *run, struct rrun *rr)
 static int prepare_write(struct ccb_run *run, struct rrun *rr)
 {
 	const struct ccb_opts *o = run->opts;
-	int r = meta_write(rr, false, true);
+	char flag[32];
+	int r;
+
+	if (pool_full_flag(rr->ctl, o->pool, flag, sizeof(flag))) {
+		fprintf(stderr, "ccbench: pool %s is %s (%s): a write run would only wait\n", o->pool,
+			strcmp(flag, "full_quota") == 0 ? "over its quota" : "full", flag);
+		return -ENOSPC;
+	}
+	r = meta_write(rr, false, true);
 
 	if (r == -EEXIST && o->reuse) {
 		json_t *m = NULL;
@@ -659,6 +733,20 @@ static int rados_complete(struct ccb_client *cl, struct ccb_slot *s)
 	return 0;
 }
 
+static void rados_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, size_t len)
+{
+	struct ccb_run *run = cl->run;
+	struct rrun *rr = run->path_data;
+	char name[96];
+
+	obj_name(name, sizeof(name), rr->run, s->object);
+	snprintf(buf, len, "%s(%s)",
+		 run->mode != CCB_MODE_WRITE ? "rados_aio_read" :
+		 rr->chunks == 1	      ? "rados_aio_write_full" :
+					      "rados_aio_write",
+		 name);
+}
+
 static void rados_release(struct ccb_client *cl, struct ccb_slot *s)
 {
 	(void)cl;
@@ -693,6 +781,8 @@ static void rados_finish(struct ccb_run *run)
 
 	if (!rr || run->mode != CCB_MODE_WRITE || !rr->meta_claimed)
 		return;
+	if (atomic_load(&run->stop) == CCB_STOP_TIMEOUT)
+		explain_full(run, rr);
 	json_object_set_new(run->layout, "objects", json_integer((json_int_t)claimed_objects(rr)));
 	if (!run->opts->no_cleanup)
 		return; /* the undo log removes everything, meta included */
@@ -713,6 +803,7 @@ const struct ccb_path_ops ccb_path_rados = {
 	.client_open = rados_client_open,
 	.submit = rados_submit,
 	.complete = rados_complete,
+	.describe = rados_describe,
 	.release = rados_release,
 	.client_close = rados_client_close,
 	.finish = rados_finish,

@@ -26,6 +26,8 @@ struct ccb_path_ops {
 	 * message in cl->first_error_msg if it is the first.
 	 */
 	int (*complete)(struct ccb_client *cl, struct ccb_slot *s);
+	/** Name the call and target of @p s for messages: "rados_aio_read(r1.00000042)". */
+	void (*describe)(struct ccb_client *cl, struct ccb_slot *s, char *buf, size_t len);
 	/** Release the op handle of @p s after completion (or NULL). */
 	void (*release)(struct ccb_client *cl, struct ccb_slot *s);
 	void (*client_close)(struct ccb_client *cl);
