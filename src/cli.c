@@ -15,17 +15,35 @@ struct command {
 	unsigned mask;
 	enum ccb_mode mode;
 	const char *summary;
+	const char *const *defaults; /* command-specific defaults: name, value, ..., NULL */
 };
+
+static const char *const rbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
+static const char *const krbd_defaults[] = {"queue-depth", "1", NULL};
 
 static const struct command commands[] = {
 	{"rados write", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
-	 "write objects through librados (like rados bench write)"},
+	 "write objects through librados (like rados bench write)", NULL},
 	{"rados seq", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-	 "read a kept write run's objects in order"},
+	 "read a kept write run's objects in order", NULL},
 	{"rados rand", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_RAND,
-	 "read a kept write run's objects at random"},
+	 "read a kept write run's objects at random", NULL},
 	{"cleanup", NULL, CCB_CMD_CONN | CCB_CMD_CLEANUP, CCB_MODE_WRITE,
-	 "remove the objects a run left (--run-name NAME or --all-runs)"},
+	 "remove the objects a run left (--run-name NAME or --all-runs)", NULL},
+#define RBD_CMD(word, mode, what)                                                               \
+	{"rbd " word, "rbd", CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode, what, rbd_defaults}
+	RBD_CMD("read", CCB_MODE_SEQ, "sequential reads of an image through librbd"),
+	RBD_CMD("randread", CCB_MODE_RAND, "random reads of an image through librbd"),
+	RBD_CMD("write", CCB_MODE_WRITE, "sequential writes through librbd"),
+	RBD_CMD("randwrite", CCB_MODE_RANDWRITE, "random writes through librbd"),
+	RBD_CMD("rw", CCB_MODE_RW, "mixed reads and writes (--rw-mix-read, --pattern)"),
+#undef RBD_CMD
+	{"krbd read", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+	 "sequential reads of a kernel block device (read_ahead_kb set, then restored)", krbd_defaults},
+	{"krbd randread", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_RAND,
+	 "random reads of a kernel block device", krbd_defaults},
+	{"krbd restore", NULL, CCB_CMD_KRBD_RESTORE, CCB_MODE_SEQ,
+	 "put back read_ahead_kb values and mappings a killed run left", NULL},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -59,6 +77,23 @@ void ccb_cli_usage(FILE *out, unsigned cmd_mask)
 
 enum { OPT_HELP = 1000, OPT_VERSION };
 
+/* Defaults that differ by command (rbd reads at depth 1, like dd or a booting
+ * VM); they apply where the user gave nothing and do not count as given. */
+static int apply_command_defaults(struct ccb_cli *cli, const struct command *cmd, char *err,
+				  size_t err_len)
+{
+	for (const char *const *kv = cmd->defaults; kv && kv[0]; kv += 2) {
+		const struct ccb_opt_desc *d = ccb_opt_find(kv[0]);
+
+		if (cli->opts.given[d - ccb_opt_table])
+			continue;
+		if (ccb_opt_set(&cli->opts, d, kv[1], err, err_len) < 0)
+			return -EINVAL;
+		cli->opts.given[d - ccb_opt_table] = false;
+	}
+	return 0;
+}
+
 int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t err_len)
 {
 	size_t n = ccb_opt_count();
@@ -88,7 +123,10 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 	longopts[n + 1] = (struct option){"version", no_argument, NULL, OPT_VERSION};
 
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc and musl then also forget the position inside the
+	 * previous argv (a half-read "-qZ" group, or a pointer into an argv
+	 * that is gone), so a second parse in one process starts clean. */
+	optind = 0;
 	/* A leading '-' in optstring would change semantics; "+" is not used so that
 	 * options may follow the command words, as with the ceph CLIs. */
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -158,7 +196,7 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 		cli->path = cmd->path;
 		cli->cmd_mask = cmd->mask;
 		cli->mode = cmd->mode;
-		return 0;
+		return apply_command_defaults(cli, cmd, err, err_len);
 	}
 	if (nwords >= 1 && strcmp(words[0], "rados") == 0)
 		snprintf(err, err_len, "rados: expected write, seq or rand, not '%s'",

@@ -25,19 +25,27 @@ const char *ccb_cluster_conf_path(const struct ccb_opts *o, char *buf, size_t bu
 	return buf;
 }
 
-/* The value of a CEPH_ARGS option: "--id x" or "--id=x". */
-static int take_arg(char **tok, int n, int *i, const char *arg, char **val)
+/* Values taken from CEPH_ARGS live as long as the options that point at them. */
+static char *kept_copy;
+
+static void free_kept(void)
 {
-	const char *eq = strchr(arg, '=');
+	free(kept_copy);
+}
+
+/* The value of a CEPH_ARGS option: "--id x" or "--id=x" (points into the tokens). */
+static int take_arg(char **tok, int n, int *i, char *arg, char **val)
+{
+	char *eq = strchr(arg, '=');
 
 	if (eq && arg[0] == '-' && arg[1] == '-') {
-		*val = strdup(eq + 1);
-		return *val ? 0 : -ENOMEM;
+		*val = eq + 1;
+		return 0;
 	}
 	if (*i + 1 >= n)
 		return -EINVAL;
-	*val = strdup(tok[++*i]);
-	return *val ? 0 : -ENOMEM;
+	*val = tok[++*i];
+	return 0;
 }
 
 int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
@@ -63,6 +71,11 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
 	copy = strdup(env);
 	if (!copy)
 		return -ENOMEM;
+	if (kept_copy)
+		free(kept_copy);
+	else
+		atexit(free_kept);
+	kept_copy = copy;
 	for (char *t = strtok_r(copy, " \t\n", &save); t && n < 128; t = strtok_r(NULL, " \t\n", &save))
 		tok[n++] = t;
 	for (int i = 0; i < n && r == 0; i++) {
@@ -87,17 +100,14 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
 			 * either spelling hides both spellings in CEPH_ARGS. */
 			bool is_entity = known[k].off == offsetof(struct ccb_opts, name) ||
 					 known[k].off == offsetof(struct ccb_opts, id);
-			if (*field || (is_entity && cli_name)) {
-				free(val);
-			} else {
-				*field = val; /* kept for the life of the process */
+			if (!*field && !(is_entity && cli_name)) {
+				*field = val;
 				if (is_entity)
 					cli_name = true;
 			}
 			break;
 		}
 	}
-	free(copy);
 	return r;
 }
 
@@ -208,9 +218,15 @@ int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_
 	ret = rados_connect(r);
 	if (ret < 0) {
 		char conf[512];
-		snprintf(err, err_len, "rados_connect(%s, conf %s): %s%s", o->name ? o->name : "client",
+		char entity[160];
+		snprintf(entity, sizeof(entity), "%s%s", o->name ? "" : "client.",
+			 o->name ? o->name : o->id ? o->id : "admin");
+		snprintf(err, err_len, "rados_connect(%s, conf %s): %s%s", entity,
 			 ccb_cluster_conf_path(o, conf, sizeof(conf)), strerror(-ret),
-			 ret == -ETIMEDOUT ? " (cluster unreachable within --connect-timeout)" : "");
+			 ret == -ETIMEDOUT ? " (cluster unreachable within --connect-timeout)" :
+			 ret == -ENOENT	   ? " (no keyring with this entity's key: give -k PATH)" :
+			 ret == -EACCES || ret == -EPERM ? " (authentication refused)" :
+							    "");
 		rados_shutdown(r);
 		return ret;
 	}

@@ -67,8 +67,14 @@ void ccb_run_stop(struct ccb_run *run, enum ccb_stop why, int err, const char *f
 	int expected = CCB_STOP_NONE;
 	va_list ap;
 
-	if (!atomic_compare_exchange_strong(&run->stop, &expected, (int)why))
-		return;
+	/* The first reason sticks, except that an op failing while the run
+	 * drains after a normal end still makes it a failed run. */
+	if (!atomic_compare_exchange_strong(&run->stop, &expected, (int)why)) {
+		expected = CCB_STOP_DONE;
+		if ((why != CCB_STOP_ERROR && why != CCB_STOP_TIMEOUT) ||
+		    !atomic_compare_exchange_strong(&run->stop, &expected, (int)why))
+			return;
+	}
 	pthread_mutex_lock(&run->reason_lock);
 	run->error_ret = err;
 	va_start(ap, fmt);

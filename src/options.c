@@ -12,10 +12,13 @@
 #include <unistd.h>
 
 #define OFF(f) offsetof(struct ccb_opts, f)
-#define CONN CCB_CMD_CONN
+#define CONN (CCB_CMD_CONN | CCB_CMD_KRBD)
 #define RADOS CCB_CMD_RADOS
 #define CLEANUP CCB_CMD_CLEANUP
 #define OUT CCB_CMD_OUTPUT
+#define RBD CCB_CMD_RBD
+#define KRBD CCB_CMD_KRBD
+#define RESTORE CCB_CMD_KRBD_RESTORE
 #define U64MAX UINT64_MAX
 
 /* 1 TiB ops make no sense for a benchmark and keep products within 64 bits. */
@@ -31,24 +34,27 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	{"keyring", 'k', CCB_OPT_STR, OFF(keyring), NULL, 0, 0, CONN, "PATH", "keyring file"},
 	{"set", 'o', CCB_OPT_SET, OFF(sets), NULL, 0, 0, CONN, "KEY=VALUE",
 	 "set any librados/librbd option (repeatable)"},
-	{"pool", 'p', CCB_OPT_STR, OFF(pool), NULL, 0, 0, RADOS | CLEANUP, "POOL", "pool to use"},
+	{"pool", 'p', CCB_OPT_STR, OFF(pool), NULL, 0, 0, RADOS | CLEANUP | RBD, "POOL",
+	 "pool to use (rbd: default rbd)"},
 	{"namespace", 'N', CCB_OPT_STR, OFF(rados_namespace), "ccbench", 0, 0, RADOS | CLEANUP, "NS",
 	 "RADOS namespace of the run's objects"},
 	{"connect-timeout", 0, CCB_OPT_DURATION, OFF(connect_timeout_usec), "30s", 1000000,
 	 3600000000ull, CONN, "DUR", "give up connecting after DUR"},
 	{"op-timeout", 0, CCB_OPT_DURATION, OFF(op_timeout_usec), "60s", 1000000, 3600000000ull,
 	 CONN, "DUR", "abort the run when an op is outstanding longer than DUR"},
-	{"queue-depth", 't', CCB_OPT_UINT, OFF(queue_depth), "16", 1, 1024, RADOS, "N",
-	 "ops in flight per client"},
-	{"clients", 0, CCB_OPT_UINT, OFF(clients), "1", 1, 256, RADOS, "N",
+	{"queue-depth", 't', CCB_OPT_UINT, OFF(queue_depth), "16", 1, 1024, RADOS | RBD | KRBD, "N",
+	 "ops in flight per client (rados 16; rbd, krbd 1)"},
+	{"clients", 0, CCB_OPT_UINT, OFF(clients), "1", 1, 256, RADOS | RBD, "N",
 	 "independent connections, each with its own queue"},
 	{"op-size", 'b', CCB_OPT_BYTES, OFF(op_size_bytes), "4M", 1, MAX_OP_BYTES, RADOS, "BYTES",
 	 "bytes per op"},
-	{"object-size", 0, CCB_OPT_BYTES, OFF(object_size_bytes), NULL, 1, 64ull << 30, RADOS,
-	 "BYTES", "object size (default: op size; larger objects take op-size writes)"},
+	{"object-size", 0, CCB_OPT_BYTES, OFF(object_size_bytes), NULL, 1, 64ull << 30, RADOS | RBD,
+	 "BYTES",
+	 "object size (rados: default op size, larger objects take op-size writes; rbd: power "
+	 "of two, 4K to 32M)"},
 	{"duration", 'd', CCB_OPT_DURATION, OFF(duration_usec), "10s", 1000, 31ull * 86400000000ull,
-	 RADOS, "DUR", "run time"},
-	{"total", 0, CCB_OPT_BYTES, OFF(total_bytes), NULL, 1, U64MAX, RADOS, "BYTES",
+	 RADOS | RBD | KRBD, "DUR", "run time (rbd, krbd: default one pass over the image)"},
+	{"total", 0, CCB_OPT_BYTES, OFF(total_bytes), NULL, 1, U64MAX, RADOS | RBD | KRBD, "BYTES",
 	 "stop after BYTES (instead of --duration)"},
 	{"max-objects", 0, CCB_OPT_UINT, OFF(max_objects), NULL, 1, 1ull << 40, RADOS, "N",
 	 "stop writing after N objects"},
@@ -62,11 +68,66 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	 "overwrite a run name whose objects exist"},
 	{"all-runs", 0, CCB_OPT_FLAG, OFF(all_runs), NULL, 0, 0, CLEANUP, NULL,
 	 "remove the objects of every ccbench run in the namespace"},
+	/* rbd */
+	{"image", 0, CCB_OPT_STR, OFF(image), NULL, 0, 0, RBD, "POOL/NAME",
+	 "use this existing image (read-only for read modes) instead of a temporary one"},
+	{"size", 's', CCB_OPT_BYTES, OFF(image_size_bytes), "1G", 4096, 1ull << 50, RBD, "BYTES",
+	 "size of the temporary image"},
+	{"order", 0, CCB_OPT_UINT, OFF(order), NULL, 12, 25, RBD, "N",
+	 "object size 2^N bytes (12 to 25)"},
+	{"stripe-unit", 0, CCB_OPT_BYTES, OFF(stripe_unit_bytes), NULL, 4096, 1ull << 25, RBD,
+	 "BYTES", "stripe unit (divides the object size)"},
+	{"stripe-count", 0, CCB_OPT_UINT, OFF(stripe_count), NULL, 1, 4096, RBD, "N",
+	 "objects per stripe"},
+	{"image-features", 0, CCB_OPT_STR, OFF(image_features), NULL, 0, 0, RBD, "LIST",
+	 "features of the temporary image, e.g. layering,exclusive-lock"},
+	{"data-pool", 0, CCB_OPT_STR, OFF(data_pool), NULL, 0, 0, RBD, "POOL",
+	 "data pool of the temporary image"},
+	{"allow-write-existing", 0, CCB_OPT_FLAG, OFF(allow_write_existing), NULL, 0, 0, RBD, NULL,
+	 "let a write mode write into --image"},
+	{"keep", 0, CCB_OPT_FLAG, OFF(keep), NULL, 0, 0, RBD, NULL,
+	 "keep the temporary image"},
+	{"io-size", 0, CCB_OPT_BYTES, OFF(io_size_bytes), "64K", 512, MAX_OP_BYTES, RBD | KRBD,
+	 "BYTES", "bytes per I/O"},
+	{"pattern", 0, CCB_OPT_CHOICE, OFF(pattern), "seq", 0, 0, RBD, "seq|rand",
+	 "offsets for modes that do not say (rw)"},
+	{"rw-mix-read", 0, CCB_OPT_UINT, OFF(rw_mix_read_pct), "50", 0, 100, RBD, "PCT",
+	 "share of reads in rw mode"},
+	{"readahead", 0, CCB_OPT_BYTES, OFF(readahead_bytes), NULL, 0, 1ull << 32, RBD, "BYTES",
+	 "rbd_readahead_max_bytes (0 disables)"},
+	{"readahead-trigger", 0, CCB_OPT_UINT, OFF(readahead_trigger), NULL, 1, 1u << 20, RBD, "N",
+	 "rbd_readahead_trigger_requests"},
+	{"readahead-disable-after", 0, CCB_OPT_BYTES, OFF(readahead_disable_after_bytes), "0", 0,
+	 U64MAX, RBD, "BYTES", "rbd_readahead_disable_after_bytes (0: never)"},
+	{"cache-policy", 0, CCB_OPT_CHOICE, OFF(cache_policy), NULL, 0, 0, RBD,
+	 "writeback|writethrough|writearound", "rbd_cache_policy"},
+	{"cache-size", 0, CCB_OPT_BYTES, OFF(cache_size_bytes), NULL, 0, 1ull << 40, RBD, "BYTES",
+	 "rbd_cache_size"},
+	{"no-cache", 0, CCB_OPT_FLAG, OFF(no_cache), NULL, 0, 0, RBD, NULL, "rbd_cache=false"},
+	{"sim-osd-latency", 0, CCB_OPT_DURATION, OFF(sim_osd_latency_usec), NULL, 1, 10000000,
+	 RBD, "DUR", "inject about DUR of OSD latency on the client (a simulated run)"},
+	/* krbd */
+	{"device", 0, CCB_OPT_STR, OFF(device), NULL, 0, 0, KRBD | RESTORE, "DEV",
+	 "block device to read (/dev/rbdN, /dev/rbd/POOL/IMAGE, any block device)"},
+	{"map", 0, CCB_OPT_STR, OFF(map), NULL, 0, 0, KRBD, "POOL/IMAGE",
+	 "map this image for the run, unmap at the end"},
+	{"map-via", 0, CCB_OPT_CHOICE, OFF(map_via), "auto", 0, 0, KRBD, "auto|kernel|fuse-loop",
+	 "how --map exposes the image"},
+	{"map-options", 0, CCB_OPT_STR, OFF(map_options), NULL, 0, 0, KRBD, "OPTS",
+	 "kernel map options (queue_depth=N,alloc_size=N,...)"},
+	{"read-ahead-kb", 0, CCB_OPT_UINT, OFF(read_ahead_kb), NULL, 0, 1u << 20, KRBD, "KB",
+	 "set /sys/block/DEV/queue/read_ahead_kb for the run (restored after)"},
+	{"offset", 0, CCB_OPT_BYTES, OFF(offset_bytes), "0", 0, U64MAX, KRBD, "BYTES",
+	 "start reading at BYTES"},
+	{"streams", 0, CCB_OPT_UINT, OFF(streams), "1", 1, 256, KRBD, "N",
+	 "readers on separate regions"},
+	{"direct", 0, CCB_OPT_FLAG, OFF(direct), NULL, 0, 0, KRBD, NULL,
+	 "O_DIRECT reads through io_uring at --queue-depth"},
 	{"format", 'f', CCB_OPT_FORMAT, OFF(format), "text", 0, 0, OUT, "text|json|csv",
 	 "result format"},
 	{"output", 0, CCB_OPT_STR, OFF(output), NULL, 0, 0, OUT, "FILE",
 	 "write the result to FILE instead of stdout"},
-	{"quiet", 'q', CCB_OPT_FLAG, OFF(quiet), NULL, 0, 0, OUT | CLEANUP, NULL,
+	{"quiet", 'q', CCB_OPT_FLAG, OFF(quiet), NULL, 0, 0, OUT | CLEANUP | RESTORE, NULL,
 	 "no progress on stderr"},
 	{NULL, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL},
 };
@@ -118,6 +179,20 @@ static int set_value(struct ccb_opts *o, const struct ccb_opt_desc *d, const cha
 	case CCB_OPT_FLAG:
 		*(bool *)field = true;
 		return 0;
+	case CCB_OPT_CHOICE: {
+		size_t l = strlen(value);
+		for (const char *w = d->argname; w && *w;) {
+			const char *bar = strchr(w, '|');
+			size_t wl = bar ? (size_t)(bar - w) : strlen(w);
+			if (wl == l && strncmp(w, value, l) == 0) {
+				*(const char **)field = value;
+				return 0;
+			}
+			w = bar ? bar + 1 : NULL;
+		}
+		snprintf(err, err_len, "--%s '%s': expected one of %s", d->name, value, d->argname);
+		return -EINVAL;
+	}
 	case CCB_OPT_FORMAT:
 		for (unsigned i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
 			if (strcmp(value, format_names[i]) == 0) {
@@ -216,6 +291,104 @@ static int check_readable(const char *opt, const char *path, char *err, size_t e
 	return 0;
 }
 
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+uint64_t ccb_opts_rbd_object_bytes(const struct ccb_opts *o)
+{
+	if (o->order)
+		return 1ull << o->order;
+	if (o->object_size_bytes)
+		return o->object_size_bytes;
+	return 4ull << 20; /* librbd's default order 22 */
+}
+
+static int validate_rbd(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	static const char *const temp_only[] = {"size", "order", "object-size", "stripe-unit",
+						"stripe-count", "image-features", "data-pool",
+						"keep"};
+	uint64_t obj = ccb_opts_rbd_object_bytes(o);
+	char a[32], b[32];
+
+	if (o->image) {
+		for (size_t i = 0; i < sizeof(temp_only) / sizeof(temp_only[0]); i++) {
+			if (ccb_opt_given(o, temp_only[i])) {
+				snprintf(err, err_len,
+					 "--%s: applies to the temporary image, not to --image %s",
+					 temp_only[i], o->image);
+				return -EINVAL;
+			}
+		}
+		const char *slash = strchr(o->image, '/');
+		if (slash && (slash == o->image || !slash[1] || strchr(slash + 1, '/'))) {
+			snprintf(err, err_len, "--image '%s': expected POOL/NAME or NAME", o->image);
+			return -EINVAL;
+		}
+	}
+	if (o->order && ccb_opt_given(o, "object-size")) {
+		snprintf(err, err_len, "--order and --object-size: give one of them");
+		return -EINVAL;
+	}
+	if (ccb_opt_given(o, "object-size") &&
+	    (!is_pow2(o->object_size_bytes) || o->object_size_bytes < 4096 ||
+	     o->object_size_bytes > (32u << 20))) {
+		ccb_format_bytes(o->object_size_bytes, a, sizeof(a));
+		snprintf(err, err_len, "--object-size %s: must be a power of two from 4K to 32M", a);
+		return -EINVAL;
+	}
+	if (o->stripe_unit_bytes && obj % o->stripe_unit_bytes) {
+		ccb_format_bytes(o->stripe_unit_bytes, a, sizeof(a));
+		ccb_format_bytes(obj, b, sizeof(b));
+		snprintf(err, err_len, "--stripe-unit %s: does not divide the object size %s", a, b);
+		return -EINVAL;
+	}
+	if (!o->image && o->io_size_bytes > o->image_size_bytes) {
+		ccb_format_bytes(o->io_size_bytes, a, sizeof(a));
+		ccb_format_bytes(o->image_size_bytes, b, sizeof(b));
+		snprintf(err, err_len, "--io-size %s: larger than the image (--size %s)", a, b);
+		return -EINVAL;
+	}
+	if (o->no_cache && (o->cache_policy || ccb_opt_given(o, "cache-size") ||
+			    ccb_opt_given(o, "readahead"))) {
+		snprintf(err, err_len,
+			 "--no-cache: conflicts with --cache-policy, --cache-size and --readahead");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int validate_krbd(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	if (!!o->device == !!o->map) {
+		snprintf(err, err_len, "krbd: give one of --device DEV or --map POOL/IMAGE");
+		return -EINVAL;
+	}
+	if (o->map_options && !o->map) {
+		snprintf(err, err_len, "--map-options: only with --map");
+		return -EINVAL;
+	}
+	if (o->map && (!strchr(o->map, '/') || o->map[0] == '/')) {
+		snprintf(err, err_len, "--map '%s': expected POOL/IMAGE", o->map);
+		return -EINVAL;
+	}
+	if (o->queue_depth > 1 && !o->direct) {
+		snprintf(err, err_len,
+			 "--queue-depth %llu: buffered reads are one per stream; use --streams N, or "
+			 "--direct for O_DIRECT reads at depth",
+			 (unsigned long long)o->queue_depth);
+		return -EINVAL;
+	}
+	if (o->direct && o->io_size_bytes % 512) {
+		snprintf(err, err_len, "--io-size %llu: --direct needs a multiple of 512 bytes",
+			 (unsigned long long)o->io_size_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len)
 {
 	/* An option given to a command that does not take it is a mistake, not a no-op. */
@@ -256,10 +429,6 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 			snprintf(err, err_len, "--object-size %s: not a multiple of --op-size %s", b, a);
 			return -EINVAL;
 		}
-		if (ccb_opt_given(o, "duration") && ccb_opt_given(o, "total")) {
-			snprintf(err, err_len, "--duration and --total: give one of them");
-			return -EINVAL;
-		}
 		if (o->op_size_bytes < 64 && !o->no_verify) {
 			snprintf(err, err_len,
 				 "--op-size %llu: ops under 64 bytes cannot carry the verification "
@@ -268,6 +437,14 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 			return -EINVAL;
 		}
 	}
+	if (ccb_opt_given(o, "duration") && ccb_opt_given(o, "total")) {
+		snprintf(err, err_len, "--duration and --total: give one of them");
+		return -EINVAL;
+	}
+	if ((cmd & CCB_CMD_RBD) && validate_rbd(o, err, err_len) < 0)
+		return -EINVAL;
+	if ((cmd & CCB_CMD_KRBD) && validate_krbd(o, err, err_len) < 0)
+		return -EINVAL;
 	if ((cmd & CCB_CMD_CLEANUP) && !o->run_name && !o->all_runs) {
 		snprintf(err, err_len, "cleanup: give --run-name NAME or --all-runs");
 		return -EINVAL;
@@ -291,6 +468,7 @@ json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd)
 			continue;
 		switch (d->type) {
 		case CCB_OPT_STR:
+		case CCB_OPT_CHOICE:
 		case CCB_OPT_NAME: {
 			const char *s = *(const char *const *)field;
 			v = s ? json_string(s) : json_null();

@@ -38,7 +38,13 @@ enum ccb_stop {
 };
 
 /** What a run does; each path maps these onto its own calls. */
-enum ccb_mode { CCB_MODE_WRITE, CCB_MODE_SEQ, CCB_MODE_RAND };
+enum ccb_mode {
+	CCB_MODE_WRITE,     /**< sequential writes (rados: whole objects) */
+	CCB_MODE_SEQ,       /**< sequential reads */
+	CCB_MODE_RAND,      /**< random reads */
+	CCB_MODE_RANDWRITE, /**< random writes */
+	CCB_MODE_RW,        /**< mixed, --rw-mix-read and --pattern */
+};
 
 /** One in-flight op and its buffer, allocated once per client. */
 struct ccb_slot {

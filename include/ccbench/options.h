@@ -23,6 +23,7 @@ enum ccb_opt_type {
 	CCB_OPT_FORMAT,   /**< enum ccb_format: text | json | csv */
 	CCB_OPT_SET,      /**< repeatable KEY=VALUE, appended to ccb_opts.sets */
 	CCB_OPT_NAME,     /**< const char *, [A-Za-z0-9_-]{1,64}: safe inside object names */
+	CCB_OPT_CHOICE,   /**< const char *, one of the '|'-separated words of argname */
 };
 
 /** Commands an option applies to (bit mask). */
@@ -31,6 +32,9 @@ enum ccb_cmd_mask {
 	CCB_CMD_RADOS = 1u << 1,  /**< ccbench rados write|seq|rand */
 	CCB_CMD_CLEANUP = 1u << 2, /**< ccbench cleanup */
 	CCB_CMD_OUTPUT = 1u << 3, /**< anything that prints a result */
+	CCB_CMD_RBD = 1u << 4,    /**< ccbench rbd read|write|randread|randwrite|rw */
+	CCB_CMD_KRBD = 1u << 5,   /**< ccbench krbd read|randread */
+	CCB_CMD_KRBD_RESTORE = 1u << 6, /**< ccbench krbd restore */
 };
 
 enum ccb_format { CCB_FMT_TEXT, CCB_FMT_JSON, CCB_FMT_CSV };
@@ -66,13 +70,46 @@ struct ccb_opts {
 	bool reuse;
 	bool all_runs;
 
+	/* rbd: image and I/O. */
+	const char *image;          /**< POOL/NAME of an existing image */
+	uint64_t image_size_bytes;
+	uint64_t order;
+	uint64_t stripe_unit_bytes;
+	uint64_t stripe_count;
+	const char *image_features;
+	const char *data_pool;
+	bool allow_write_existing;
+	bool keep;
+	uint64_t io_size_bytes;
+	const char *pattern;        /**< "seq" or "rand" */
+	uint64_t rw_mix_read_pct;
+
+	/* rbd: readahead and cache. */
+	uint64_t readahead_bytes;
+	uint64_t readahead_trigger;
+	uint64_t readahead_disable_after_bytes;
+	const char *cache_policy;
+	uint64_t cache_size_bytes;
+	bool no_cache;
+	uint64_t sim_osd_latency_usec;
+
+	/* krbd: kernel block device. */
+	const char *device;
+	const char *map;            /**< POOL/IMAGE to map for the run */
+	const char *map_via;        /**< auto | kernel | fuse-loop */
+	const char *map_options;
+	uint64_t read_ahead_kb;
+	uint64_t offset_bytes;
+	uint64_t streams;
+	bool direct;
+
 	/* Output. */
 	enum ccb_format format;
 	const char *output;
 	bool quiet;
 
 	/** given[i] is true when descriptor i was set explicitly (not a default). */
-	bool given[64];
+	bool given[128];
 };
 
 struct ccb_opt_desc {
@@ -118,6 +155,9 @@ bool ccb_opt_given(const struct ccb_opts *o, const char *name);
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len);
+
+/** Object size of the temporary rbd image: 2^--order, --object-size, or 4M. */
+uint64_t ccb_opts_rbd_object_bytes(const struct ccb_opts *o);
 
 /** The parameters as a JSON object: every option of @p cmd with its effective value. */
 json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd);

@@ -1,0 +1,27 @@
+# write --no-cleanup, then seq and rand read it back with header checks, then
+# cleanup removes every object of the run and nothing else.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+rados -p "$POOL" -N ccbench put bystander /etc/hostname
+"$CCBENCH" rados write -p "$POOL" -d 3s -t 8 -b 1M --run-name wsr --no-cleanup -q -f json >w.json
+[ "$(jget w.json 'd["status"]')" = ok ] || fail "write status"
+n=$(jget w.json 'd["layout"]["objects"]')
+[ "$n" -gt 0 ] || fail "no objects written"
+[ "$(jget w.json 'd["ops"]')" = "$n" ] || fail "ops != objects"
+[ "$(ns_objects | grep -c '^wsr\.')" = $((n + 1)) ] || fail "expected $n objects + meta"
+
+"$CCBENCH" rados seq -p "$POOL" --run-name wsr -t 4 -q -f json >s.json
+[ "$(jget s.json 'd["status"]')" = ok ] || fail "seq status"
+[ "$(jget s.json 'd["ops"]')" = "$n" ] || fail "seq must read each object once"
+[ "$(jget s.json 'd["bytes"]')" = $((n * 1048576)) ] || fail "seq bytes"
+[ "$(jget s.json 'd["errors"]')" = 0 ] || fail "seq errors"
+
+"$CCBENCH" rados rand -p "$POOL" --run-name wsr -d 2s -q -f json >r.json
+[ "$(jget r.json 'd["status"]')" = ok ] || fail "rand status"
+[ "$(jget r.json 'd["ops"] > 0')" = True ] || fail "rand read nothing"
+[ "$(jget r.json 'd["latency_us"]["p99"] >= d["latency_us"]["p50"] > 0')" = True ] || fail "latency"
+
+"$CCBENCH" cleanup -p "$POOL" --run-name wsr | grep -q "removed $n objects" || fail "cleanup count"
+[ "$(ns_objects)" = bystander ] || fail "cleanup left or took: $(ns_objects | tr '\n' ' ')"
+rados -p "$POOL" -N ccbench rm bystander
