@@ -31,7 +31,7 @@ static const struct command commands[] = {
 	{"cleanup", NULL, CCB_CMD_CONN | CCB_CMD_CLEANUP, CCB_MODE_WRITE,
 	 "remove the objects a run left (--run-name NAME or --all-runs)", NULL},
 #define RBD_CMD(word, mode, what)                                                               \
-	{"rbd " word, "rbd", CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode, what, rbd_defaults}
+	{"rbd " word, "librbd", CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode, what, rbd_defaults}
 	RBD_CMD("read", CCB_MODE_SEQ, "sequential reads of an image through librbd"),
 	RBD_CMD("randread", CCB_MODE_RAND, "random reads of an image through librbd"),
 	RBD_CMD("write", CCB_MODE_WRITE, "sequential writes through librbd"),

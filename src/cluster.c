@@ -208,17 +208,13 @@ fail:
 	return ret;
 }
 
-int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len)
+int ccb_cluster_connect_handle(rados_t r, const struct ccb_opts *o, char *err, size_t err_len)
 {
-	rados_t r;
-	int ret = ccb_cluster_configure(o, &r, err, err_len);
+	int ret = rados_connect(r);
 
-	if (ret < 0)
-		return ret;
-	ret = rados_connect(r);
 	if (ret < 0) {
-		char conf[512];
-		char entity[160];
+		char conf[512], entity[160];
+
 		snprintf(entity, sizeof(entity), "%s%s", o->name ? "" : "client.",
 			 o->name ? o->name : o->id ? o->id : "admin");
 		snprintf(err, err_len, "rados_connect(%s, conf %s): %s%s", entity,
@@ -227,6 +223,19 @@ int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_
 			 ret == -ENOENT	   ? " (no keyring with this entity's key: give -k PATH)" :
 			 ret == -EACCES || ret == -EPERM ? " (authentication refused)" :
 							    "");
+	}
+	return ret;
+}
+
+int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len)
+{
+	rados_t r;
+	int ret = ccb_cluster_configure(o, &r, err, err_len);
+
+	if (ret < 0)
+		return ret;
+	ret = ccb_cluster_connect_handle(r, o, err, err_len);
+	if (ret < 0) {
 		rados_shutdown(r);
 		return ret;
 	}

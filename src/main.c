@@ -27,18 +27,21 @@ static int run_point(struct ccb_cli *cli, int argc, char **argv)
 	run.ops = ccb_path_find(cli->path);
 	run.command = cli->command;
 	run.mode = cli->mode;
-	run.is_write = cli->mode == CCB_MODE_WRITE;
+	run.is_write = cli->mode == CCB_MODE_WRITE || cli->mode == CCB_MODE_RANDWRITE;
 	run.n_clients = (unsigned)cli->opts.clients;
 	run.queue_depth = cli->opts.queue_depth;
 	if (ccb_opt_given(&cli->opts, "total"))
 		run.total_bytes = cli->opts.total_bytes;
-	else
+	else if (ccb_opt_given(&cli->opts, "duration") ||
+		 !(cli->cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD)))
 		run.duration_usec = cli->opts.duration_usec;
+	/* else: rbd and krbd make one pass over the image or device, like dd;
+	 * the path ends it with CCB_SUBMIT_END. */
 	atomic_init(&run.stop, CCB_STOP_NONE);
 
 	r = run.ops->prepare(&run);
 	if (r < 0) {
-		status = run.bad_input ? 2 : 1;
+		status = run.bad_input ? 2 : ccb_signal_pending ? 128 + ccb_signal_pending : 1;
 		goto out;
 	}
 	r = ccb_run_execute(&run);

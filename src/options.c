@@ -291,6 +291,44 @@ static int check_readable(const char *opt, const char *path, char *err, size_t e
 	return 0;
 }
 
+int ccb_rbd_features_parse(const char *list, uint64_t *mask, char *err, size_t err_len)
+{
+	static const struct {
+		const char *name;
+		uint64_t bit;
+	} names[] = {
+		{"layering", 1ull << 0},       {"striping", 1ull << 1},     {"exclusive-lock", 1ull << 2},
+		{"object-map", 1ull << 3},     {"fast-diff", 1ull << 4},    {"deep-flatten", 1ull << 5},
+		{"journaling", 1ull << 6},     {"data-pool", 1ull << 7},
+	};
+	const char *p = list;
+
+	*mask = 0;
+	while (*p) {
+		size_t l = strcspn(p, ",");
+		bool found = false;
+
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			if (strlen(names[i].name) == l && strncmp(names[i].name, p, l) == 0) {
+				*mask |= names[i].bit;
+				found = true;
+			}
+		}
+		if (!found) {
+			snprintf(err, err_len,
+				 "--image-features '%s': unknown feature '%.*s' (layering, striping, "
+				 "exclusive-lock, object-map, fast-diff, deep-flatten, journaling, "
+				 "data-pool)",
+				 list, (int)l, p);
+			return -EINVAL;
+		}
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
 static bool is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -350,6 +388,11 @@ static int validate_rbd(const struct ccb_opts *o, char *err, size_t err_len)
 		ccb_format_bytes(o->image_size_bytes, b, sizeof(b));
 		snprintf(err, err_len, "--io-size %s: larger than the image (--size %s)", a, b);
 		return -EINVAL;
+	}
+	if (o->image_features) {
+		uint64_t mask;
+		if (ccb_rbd_features_parse(o->image_features, &mask, err, err_len) < 0)
+			return -EINVAL;
 	}
 	if (o->no_cache && (o->cache_policy || ccb_opt_given(o, "cache-size") ||
 			    ccb_opt_given(o, "readahead"))) {

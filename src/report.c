@@ -6,6 +6,7 @@
 #include <ccbench/units.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,39 @@ static void text_latency(FILE *out, const char *label, const json_t *lat)
 		num(lat, "p99_9") / 1e3, num(lat, "max") / 1e3);
 }
 
+/* One "key=value ..." line of an object's scalars; sizes in K/M/G. */
+static void text_object(FILE *out, const char *label, const json_t *obj)
+{
+	const char *key;
+	json_t *v;
+
+	fprintf(out, "%-18s", label);
+	json_object_foreach((json_t *)obj, key, v)
+	{
+		bool sized = strstr(key, "size") || strstr(key, "bytes") || strstr(key, "stripe_unit");
+		if (json_is_integer(v) && sized && json_integer_value(v) > 0) {
+			char b[32];
+			ccb_format_bytes((uint64_t)json_integer_value(v), b, sizeof(b));
+			fprintf(out, " %s=%s", key, b);
+		} else if (json_is_integer(v)) {
+			fprintf(out, " %s=%lld", key, (long long)json_integer_value(v));
+		} else if (json_is_real(v)) {
+			fprintf(out, " %s=%g", key, json_real_value(v));
+		} else if (json_is_string(v)) {
+			fprintf(out, " %s=%s", key, json_string_value(v));
+		} else if (json_is_boolean(v)) {
+			fprintf(out, " %s=%s", key, json_is_true(v) ? "true" : "false");
+		} else if (json_is_array(v)) {
+			size_t i;
+			json_t *e;
+			fprintf(out, " %s=", key);
+			json_array_foreach(v, i, e) fprintf(out, "%s%s", i ? "," : "",
+							    json_is_string(e) ? json_string_value(e) : "?");
+		}
+	}
+	fputc('\n', out);
+}
+
 static int write_text(const json_t *r, FILE *out)
 {
 	const json_t *bw = json_object_get(r, "bandwidth_per_second_mib_s");
@@ -50,20 +84,12 @@ static int write_text(const json_t *r, FILE *out)
 	fprintf(out, "%-18s %lld clients x %lld in flight\n", "load",
 		(long long)json_integer_value(json_object_get(r, "clients_n")),
 		(long long)json_integer_value(json_object_get(r, "queue_depth")));
-	fprintf(out, "%-18s", "layout");
+	text_object(out, "layout", layout);
 	json_object_foreach((json_t *)layout, key, v)
 	{
-		if (json_is_integer(v) && (strstr(key, "size") || strstr(key, "bytes"))) {
-			char b[32];
-			ccb_format_bytes((uint64_t)json_integer_value(v), b, sizeof(b));
-			fprintf(out, " %s=%s", key, b);
-		} else if (json_is_integer(v)) {
-			fprintf(out, " %s=%lld", key, (long long)json_integer_value(v));
-		} else if (json_is_string(v)) {
-			fprintf(out, " %s=%s", key, json_string_value(v));
-		}
+		if (json_is_object(v))
+			text_object(out, key, v);
 	}
-	fputc('\n', out);
 	fprintf(out, "%-18s %.2f s, %.1f MiB, %lld ops, %lld errors\n", "total", num(r, "seconds"),
 		num(r, "bytes") / 1048576.0, (long long)json_integer_value(json_object_get(r, "ops")),
 		(long long)json_integer_value(json_object_get(r, "errors")));

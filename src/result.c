@@ -28,6 +28,15 @@ json_t *ccb_result_latency(const struct ccb_hist *h)
 			 (double)h->max_nsec / 1e3);
 }
 
+const char *ccb_mode_name(enum ccb_mode mode)
+{
+	static const char *const names[] = {
+		[CCB_MODE_WRITE] = "write", [CCB_MODE_SEQ] = "seq",  [CCB_MODE_RAND] = "rand",
+		[CCB_MODE_RANDWRITE] = "randwrite", [CCB_MODE_RW] = "rw",
+	};
+	return (unsigned)mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "?";
+}
+
 const char *ccb_result_status(const struct ccb_run *run)
 {
 	switch (atomic_load(&((struct ccb_run *)run)->stop)) {
@@ -109,9 +118,7 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 	res = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:s, s:s}", "ccbench_version",
 			CCB_VERSION, "schema", CCB_RESULT_SCHEMA, "command", run->command, "path",
 			run->ops->name, "mode",
-			run->mode == CCB_MODE_WRITE ? "write" :
-			run->mode == CCB_MODE_SEQ   ? "seq" :
-						      "rand",
+			ccb_mode_name(run->mode),
 			"argv", args, "parameters", ccb_opts_to_json(run->opts, cmd_mask),
 			"fsid", run->fsid, "finished_at", started);
 	if (!res)

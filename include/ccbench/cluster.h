@@ -31,6 +31,14 @@ int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, siz
 int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len);
 
 /**
+ * Connect a handle from ccb_cluster_configure() (after the caller's own
+ * rados_conf_set calls). On failure the handle stays the caller's.
+ *
+ * @return 0, -ETIMEDOUT, or another -errno, with the reason in @p err.
+ */
+int ccb_cluster_connect_handle(rados_t r, const struct ccb_opts *o, char *err, size_t err_len);
+
+/**
  * Open an io context on --pool / --namespace.
  *
  * @return 0, -ENOENT when the pool does not exist, or another -errno.

@@ -159,6 +159,12 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 /** Object size of the temporary rbd image: 2^--order, --object-size, or 4M. */
 uint64_t ccb_opts_rbd_object_bytes(const struct ccb_opts *o);
 
+/**
+ * Parse an rbd feature list ("layering,exclusive-lock") into librbd's bits.
+ * @return 0, or -EINVAL naming the unknown feature in @p err.
+ */
+int ccb_rbd_features_parse(const char *list, uint64_t *mask, char *err, size_t err_len);
+
 /** The parameters as a JSON object: every option of @p cmd with its effective value. */
 json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd);
 

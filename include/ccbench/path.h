@@ -38,6 +38,9 @@ struct ccb_path_ops {
 /** The rados object path (src/path_rados.c). */
 extern const struct ccb_path_ops ccb_path_rados;
 
+/** The librbd image path (src/path_rbd.c). */
+extern const struct ccb_path_ops ccb_path_rbd;
+
 /** Path by name, or NULL. */
 const struct ccb_path_ops *ccb_path_find(const char *name);
 

@@ -23,6 +23,9 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 /** Latency object {n,min,mean,stddev,p50,p90,p99,p99_9,max} in microseconds. */
 json_t *ccb_result_latency(const struct ccb_hist *h);
 
+/** "write", "seq", "rand", "randwrite", "rw". */
+const char *ccb_mode_name(enum ccb_mode mode);
+
 /** "ok", "aborted" or "interrupted", from how the run stopped. */
 const char *ccb_result_status(const struct ccb_run *run);
 

@@ -8,6 +8,8 @@
 #ifndef CCBENCH_UNDO_H
 #define CCBENCH_UNDO_H
 
+#include <jansson.h>
+
 /** Undo one change. @return 0 or -errno (reported, the unwind goes on). */
 typedef int (*ccb_undo_fn)(void *arg);
 
@@ -34,5 +36,71 @@ int ccb_undo_unwind(void);
 
 /** Entries still in the log. */
 int ccb_undo_pending(void);
+
+/**
+ * Run entry @p handle now (not at the unwind) and forget it: for a path
+ * that must put a setting back before it reports the value "after".
+ *
+ * @return the undo's result, or -ENOENT when there is no such entry.
+ */
+int ccb_undo_run(int handle);
+
+/*
+ * The crash state file. Entries a death ccbench cannot catch (SIGKILL,
+ * power) would strand outside the process -- a read_ahead_kb value, a
+ * mapping, a fuse mount, a loop device -- are pushed with a record, a JSON
+ * object {"kind": ..., ...} describing how to undo them from another
+ * process. The records of a run live in one file, DIR/run-PID-START.json
+ * (DIR: $CCB_STATE_DIR or /run/ccbench), rewritten before each change and
+ * removed when the log unwinds cleanly. A later run finds the files of
+ * dead processes, reports them, and `ccbench krbd restore` undoes them.
+ */
+
+/**
+ * Like ccb_undo_push(), and also write @p record (stolen, with "what"
+ * added) to this run's state file before returning, so the change can be
+ * made only once a crash would leave a record of it.
+ *
+ * @return a handle > 0, or -errno (the state file could not be written,
+ *         message on stderr; @p arg has been freed with @p free_arg).
+ */
+int ccb_undo_push_state(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(void *),
+			json_t *record);
+
+/**
+ * Set @p key of entry @p handle's record to @p value (stolen) and rewrite
+ * the state file: for facts known only once the change is made (a pid).
+ *
+ * @return 0, -ENOENT (no such entry or no record), or -errno of the write.
+ */
+int ccb_undo_state_set(int handle, const char *key, json_t *value);
+
+/** The state directory: $CCB_STATE_DIR, or /run/ccbench. */
+const char *ccb_undo_state_dir(void);
+
+/**
+ * The state files of processes that are gone.
+ *
+ * @param out  an array of {"file", "pid", "command", "entries": [record...]},
+ *             entries in the order they were made (undo newest first)
+ * @return 0 (also when the directory does not exist), or -ENOMEM.
+ */
+int ccb_undo_state_stranded(json_t **out);
+
+/**
+ * Warn on stderr about every stranded record (one line each, then how to
+ * undo them). Called at the start of a run.
+ *
+ * @return the number of stranded records.
+ */
+int ccb_undo_state_report(void);
+
+/**
+ * Rewrite stranded state file @p file with the records that are still
+ * to be undone, or remove it when @p remaining is empty.
+ *
+ * @return 0 or -errno.
+ */
+int ccb_undo_state_resolve(const char *file, json_t *remaining);
 
 #endif
