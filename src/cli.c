@@ -16,6 +16,8 @@ struct command {
 	enum ccb_mode mode;
 	const char *summary;
 	const char *const *defaults; /* command-specific defaults: name, value, ..., NULL */
+	int n_args;                  /* positional arguments after the command words */
+	const char *args_help;
 };
 
 static const char *const rbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
@@ -23,15 +25,15 @@ static const char *const krbd_defaults[] = {"queue-depth", "1", NULL};
 
 static const struct command commands[] = {
 	{"rados write", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
-	 "write objects through librados (like rados bench write)", NULL},
+	 "write objects through librados (like rados bench write)", NULL, 0, NULL},
 	{"rados seq", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-	 "read a kept write run's objects in order", NULL},
+	 "read a kept write run's objects in order", NULL, 0, NULL},
 	{"rados rand", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_RAND,
-	 "read a kept write run's objects at random", NULL},
+	 "read a kept write run's objects at random", NULL, 0, NULL},
 	{"cleanup", NULL, CCB_CMD_CONN | CCB_CMD_CLEANUP, CCB_MODE_WRITE,
-	 "remove the objects a run left (--run-name NAME or --all-runs)", NULL},
+	 "remove the objects a run left (--run-name NAME or --all-runs)", NULL, 0, NULL},
 #define RBD_CMD(word, mode, what)                                                               \
-	{"rbd " word, "librbd", CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode, what, rbd_defaults}
+	{"rbd " word, "librbd", CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode, what, rbd_defaults, 0, NULL}
 	RBD_CMD("read", CCB_MODE_SEQ, "sequential reads of an image through librbd"),
 	RBD_CMD("randread", CCB_MODE_RAND, "random reads of an image through librbd"),
 	RBD_CMD("write", CCB_MODE_WRITE, "sequential writes through librbd"),
@@ -39,11 +41,28 @@ static const struct command commands[] = {
 	RBD_CMD("rw", CCB_MODE_RW, "mixed reads and writes (--rw-mix-read, --pattern)"),
 #undef RBD_CMD
 	{"krbd read", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-	 "sequential reads of a kernel block device (read_ahead_kb set, then restored)", krbd_defaults},
+	 "sequential reads of a kernel block device (read_ahead_kb set, then restored)", krbd_defaults, 0, NULL},
 	{"krbd randread", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_RAND,
-	 "random reads of a kernel block device", krbd_defaults},
+	 "random reads of a kernel block device", krbd_defaults, 0, NULL},
 	{"krbd restore", NULL, CCB_CMD_KRBD_RESTORE, CCB_MODE_SEQ,
-	 "put back read_ahead_kb values and mappings a killed run left", NULL},
+	 "put back read_ahead_kb values and mappings a killed run left", NULL, 0, NULL},
+	{"fs write", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
+	 "dd-style file writes through libcephfs, one file per client", NULL, 0, NULL},
+	{"fs read", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+	 "dd-style file reads through libcephfs, one file per client", NULL, 0, NULL},
+	{"fs meta", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_RW,
+	 "bonnie++-style small-file create, stat+read, delete rates", NULL, 0, NULL},
+	{"sweep", NULL, CCB_CMD_SWEEP | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+	 "run a parameter grid from a JSON config", NULL, 1, "CONFIG"},
+	{"report", NULL, CCB_CMD_REPORT | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+	 "re-render a saved sweep or run result", NULL, 1, "RESULTS.json"},
+	{"compare", NULL, CCB_CMD_COMPARE, CCB_MODE_SEQ,
+	 "compare a result against a baseline; exit 1 on regression", NULL, 2,
+	 "BASELINE.json CURRENT.json"},
+	{"group report", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ,
+	 "gather and add up the results of a group's members", NULL, 1, "NAME"},
+	{"group rm", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ, "remove a group's objects", NULL, 1, "NAME"},
+	{"group ls", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ, "list groups", NULL, 0, NULL},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -52,7 +71,11 @@ void ccb_cli_usage(FILE *out, unsigned cmd_mask)
 {
 	fprintf(out, "usage: ccbench COMMAND [options]\n\ncommands:\n");
 	for (size_t i = 0; i < N_COMMANDS; i++) {
-		fprintf(out, "  %-16s %s\n", commands[i].name, commands[i].summary);
+		char left[64];
+		snprintf(left, sizeof(left), "%s%s%s", commands[i].name,
+			 commands[i].args_help ? " " : "",
+			 commands[i].args_help ? commands[i].args_help : "");
+		fprintf(out, "  %-28s %s\n", left, commands[i].summary);
 	}
 	fprintf(out, "\noptions%s:\n", cmd_mask ? " of this command" : "");
 	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
@@ -100,7 +123,7 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 	struct option *longopts = calloc(n + 3, sizeof(*longopts));
 	char shortopts[128] = ":h";
 	size_t sl = strlen(shortopts);
-	const char *words[3] = {NULL, NULL, NULL};
+	const char *words[2] = {NULL, NULL};
 	int nwords = 0, c, r = 0;
 
 	memset(cli, 0, sizeof(*cli));
@@ -166,19 +189,15 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 	free(longopts);
 	if (r < 0)
 		return r;
-	for (int i = optind; i < argc; i++) {
-		if (nwords == 3) {
-			snprintf(err, err_len, "unexpected argument '%s'", argv[i]);
-			return -EINVAL;
-		}
-		words[nwords++] = argv[i];
-	}
+	nwords = argc - optind;
 	if (nwords == 0) {
 		if (cli->help || cli->version)
 			return 0;
 		snprintf(err, err_len, "no command given");
 		return -EINVAL;
 	}
+	for (int i = 0; i < nwords && i < 2; i++)
+		words[i] = argv[optind + i];
 	for (size_t i = 0; i < N_COMMANDS; i++) {
 		const struct command *cmd = &commands[i];
 		size_t l0 = strlen(words[0]);
@@ -188,18 +207,45 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 			continue;
 		if (need == 2 && (nwords < 2 || strcmp(cmd->name + l0 + 1, words[1]) != 0))
 			continue;
-		if (nwords > need) {
-			snprintf(err, err_len, "unexpected argument '%s'", words[need]);
+		if (nwords - need > cmd->n_args) {
+			snprintf(err, err_len, "unexpected argument '%s'", argv[optind + need + cmd->n_args]);
 			return -EINVAL;
 		}
+		if (nwords - need < cmd->n_args && !cli->help) {
+			snprintf(err, err_len, "%s: expected %s", cmd->name, cmd->args_help);
+			return -EINVAL;
+		}
+		for (int a = 0; a < nwords - need; a++)
+			cli->args[cli->n_args++] = argv[optind + need + a];
 		cli->command = cmd->name;
 		cli->path = cmd->path;
 		cli->cmd_mask = cmd->mask;
 		cli->mode = cmd->mode;
+		/* bonnie++ spells the file spec -n; ceph spells the entity name -n. A
+		 * name always has a dot (client.admin), a file spec never does. */
+		if ((cmd->mask & CCB_CMD_FS) && cli->opts.name && !strchr(cli->opts.name, '.')) {
+			const struct ccb_opt_desc *f = ccb_opt_find("files");
+			if (ccb_opt_set(&cli->opts, f, cli->opts.name, err, err_len) < 0)
+				return -EINVAL;
+			cli->opts.name = NULL;
+			cli->opts.given[ccb_opt_find("name") - ccb_opt_table] = false;
+		}
 		return apply_command_defaults(cli, cmd, err, err_len);
 	}
-	if (nwords >= 1 && strcmp(words[0], "rados") == 0)
+	if (strcmp(words[0], "rados") == 0)
 		snprintf(err, err_len, "rados: expected write, seq or rand, not '%s'",
+			 nwords > 1 ? words[1] : "");
+	else if (strcmp(words[0], "rbd") == 0)
+		snprintf(err, err_len, "rbd: expected read, randread, write, randwrite or rw, not '%s'",
+			 nwords > 1 ? words[1] : "");
+	else if (strcmp(words[0], "krbd") == 0)
+		snprintf(err, err_len, "krbd: expected read, randread or restore, not '%s'",
+			 nwords > 1 ? words[1] : "");
+	else if (strcmp(words[0], "fs") == 0)
+		snprintf(err, err_len, "fs: expected write, read or meta, not '%s'",
+			 nwords > 1 ? words[1] : "");
+	else if (strcmp(words[0], "group") == 0)
+		snprintf(err, err_len, "group: expected report, rm or ls, not '%s'",
 			 nwords > 1 ? words[1] : "");
 	else
 		snprintf(err, err_len, "unknown command '%s'", words[0]);

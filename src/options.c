@@ -12,13 +12,19 @@
 #include <unistd.h>
 
 #define OFF(f) offsetof(struct ccb_opts, f)
-#define CONN (CCB_CMD_CONN | CCB_CMD_KRBD)
+#define CONN (CCB_CMD_CONN | CCB_CMD_KRBD | CCB_CMD_FS | CCB_CMD_GROUP | CCB_CMD_SWEEP)
 #define RADOS CCB_CMD_RADOS
 #define CLEANUP CCB_CMD_CLEANUP
 #define OUT CCB_CMD_OUTPUT
 #define RBD CCB_CMD_RBD
 #define KRBD CCB_CMD_KRBD
 #define RESTORE CCB_CMD_KRBD_RESTORE
+#define FS CCB_CMD_FS
+#define SWEEP CCB_CMD_SWEEP
+#define REPORT CCB_CMD_REPORT
+#define COMPARE CCB_CMD_COMPARE
+#define GROUP CCB_CMD_GROUP
+#define WORK CCB_CMD_WORKLOAD
 #define U64MAX UINT64_MAX
 
 /* 1 TiB ops make no sense for a benchmark and keep products within 64 bits. */
@@ -44,16 +50,18 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	 CONN, "DUR", "abort the run when an op is outstanding longer than DUR"},
 	{"queue-depth", 't', CCB_OPT_UINT, OFF(queue_depth), "16", 1, 1024, RADOS | RBD | KRBD, "N",
 	 "ops in flight per client (rados 16; rbd, krbd 1)"},
-	{"clients", 0, CCB_OPT_UINT, OFF(clients), "1", 1, 256, RADOS | RBD, "N",
+	{"clients", 0, CCB_OPT_UINT, OFF(clients), "1", 1, 256, RADOS | RBD | FS, "N",
 	 "independent connections, each with its own queue"},
 	{"op-size", 'b', CCB_OPT_BYTES, OFF(op_size_bytes), "4M", 1, MAX_OP_BYTES, RADOS, "BYTES",
 	 "bytes per op"},
-	{"object-size", 0, CCB_OPT_BYTES, OFF(object_size_bytes), NULL, 1, 64ull << 30, RADOS | RBD,
+	{"object-size", 0, CCB_OPT_BYTES, OFF(object_size_bytes), NULL, 1, 64ull << 30,
+	 RADOS | RBD | FS,
 	 "BYTES",
 	 "object size (rados: default op size, larger objects take op-size writes; rbd: power "
 	 "of two, 4K to 32M)"},
 	{"duration", 'd', CCB_OPT_DURATION, OFF(duration_usec), "10s", 1000, 31ull * 86400000000ull,
-	 RADOS | RBD | KRBD, "DUR", "run time (rbd, krbd: default one pass over the image)"},
+	 RADOS | RBD | KRBD | FS, "DUR",
+	 "run time (rbd, krbd: default one pass over the image; fs: default the whole file)"},
 	{"total", 0, CCB_OPT_BYTES, OFF(total_bytes), NULL, 1, U64MAX, RADOS | RBD | KRBD, "BYTES",
 	 "stop after BYTES (instead of --duration)"},
 	{"max-objects", 0, CCB_OPT_UINT, OFF(max_objects), NULL, 1, 1ull << 40, RADOS, "N",
@@ -64,8 +72,8 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	 "keep the objects written (for seq/rand)"},
 	{"no-verify", 0, CCB_OPT_FLAG, OFF(no_verify), NULL, 0, 0, RADOS, NULL,
 	 "do not check object headers on reads"},
-	{"reuse", 0, CCB_OPT_FLAG, OFF(reuse), NULL, 0, 0, RADOS, NULL,
-	 "overwrite a run name whose objects exist"},
+	{"reuse", 0, CCB_OPT_FLAG, OFF(reuse), NULL, 0, 0, RADOS | FS, NULL,
+	 "overwrite a run name whose objects exist (fs: use an existing --dir)"},
 	{"all-runs", 0, CCB_OPT_FLAG, OFF(all_runs), NULL, 0, 0, CLEANUP, NULL,
 	 "remove the objects of every ccbench run in the namespace"},
 	/* rbd */
@@ -75,18 +83,18 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	 "size of the temporary image"},
 	{"order", 0, CCB_OPT_UINT, OFF(order), NULL, 12, 25, RBD, "N",
 	 "object size 2^N bytes (12 to 25)"},
-	{"stripe-unit", 0, CCB_OPT_BYTES, OFF(stripe_unit_bytes), NULL, 4096, 1ull << 25, RBD,
+	{"stripe-unit", 0, CCB_OPT_BYTES, OFF(stripe_unit_bytes), NULL, 4096, 1ull << 25, RBD | FS,
 	 "BYTES", "stripe unit (divides the object size)"},
-	{"stripe-count", 0, CCB_OPT_UINT, OFF(stripe_count), NULL, 1, 4096, RBD, "N",
+	{"stripe-count", 0, CCB_OPT_UINT, OFF(stripe_count), NULL, 1, 4096, RBD | FS, "N",
 	 "objects per stripe"},
 	{"image-features", 0, CCB_OPT_STR, OFF(image_features), NULL, 0, 0, RBD, "LIST",
 	 "features of the temporary image, e.g. layering,exclusive-lock"},
-	{"data-pool", 0, CCB_OPT_STR, OFF(data_pool), NULL, 0, 0, RBD, "POOL",
-	 "data pool of the temporary image"},
+	{"data-pool", 0, CCB_OPT_STR, OFF(data_pool), NULL, 0, 0, RBD | FS, "POOL",
+	 "data pool of the temporary image or of the files"},
 	{"allow-write-existing", 0, CCB_OPT_FLAG, OFF(allow_write_existing), NULL, 0, 0, RBD, NULL,
 	 "let a write mode write into --image"},
-	{"keep", 0, CCB_OPT_FLAG, OFF(keep), NULL, 0, 0, RBD, NULL,
-	 "keep the temporary image"},
+	{"keep", 0, CCB_OPT_FLAG, OFF(keep), NULL, 0, 0, RBD | FS, NULL,
+	 "keep the temporary image or directory"},
 	{"io-size", 0, CCB_OPT_BYTES, OFF(io_size_bytes), "64K", 512, MAX_OP_BYTES, RBD | KRBD,
 	 "BYTES", "bytes per I/O"},
 	{"pattern", 0, CCB_OPT_CHOICE, OFF(pattern), "seq", 0, 0, RBD, "seq|rand",
@@ -123,11 +131,44 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	 "readers on separate regions"},
 	{"direct", 0, CCB_OPT_FLAG, OFF(direct), NULL, 0, 0, KRBD, NULL,
 	 "O_DIRECT reads through io_uring at --queue-depth"},
-	{"format", 'f', CCB_OPT_FORMAT, OFF(format), "text", 0, 0, OUT, "text|json|csv",
+	/* fs */
+	{"file-size", 0, CCB_OPT_BYTES, OFF(file_size_bytes), "1G", 4096, 1ull << 50, FS, "BYTES",
+	 "bytes per file (per client), like dd count x bs"},
+	{"block-size", 0, CCB_OPT_BYTES, OFF(block_size_bytes), "4M", 4096, 1ull << 30, FS,
+	 "BYTES", "bytes per write or read call, like dd bs"},
+	{"dir", 0, CCB_OPT_STR, OFF(dir), NULL, 0, 0, FS, "PATH",
+	 "CephFS directory of the run (default /ccbench-RUN; removed unless --keep)"},
+	{"files", 0, CCB_OPT_STR, OFF(files_spec), "1:4k:0:1", 0, 0, FS, "N[:MAX[:MIN[:DIRS]]]",
+	 "fs meta: bonnie++ -n spec, N x 1024 files (also given as -n SPEC)"},
+	/* group */
+	{"group", 0, CCB_OPT_NAME, OFF(group), NULL, 0, 0, WORK, "NAME",
+	 "join group NAME: start with the other members, results add up"},
+	{"members", 0, CCB_OPT_UINT, OFF(members), NULL, 1, 1024, WORK, "N",
+	 "members of --group"},
+	{"group-timeout", 0, CCB_OPT_DURATION, OFF(group_timeout_usec), "60s", 1000000,
+	 86400000000ull, WORK, "DUR", "give up when the group is not complete after DUR"},
+	{"group-pool", 0, CCB_OPT_STR, OFF(group_pool), NULL, 0, 0, WORK | GROUP, "POOL",
+	 "pool of the group objects (default: --pool, else rbd)"},
+	{"group-cleanup", 0, CCB_OPT_FLAG, OFF(group_cleanup), NULL, 0, 0, GROUP, NULL,
+	 "group report: remove the group's objects afterwards"},
+	/* sweep, report, compare */
+	{"json", 0, CCB_OPT_STR, OFF(json_file), NULL, 0, 0, SWEEP, "FILE",
+	 "write all points and runs as JSON"},
+	{"csv", 0, CCB_OPT_STR, OFF(csv_file), NULL, 0, 0, SWEEP | REPORT | GROUP, "FILE",
+	 "write one CSV row per point"},
+	{"svg", 0, CCB_OPT_STR, OFF(svg_file), NULL, 0, 0, SWEEP | REPORT | GROUP, "FILE",
+	 "write a self-contained SVG chart"},
+	{"seed", 0, CCB_OPT_UINT, OFF(seed), NULL, 0, U64MAX, SWEEP, "N",
+	 "shuffle the order of runs with this seed (default: interleaved)"},
+	{"tolerance", 0, CCB_OPT_STR, OFF(tolerance), "10%", 0, 0, COMPARE, "PCT",
+	 "a point regresses when worse by more than PCT"},
+	{"metric", 0, CCB_OPT_CHOICE, OFF(metric), "bandwidth", 0, 0, COMPARE, "bandwidth|p99",
+	 "what compare judges"},
+	{"format", 'f', CCB_OPT_FORMAT, OFF(format), "text", 0, 0, OUT | GROUP, "text|json|csv",
 	 "result format"},
 	{"output", 0, CCB_OPT_STR, OFF(output), NULL, 0, 0, OUT, "FILE",
 	 "write the result to FILE instead of stdout"},
-	{"quiet", 'q', CCB_OPT_FLAG, OFF(quiet), NULL, 0, 0, OUT | CLEANUP | RESTORE, NULL,
+	{"quiet", 'q', CCB_OPT_FLAG, OFF(quiet), NULL, 0, 0, OUT | CLEANUP | RESTORE | SWEEP | GROUP, NULL,
 	 "no progress on stderr"},
 	{NULL, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL},
 };

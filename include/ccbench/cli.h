@@ -18,6 +18,8 @@ struct ccb_cli {
 	enum ccb_mode mode;
 	bool help;
 	bool version;
+	const char *args[4];  /**< positional arguments after the command words */
+	int n_args;
 	struct ccb_opts opts;
 };
 

@@ -35,7 +35,15 @@ enum ccb_cmd_mask {
 	CCB_CMD_RBD = 1u << 4,    /**< ccbench rbd read|write|randread|randwrite|rw */
 	CCB_CMD_KRBD = 1u << 5,   /**< ccbench krbd read|randread */
 	CCB_CMD_KRBD_RESTORE = 1u << 6, /**< ccbench krbd restore */
+	CCB_CMD_FS = 1u << 7,     /**< ccbench fs write|read|meta */
+	CCB_CMD_SWEEP = 1u << 8,  /**< ccbench sweep CONFIG */
+	CCB_CMD_REPORT = 1u << 9, /**< ccbench report RESULTS */
+	CCB_CMD_COMPARE = 1u << 10, /**< ccbench compare BASELINE CURRENT */
+	CCB_CMD_GROUP = 1u << 11, /**< ccbench group report|rm|ls */
 };
+
+/** Commands that run a workload (and so can join a group or be swept). */
+#define CCB_CMD_WORKLOAD (CCB_CMD_RADOS | CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS)
 
 enum ccb_format { CCB_FMT_TEXT, CCB_FMT_JSON, CCB_FMT_CSV };
 
@@ -102,6 +110,27 @@ struct ccb_opts {
 	uint64_t offset_bytes;
 	uint64_t streams;
 	bool direct;
+
+	/* fs: libcephfs. */
+	uint64_t file_size_bytes;
+	uint64_t block_size_bytes;
+	const char *dir;
+	const char *files_spec;     /**< bonnie++ -n files:max:min:dirs */
+
+	/* group: clients on many hosts, coordinated through RADOS. */
+	const char *group;
+	uint64_t members;
+	uint64_t group_timeout_usec;
+	const char *group_pool;
+	bool group_cleanup;
+
+	/* sweep, report, compare. */
+	const char *json_file;
+	const char *csv_file;
+	const char *svg_file;
+	uint64_t seed;
+	const char *tolerance;      /**< "10%" */
+	const char *metric;         /**< bandwidth | p99 */
 
 	/* Output. */
 	enum ccb_format format;
