@@ -117,6 +117,23 @@ static int apply_command_defaults(struct ccb_cli *cli, const struct command *cmd
 	return 0;
 }
 
+int ccb_cli_select(struct ccb_cli *cli, const char *name, char *err, size_t err_len)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const struct command *cmd = &commands[i];
+
+		if (strcmp(cmd->name, name) != 0)
+			continue;
+		cli->command = cmd->name;
+		cli->path = cmd->path;
+		cli->cmd_mask = cmd->mask;
+		cli->mode = cmd->mode;
+		return apply_command_defaults(cli, cmd, err, err_len);
+	}
+	snprintf(err, err_len, "unknown command '%s'", name);
+	return -EINVAL;
+}
+
 int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t err_len)
 {
 	size_t n = ccb_opt_count();

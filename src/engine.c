@@ -324,6 +324,11 @@ int ccb_run_execute(struct ccb_run *run)
 		opened++;
 	}
 
+	if (run->before_start) {
+		r = run->before_start(run, run->before_start_arg);
+		if (r < 0)
+			goto close;
+	}
 	run->start_nsec = ccb_now_nsec();
 	for (unsigned i = 0; i < run->n_clients; i++) {
 		r = pthread_create(&run->clients[i].thread, NULL, client_main, &run->clients[i]);

@@ -7,7 +7,10 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
+#include <ccbench/path_krbd.h>
 #include <ccbench/path_rados.h>
+#include <ccbench/point.h>
+#include <ccbench/sweep.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
 #include <ccbench/undo.h>
@@ -17,56 +20,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int run_point(struct ccb_cli *cli, int argc, char **argv)
+static int run_command(struct ccb_cli *cli, int argc, char **argv)
 {
-	struct ccb_run run = {0};
-	json_t *result;
-	int r, status = 1;
+	struct ccb_point pt = {
+		.command = cli->command,
+		.path = cli->path,
+		.cmd_mask = cli->cmd_mask,
+		.mode = cli->mode,
+		.opts = &cli->opts,
+		.argc = argc,
+		.argv = argv,
+	};
+	json_t *result = NULL;
+	int status = ccb_point_run(&pt, &result);
 
-	run.opts = &cli->opts;
-	run.ops = ccb_path_find(cli->path);
-	run.command = cli->command;
-	run.mode = cli->mode;
-	run.is_write = cli->mode == CCB_MODE_WRITE || cli->mode == CCB_MODE_RANDWRITE;
-	run.n_clients = (unsigned)cli->opts.clients;
-	run.queue_depth = cli->opts.queue_depth;
-	if (ccb_opt_given(&cli->opts, "total"))
-		run.total_bytes = cli->opts.total_bytes;
-	else if (ccb_opt_given(&cli->opts, "duration") ||
-		 !(cli->cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD)))
-		run.duration_usec = cli->opts.duration_usec;
-	/* else: rbd and krbd make one pass over the image or device, like dd;
-	 * the path ends it with CCB_SUBMIT_END. */
-	atomic_init(&run.stop, CCB_STOP_NONE);
-
-	r = run.ops->prepare(&run);
-	if (r < 0) {
-		status = run.bad_input ? 2 : ccb_signal_pending ? 128 + ccb_signal_pending : 1;
-		goto out;
-	}
-	r = ccb_run_execute(&run);
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s: could not open the clients: %s\n", run.command,
-			strerror(-r));
-		status = ccb_signal_pending ? 128 + ccb_signal_pending : 1;
-		goto out;
-	}
-	if (run.ops->finish)
-		run.ops->finish(&run);
-	result = ccb_result_build(&run, cli->cmd_mask, argc, argv);
-	if (!result || ccb_report_emit(result, &cli->opts) < 0)
+	if (result && ccb_report_emit(result, &cli->opts) < 0 && status == 0)
 		status = 1;
-	else if (atomic_load(&run.stop) == CCB_STOP_SIGNAL)
-		status = 128 + run.signal;
-	else
-		status = strcmp(ccb_result_status(&run), "ok") == 0 ? 0 : 1;
-	if (status == 1 && run.reason[0])
-		fprintf(stderr, "ccbench: %s: %s\n", run.command, run.reason);
 	json_decref(result);
-out:
-	/* The undo log runs whatever happened: objects, connections, settings. */
-	ccb_undo_unwind();
-	ccb_run_free(&run);
 	return status;
 }
 
@@ -95,18 +65,35 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* Every -o key, the conf file and CEPH_ARGS are checked on a handle that
-	 * never connects, so a typo costs nothing on the cluster. */
-	r = ccb_cluster_configure(&cli.opts, &probe, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		return r == -EINVAL ? 2 : 1;
+	 * never connects, so a typo costs nothing on the cluster. A plain krbd
+	 * --device run, krbd restore, report and compare need no cluster. */
+	if ((cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP | CCB_CMD_FS)) ||
+	    ((cli.cmd_mask & CCB_CMD_KRBD) && cli.opts.map)) {
+		r = ccb_cluster_configure(&cli.opts, &probe, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "ccbench: %s\n", err);
+			return r == -EINVAL ? 2 : 1;
+		}
+		rados_shutdown(probe);
 	}
-	rados_shutdown(probe);
 
 	ccb_signals_install();
+	if (cli.cmd_mask & CCB_CMD_KRBD_RESTORE) {
+		r = ccb_krbd_restore(&cli.opts);
+		return r == 0 ? 0 : r == -EINVAL ? 2 : 1;
+	}
+	/* Settings a killed run left (read_ahead_kb, mappings) are reported
+	 * before this run starts; `ccbench krbd restore` puts them back. */
+	ccb_undo_state_report();
+	if (cli.cmd_mask & CCB_CMD_SWEEP)
+		return ccb_sweep_command(&cli, argc, argv);
+	if (cli.cmd_mask & CCB_CMD_REPORT)
+		return ccb_report_command(&cli);
+	if (cli.cmd_mask & CCB_CMD_COMPARE)
+		return ccb_compare_command(&cli);
 	if (cli.cmd_mask & CCB_CMD_CLEANUP) {
 		r = ccb_rados_cleanup(&cli.opts);
 		return r == 0 ? 0 : (r == -EINVAL || r == -ENOENT) ? 2 : 1;
 	}
-	return run_point(&cli, argc, argv);
+	return run_command(&cli, argc, argv);
 }

@@ -3,6 +3,7 @@
  * not in scattered ifs, so the CLI, --help and sweep configs agree.
  */
 #include <ccbench/options.h>
+#include <ccbench/path_cephfs.h>
 #include <ccbench/units.h>
 
 #include <errno.h>
@@ -40,7 +41,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	{"keyring", 'k', CCB_OPT_STR, OFF(keyring), NULL, 0, 0, CONN, "PATH", "keyring file"},
 	{"set", 'o', CCB_OPT_SET, OFF(sets), NULL, 0, 0, CONN, "KEY=VALUE",
 	 "set any librados/librbd option (repeatable)"},
-	{"pool", 'p', CCB_OPT_STR, OFF(pool), NULL, 0, 0, RADOS | CLEANUP | RBD, "POOL",
+	{"pool", 'p', CCB_OPT_STR, OFF(pool), NULL, 0, 0, RADOS | CLEANUP | RBD | SWEEP, "POOL",
 	 "pool to use (rbd: default rbd)"},
 	{"namespace", 'N', CCB_OPT_STR, OFF(rados_namespace), "ccbench", 0, 0, RADOS | CLEANUP, "NS",
 	 "RADOS namespace of the run's objects"},
@@ -473,6 +474,12 @@ static int validate_krbd(const struct ccb_opts *o, char *err, size_t err_len)
 	return 0;
 }
 
+/* fs: the -n spec, block vs file size, the file layout, --dir (path_cephfs.c). */
+static int validate_fs(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	return ccb_fs_validate(o, err, err_len);
+}
+
 int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len)
 {
 	/* An option given to a command that does not take it is a mistake, not a no-op. */
@@ -529,6 +536,8 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 		return -EINVAL;
 	if ((cmd & CCB_CMD_KRBD) && validate_krbd(o, err, err_len) < 0)
 		return -EINVAL;
+	if ((cmd & CCB_CMD_FS) && validate_fs(o, err, err_len) < 0)
+		return -EINVAL;
 	if ((cmd & CCB_CMD_CLEANUP) && !o->run_name && !o->all_runs) {
 		snprintf(err, err_len, "cleanup: give --run-name NAME or --all-runs");
 		return -EINVAL;
@@ -548,7 +557,9 @@ json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd)
 		const void *field = (const char *)o + d->offset;
 		json_t *v = NULL;
 
-		if (!(d->cmds & cmd) || d->cmds == OUT)
+		/* Options this command takes only to shape its output (--format,
+		 * --output, --quiet) say nothing about the workload. */
+		if (!(d->cmds & cmd) || (d->cmds & cmd) == OUT)
 			continue;
 		switch (d->type) {
 		case CCB_OPT_STR:

@@ -11,6 +11,7 @@
  */
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
+#include <ccbench/path_rbd.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 
@@ -650,3 +651,26 @@ const struct ccb_path_ops ccb_path_rbd = {
 	.client_close = rbd_client_close,
 	.finish = rbd_finish,
 };
+
+int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)
+{
+	struct ccb_run run = {0};
+	struct rbdrun *rr;
+	int r;
+
+	/* The same set-up as a read point's, kept alive in the undo log past
+	 * the point: the caller's later points name it with --image. */
+	run.opts = o;
+	run.command = "rbd read";
+	run.mode = CCB_MODE_SEQ;
+	run.n_clients = 1;
+	pthread_mutex_init(&run.reason_lock, NULL);
+	r = rbd_prepare(&run);
+	rr = run.path_data;
+	if (r == 0 && rr)
+		snprintf(spec, spec_len, "%s/%s", rr->pool, rr->image);
+	json_decref(run.layout);
+	json_decref(run.warnings);
+	pthread_mutex_destroy(&run.reason_lock);
+	return r < 0 ? r : 0;
+}

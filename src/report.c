@@ -59,11 +59,81 @@ static void text_object(FILE *out, const char *label, const json_t *obj)
 			size_t i;
 			json_t *e;
 			fprintf(out, " %s=", key);
-			json_array_foreach(v, i, e) fprintf(out, "%s%s", i ? "," : "",
-							    json_is_string(e) ? json_string_value(e) : "?");
+			json_array_foreach(v, i, e)
+			{
+				fputs(i ? "," : "", out);
+				if (json_is_string(e))
+					fputs(json_string_value(e), out);
+				else if (json_is_number(e))
+					fprintf(out, "%.3g", json_number_value(e));
+				else
+					fputc('?', out);
+			}
 		}
 	}
 	fputc('\n', out);
+}
+
+/* A latency as bonnie++ prints it: microseconds below 10 ms, else milliseconds. */
+static void bonnie_latency(char *buf, size_t len, double usec)
+{
+	if (usec < 10000)
+		snprintf(buf, len, "%.0fus", usec);
+	else
+		snprintf(buf, len, "%.0fms", usec / 1e3);
+}
+
+/*
+ * fs meta: bonnie++'s file-creation table, Sequential Create and Random
+ * Create, each Create / Read (stat+read) / Delete, as ops per second and
+ * then the latency distribution bonnie++ reduces to one figure. A phase
+ * that did not run (interrupted) shows "-"; "files" counts what each did.
+ */
+static void text_meta_table(FILE *out, const json_t *r)
+{
+	const json_t *phases = json_object_get(r, "phases");
+	const json_t *files = json_object_get(r, "files");
+	static const struct {
+		const char *label, *key;
+	} rows[] = {{"latency p50", "p50"}, {"latency p99", "p99"}, {"latency max", "max"}};
+	size_t n = json_array_size(phases);
+
+	fprintf(out, "%-18s %s (%lld files, %lld to %lld bytes, %lld dirs)\n", "files",
+		str(files, "spec"), (long long)json_integer_value(json_object_get(files, "count")),
+		(long long)json_integer_value(json_object_get(files, "min_bytes")),
+		(long long)json_integer_value(json_object_get(files, "max_bytes")),
+		(long long)json_integer_value(json_object_get(files, "dirs")));
+	fprintf(out, "%-18s  ------Sequential Create------ --------Random Create--------\n", "");
+	fprintf(out, "%-18s  -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n", "");
+	fprintf(out, "%-18s", "/sec");
+	for (size_t i = 0; i < n; i++) {
+		const json_t *ph = json_array_get(phases, i);
+		if (json_integer_value(json_object_get(ph, "ops")))
+			fprintf(out, " %9.0f", num(ph, "ops_per_s"));
+		else
+			fprintf(out, " %9s", "-");
+	}
+	fputc('\n', out);
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		fprintf(out, "%-18s", rows[k].label);
+		for (size_t i = 0; i < n; i++) {
+			const json_t *ph = json_array_get(phases, i);
+			char b[32] = "-";
+			if (json_integer_value(json_object_get(ph, "ops")))
+				bonnie_latency(b, sizeof(b),
+					       num(json_object_get(ph, "latency_us"), rows[k].key));
+			fprintf(out, " %9s", b);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "%-18s", "files");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, " %9lld",
+			(long long)json_integer_value(json_object_get(json_array_get(phases, i), "ops")));
+	fputc('\n', out);
+	fprintf(out, "%-18s %.2f s, %lld ops, %lld errors\n", "total", num(r, "seconds"),
+		(long long)json_integer_value(json_object_get(r, "ops")),
+		(long long)json_integer_value(json_object_get(r, "errors")));
 }
 
 static int write_text(const json_t *r, FILE *out)
@@ -90,6 +160,10 @@ static int write_text(const json_t *r, FILE *out)
 		if (json_is_object(v))
 			text_object(out, key, v);
 	}
+	if (json_is_array(json_object_get(r, "phases"))) {
+		text_meta_table(out, r);
+		goto warnings;
+	}
 	fprintf(out, "%-18s %.2f s, %.1f MiB, %lld ops, %lld errors\n", "total", num(r, "seconds"),
 		num(r, "bytes") / 1048576.0, (long long)json_integer_value(json_object_get(r, "ops")),
 		(long long)json_integer_value(json_object_get(r, "errors")));
@@ -110,6 +184,7 @@ static int write_text(const json_t *r, FILE *out)
 			num(json_object_get(v, "latency_us"), "p50") / 1e3,
 			num(json_object_get(v, "latency_us"), "p99") / 1e3);
 	}
+warnings:
 	json_array_foreach((json_t *)warnings, i, v) fprintf(out, "%-18s %s\n", "warning",
 							    json_string_value(v));
 	return ferror(out) ? -EIO : 0;

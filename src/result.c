@@ -146,6 +146,8 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 	clients = NULL;
 	json_object_set_new(res, "warnings",
 			    run->warnings ? json_incref(run->warnings) : json_array());
+	if (run->ops->result)
+		run->ops->result(run, res);
 out:
 	json_decref(clients);
 	ccb_series_free(&series);

@@ -319,6 +319,28 @@ int ccb_undo_pending(void)
 	return n_entries;
 }
 
+int ccb_undo_mark(void)
+{
+	return n_entries;
+}
+
+int ccb_undo_unwind_to(int mark)
+{
+	int first = 0;
+
+	/* A mark of 0 is the whole log: let the full unwind settle the state file. */
+	if (mark <= 0)
+		return ccb_undo_unwind();
+	while (n_entries > mark) {
+		struct entry e = log_entries[--n_entries];
+		int r = run_entry(&e);
+
+		if (r < 0 && !first)
+			first = r;
+	}
+	return first;
+}
+
 /* ---- stranded state of dead runs ---------------------------------------- */
 
 static bool is_state_name(const char *name)

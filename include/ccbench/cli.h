@@ -30,6 +30,15 @@ struct ccb_cli {
  */
 int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t err_len);
 
+/**
+ * Make @p cli run command @p name ("rbd read"), applying that command's
+ * own defaults to options not given. Used by sweeps, which name their
+ * command in a config rather than on the command line.
+ *
+ * @return 0, or -EINVAL for an unknown command.
+ */
+int ccb_cli_select(struct ccb_cli *cli, const char *name, char *err, size_t err_len);
+
 /** --help text for @p cmd_mask (0: the overview). */
 void ccb_cli_usage(FILE *out, unsigned cmd_mask);
 

@@ -118,6 +118,8 @@ struct ccb_run {
 	int error_ret;        /**< -errno that ended the run (CCB_STOP_ERROR/TIMEOUT) */
 	int signal;           /**< signal number for CCB_STOP_SIGNAL */
 	char fsid[64];
+	int (*before_start)(struct ccb_run *run, void *arg); /**< see struct ccb_point */
+	void *before_start_arg;
 	bool bad_input;       /**< prepare() failed on the user's input: exit 2 */
 	json_t *warnings;     /**< array of strings */
 	json_t *layout;       /**< object: path-specific description */

@@ -33,6 +33,12 @@ struct ccb_path_ops {
 	void (*client_close)(struct ccb_client *cl);
 	/** Per-run teardown not already in the undo log (metadata, etc). */
 	void (*finish)(struct ccb_run *run);
+	/**
+	 * Optional: add path-specific top-level fields to the finished result
+	 * @p res (fs meta's "phases"). Called by ccb_result_build(), after
+	 * finish(), while the path's run state is still alive.
+	 */
+	void (*result)(const struct ccb_run *run, json_t *res);
 };
 
 /** The rados object path (src/path_rados.c). */
@@ -40,6 +46,12 @@ extern const struct ccb_path_ops ccb_path_rados;
 
 /** The librbd image path (src/path_rbd.c). */
 extern const struct ccb_path_ops ccb_path_rbd;
+
+/** The kernel block device path (src/path_krbd.c). */
+extern const struct ccb_path_ops ccb_path_krbd;
+
+/** The CephFS path through libcephfs (src/path_cephfs.c). */
+extern const struct ccb_path_ops ccb_path_cephfs;
 
 /** Path by name, or NULL. */
 const struct ccb_path_ops *ccb_path_find(const char *name);

@@ -37,6 +37,18 @@ int ccb_undo_unwind(void);
 /** Entries still in the log. */
 int ccb_undo_pending(void);
 
+/** The current depth of the log, for ccb_undo_unwind_to(). */
+int ccb_undo_mark(void);
+
+/**
+ * Run the entries pushed since @p mark, newest first, and keep older
+ * ones (a sweep's image outlives each point). A mark of 0 is a full
+ * ccb_undo_unwind().
+ *
+ * @return 0, or the first -errno an undo returned.
+ */
+int ccb_undo_unwind_to(int mark);
+
 /**
  * Run entry @p handle now (not at the unwind) and forget it: for a path
  * that must put a setting back before it reports the value "after".

@@ -1,0 +1,38 @@
+/**
+ * @file chart.h
+ * Self-contained SVG line charts: no fonts, scripts or styles from
+ * outside, so a chart opens in any browser with no network.
+ */
+#ifndef CCBENCH_CHART_H
+#define CCBENCH_CHART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct ccb_chart_series {
+	const char *label;
+	const double *x;
+	const double *y;
+	const double *err; /**< +/- error bar per point, or NULL */
+	size_t n;
+};
+
+struct ccb_chart {
+	const char *title;
+	const char *x_title; /**< with its unit: "readahead (KiB, log2)" */
+	const char *y_title; /**< "MiB/s" */
+	bool x_log2;         /**< log2 axis (x values must be > 0) */
+	const struct ccb_chart_series *series;
+	size_t n_series;
+};
+
+/**
+ * Draw @p c as an SVG document on @p out: axes with ticks, one polyline
+ * per series with markers and error bars, a legend.
+ *
+ * @return 0, or -EIO on a write error.
+ */
+int ccb_chart_svg(const struct ccb_chart *c, FILE *out);
+
+#endif

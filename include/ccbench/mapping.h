@@ -1,0 +1,88 @@
+/**
+ * @file mapping.h
+ * Exposing an RBD image as a kernel block device for the run: through the
+ * kernel rbd driver where it exists, or as rbd-fuse + a read-only loop
+ * device ("fuse-loop") where it does not. Every step logs its undo, with a
+ * crash record, before it is made; `ccbench krbd restore` undoes the
+ * records of a killed run with ccb_map_restore().
+ */
+#ifndef CCBENCH_MAPPING_H
+#define CCBENCH_MAPPING_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include <ccbench/options.h>
+
+enum ccb_map_via {
+	CCB_MAP_KERNEL,    /**< rbd device map --read-only */
+	CCB_MAP_FUSE_LOOP, /**< rbd-fuse, then a read-only loop device over its file */
+};
+
+struct ccb_mapping {
+	enum ccb_map_via via;
+	char pool[128];
+	char image[128];
+	char dev[64];            /**< /dev/rbdN or /dev/loopN */
+	char backing[PATH_MAX];  /**< fuse-loop: the image file under the mount */
+	char mountpoint[PATH_MAX];
+	char fuse_log[PATH_MAX]; /**< rbd-fuse's stderr */
+	pid_t fuse_pid;
+	int loop_fd;             /**< held open: the loop device autoclears on our death */
+};
+
+/** "kernel" or "fuse-loop". */
+const char *ccb_map_via_name(enum ccb_map_via via);
+
+/**
+ * Decide how --map-via (auto|kernel|fuse-loop) maps on this host, changing
+ * nothing: auto takes the kernel driver where /sys/bus/rbd exists, else
+ * fuse-loop.
+ *
+ * @return 0, or -EINVAL (neither works, or the requested way does not;
+ *         the reason in @p err).
+ */
+int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, size_t err_len);
+
+/**
+ * Map POOL/IMAGE read-only. The undo entries unmap in reverse (loop
+ * detach, fuse unmount, rbd-fuse exit) whenever the log unwinds.
+ *
+ * @param out  the mapping, owned by the undo log (valid until it unwinds)
+ * @return 0, or -errno with the reason in @p err.
+ */
+int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, const char *image,
+	    struct ccb_mapping **out, char *err, size_t err_len);
+
+/**
+ * Drop the page cache of the layer under the device (the fuse file of a
+ * fuse-loop mapping), so a buffered loop cannot serve a pass from memory.
+ *
+ * @return 0 or -errno.
+ */
+int ccb_map_drop_backing_cache(const struct ccb_mapping *m);
+
+/**
+ * Like ccb_map_drop_backing_cache() for the bytes under device range
+ * [@p offset, @p offset + @p len) only (a stream's region, before its next
+ * pass). A loop device maps its offsets 1:1 onto the file.
+ *
+ * @return 0 or -errno.
+ */
+int ccb_map_drop_backing_range(const struct ccb_mapping *m, uint64_t offset, uint64_t len);
+
+/**
+ * Undo one crash record a killed run left ("loop", "fuse", "krbd_map"),
+ * after checking it still names what that run made: a loop device still
+ * backed by its file, a mount still rbd-fuse's, a process still rbd-fuse.
+ *
+ * @return 0 (undone or already gone; what happened in @p msg), -ENOTSUP
+ *         (not a mapping record), or -errno.
+ */
+int ccb_map_restore(const json_t *record, char *msg, size_t msg_len);
+
+#endif

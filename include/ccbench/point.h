@@ -1,0 +1,42 @@
+/**
+ * @file point.h
+ * One point of work, start to finish: prepare through the path, run the
+ * engine, finish, build the result, undo what the point changed. A plain
+ * command runs one point; a sweep runs many; a group member runs one in
+ * step with the others.
+ */
+#ifndef CCBENCH_POINT_H
+#define CCBENCH_POINT_H
+
+#include <jansson.h>
+
+#include <ccbench/engine.h>
+#include <ccbench/options.h>
+
+struct ccb_point {
+	const char *command;   /**< "rbd read" */
+	const char *path;      /**< path name for ccb_path_find() */
+	unsigned cmd_mask;
+	enum ccb_mode mode;
+	const struct ccb_opts *opts;
+	int argc;              /**< recorded in the result */
+	char **argv;
+	/**
+	 * Called after the clients are open, just before the clock starts
+	 * (group members wait here for their common start). A negative
+	 * return ends the point without measuring.
+	 */
+	int (*before_start)(struct ccb_run *run, void *arg);
+	void *before_start_arg;
+};
+
+/**
+ * Run @p pt. On return *@p result holds the result (new reference) when
+ * the point measured anything, else NULL.
+ *
+ * @return the exit status the point deserves: 0 ok, 1 failed or aborted,
+ *         2 bad input, 128+N after signal N.
+ */
+int ccb_point_run(const struct ccb_point *pt, json_t **result);
+
+#endif

@@ -1,0 +1,59 @@
+/**
+ * @file sweep.h
+ * Parameter grids from a JSON config, run point by point through the one
+ * point runner, aggregated across repeats; and the views of a saved sweep
+ * (table, CSV, SVG) and the baseline comparison that CI gates on.
+ *
+ * Config (documented in README):
+ *   { "name": "...", "description": "...",
+ *     "command": "rbd read",               any workload command
+ *     "params": { "io-size": "64K", ... }, fixed options, as on the CLI
+ *     "matrix": { "readahead": ["128K", "1M"], "path": ["librbd", "krbd"] },
+ *     "repeat": 3, "tradeoff": false }
+ * "path" switches rbd <-> krbd for the same image; "readahead" means
+ * --readahead for librbd and --read-ahead-kb for krbd.
+ */
+#ifndef CCBENCH_SWEEP_H
+#define CCBENCH_SWEEP_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include <ccbench/cli.h>
+
+/**
+ * `ccbench sweep CONFIG`: load and check the config (exit 2 on any
+ * error, with line and column or the key), run every point, write the
+ * outputs.
+ *
+ * @return the exit status: 0, 1 (a point failed), 2 (bad config), 128+N.
+ */
+int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv);
+
+/**
+ * Load and check a sweep config without running it.
+ *
+ * @param sweep_opts options from the command line that apply to every point
+ * @param out_points receives the array of points ({command, params, opts-json})
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t **out_config,
+		   json_t **out_points, char *err, size_t err_len);
+
+/** `ccbench report RESULTS.json`: re-render a saved sweep or run result. */
+int ccb_report_command(const struct ccb_cli *cli);
+
+/** `ccbench compare BASELINE CURRENT`: 0 no regression, 1 regression, 2 mismatch. */
+int ccb_compare_command(const struct ccb_cli *cli);
+
+/** Text table of a sweep document, shaped like seed 002's. */
+void ccb_sweep_render_text(const json_t *doc, FILE *out);
+
+/** One CSV row per point. @return 0 or -EIO. */
+int ccb_sweep_render_csv(const json_t *doc, FILE *out);
+
+/** Self-contained SVG chart of a sweep document. @return 0 or -EIO. */
+int ccb_sweep_render_svg(const json_t *doc, FILE *out);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * SVG line charts written by hand: a chart is a few hundred lines of
+ * markup, not worth a plotting dependency, and it must render offline.
+ */
+#include <ccbench/chart.h>
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define W 900.0
+#define H 520.0
+#define L 80.0  /* left margin: y tick labels and title */
+#define R 220.0 /* right margin: legend */
+#define T 50.0
+#define B 70.0
+
+static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+				     "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+
+static void esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+/* On a log2 axis, 0 (readahead off) sits one step left of the smallest
+ * positive value, labelled "0", instead of at minus infinity. */
+static double zero_at;
+
+static double axis_value(const struct ccb_chart *c, double x)
+{
+	return c->x_log2 ? (x > 0 ? log2(x) : zero_at) : x;
+}
+
+static double tx(const struct ccb_chart *c, double x, double lo, double hi)
+{
+	double v = axis_value(c, x);
+	return L + (hi > lo ? (v - lo) / (hi - lo) : 0.5) * (W - L - R);
+}
+
+static double ty(double y, double hi)
+{
+	return H - B - (hi > 0 ? y / hi : 0) * (H - T - B);
+}
+
+/* A round step for about 6 ticks on [0, hi]. */
+static double nice_step(double hi)
+{
+	double raw = hi / 6, mag = pow(10, floor(log10(raw > 0 ? raw : 1)));
+	double f = raw / mag;
+
+	return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+}
+
+int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
+{
+	double xlo = INFINITY, xhi = -INFINITY, yhi = 0, minpos = INFINITY;
+	bool has_zero = false;
+
+	for (size_t s = 0; s < c->n_series; s++)
+		for (size_t i = 0; i < c->series[s].n; i++) {
+			if (c->series[s].x[i] > 0)
+				minpos = fmin(minpos, c->series[s].x[i]);
+			else
+				has_zero = true;
+		}
+	zero_at = isfinite(minpos) ? floor(log2(minpos)) - 1 : 0;
+	for (size_t s = 0; s < c->n_series; s++) {
+		const struct ccb_chart_series *se = &c->series[s];
+		for (size_t i = 0; i < se->n; i++) {
+			double x = axis_value(c, se->x[i]);
+			xlo = fmin(xlo, x);
+			xhi = fmax(xhi, x);
+			yhi = fmax(yhi, se->y[i] + (se->err ? se->err[i] : 0));
+		}
+	}
+	if (!isfinite(xlo))
+		xlo = 0, xhi = 1;
+	yhi = yhi > 0 ? yhi * 1.08 : 1;
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		     "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		W, H, W, H);
+	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(out, "<text x=\"%.0f\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">", W / 2);
+	esc(out, c->title);
+	fprintf(out, "</text>\n");
+	/* Axes, grid and ticks. */
+	fprintf(out, "<g stroke=\"#333\" fill=\"none\"><path d=\"M%.1f %.1f V%.1f H%.1f\"/></g>\n", L,
+		T, H - B, W - R);
+	double step = nice_step(yhi);
+	for (double y = 0; y <= yhi + 1e-9; y += step) {
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+			L, ty(y, yhi), W - R, ty(y, yhi), L - 6, ty(y, yhi) + 4, y);
+	}
+	if (c->x_log2 && has_zero)
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">0</text>\n",
+			tx(c, 0, xlo, xhi), H - B, tx(c, 0, xlo, xhi), H - B + 5, tx(c, 0, xlo, xhi),
+			H - B + 20);
+	if (c->x_log2) {
+		for (double e = ceil(has_zero ? zero_at + 1 : xlo); e <= floor(xhi) + 1e-9; e++) {
+			double x = pow(2, e);
+			fprintf(out,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+				"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+				tx(c, x, xlo, xhi), H - B, tx(c, x, xlo, xhi), H - B + 5,
+				tx(c, x, xlo, xhi), H - B + 20, x);
+		}
+	} else {
+		double xs = nice_step(xhi - xlo > 0 ? xhi - xlo : 1);
+		for (double x = ceil(xlo / xs) * xs; x <= xhi + 1e-9; x += xs)
+			fprintf(out,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+				"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+				tx(c, x, xlo, xhi), H - B, tx(c, x, xlo, xhi), H - B + 5,
+				tx(c, x, xlo, xhi), H - B + 20, x);
+	}
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">", (L + W - R) / 2,
+		H - B + 45);
+	esc(out, c->x_title);
+	fprintf(out, "</text>\n<text transform=\"translate(22 %.0f) rotate(-90)\" "
+		     "text-anchor=\"middle\">",
+		(T + H - B) / 2);
+	esc(out, c->y_title);
+	fprintf(out, "</text>\n");
+	/* Series. */
+	for (size_t s = 0; s < c->n_series; s++) {
+		const struct ccb_chart_series *se = &c->series[s];
+		const char *col = colors[s % (sizeof(colors) / sizeof(colors[0]))];
+
+		fprintf(out, "<g class=\"series\" stroke=\"%s\" fill=\"%s\"><title>", col, col);
+		esc(out, se->label);
+		fprintf(out, "</title>\n<polyline fill=\"none\" stroke-width=\"2\" points=\"");
+		for (size_t i = 0; i < se->n; i++)
+			fprintf(out, "%s%.1f,%.1f", i ? " " : "", tx(c, se->x[i], xlo, xhi),
+				ty(se->y[i], yhi));
+		fprintf(out, "\"/>\n");
+		for (size_t i = 0; i < se->n; i++) {
+			double px = tx(c, se->x[i], xlo, xhi);
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", px,
+				ty(se->y[i], yhi));
+			if (se->err && se->err[i] > 0)
+				fprintf(out,
+					"<path fill=\"none\" d=\"M%.1f %.1f V%.1f M%.1f %.1f H%.1f M%.1f "
+					"%.1f H%.1f\"/>",
+					px, ty(se->y[i] - se->err[i], yhi), ty(se->y[i] + se->err[i], yhi),
+					px - 4, ty(se->y[i] - se->err[i], yhi), px + 4, px - 4,
+					ty(se->y[i] + se->err[i], yhi), px + 4);
+		}
+		fprintf(out, "\n</g>\n");
+		fprintf(out,
+			"<g class=\"legend\"><rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"4\" "
+			"fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">",
+			W - R + 15, T + 20.0 * (double)s + 4, col, W - R + 35, T + 20.0 * (double)s + 9);
+		esc(out, se->label);
+		fprintf(out, "</text></g>\n");
+	}
+	fprintf(out, "</svg>\n");
+	return ferror(out) ? -EIO : 0;
+}

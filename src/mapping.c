@@ -1,0 +1,880 @@
+/*
+ * Mapping an image for the krbd path.
+ *
+ * fuse-loop: rbd-fuse exposes the image as a file, and a read-only loop
+ * device over that file is a real kernel block device (block layer, page
+ * cache, read_ahead_kb) backed by librbd. The pieces come up in order --
+ * rbd-fuse, its mount, the loop device -- and each logs its undo with a
+ * crash record first, so the unwind (or `ccbench krbd restore` after a
+ * SIGKILL) takes them down in reverse: loop detach, unmount, rbd-fuse exit.
+ *
+ * rbd-fuse runs in its own session: Ctrl-C at the terminal must reach
+ * ccbench alone, which then unmaps in order; a fuse daemon dying first
+ * would turn the reads in flight into errors. The loop device is
+ * configured with autoclear and held open by us, so if we die, it detaches
+ * by itself once the last reader is gone.
+ *
+ * kernel: `rbd device map --read-only` (it finds the monitors and the
+ * secret as every ceph CLI does), unmapped through
+ * /sys/bus/rbd/remove_single_major, which needs no credentials.
+ */
+#include <ccbench/cluster.h>
+#include <ccbench/mapping.h>
+#include <ccbench/sysfs.h>
+#include <ccbench/undo.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/loop.h>
+
+extern char **environ;
+
+/* How long rbd-fuse may take to exit once unmounted, and the loop device to
+ * let go of its file. */
+#define SETTLE_MSEC 10000
+
+const char *ccb_map_via_name(enum ccb_map_via via)
+{
+	return via == CCB_MAP_KERNEL ? "kernel" : "fuse-loop";
+}
+
+static void sleep_msec(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+/* True when @p prog is an executable in $PATH. */
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
+	while (*path) {
+		size_t l = strcspn(path, ":");
+
+		if (l && snprintf(buf, sizeof(buf), "%.*s/%s", (int)l, path, prog) < (int)sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return true;
+		path += l + (path[l] == ':');
+	}
+	return false;
+}
+
+static bool kernel_available(char *why, size_t len)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/bus/rbd", ccb_sysfs_root());
+	if (stat(p, &st) < 0) {
+		snprintf(why, len, "the kernel has no rbd driver (%s: %s; modprobe rbd)", p,
+			 strerror(errno));
+		return false;
+	}
+	if (!in_path("rbd")) {
+		snprintf(why, len, "the rbd command is not in PATH (install ceph-common)");
+		return false;
+	}
+	return true;
+}
+
+static bool fuse_loop_available(char *why, size_t len)
+{
+	if (!in_path("rbd-fuse")) {
+		snprintf(why, len, "rbd-fuse is not in PATH (install the rbd-fuse package)");
+		return false;
+	}
+	if (access("/dev/fuse", R_OK | W_OK) < 0) {
+		snprintf(why, len, "/dev/fuse: %s", strerror(errno));
+		return false;
+	}
+	if (access("/dev/loop-control", R_OK | W_OK) < 0) {
+		snprintf(why, len, "/dev/loop-control: %s", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, size_t err_len)
+{
+	char kwhy[PATH_MAX + 128] = "", fwhy[PATH_MAX + 128] = "";
+	const char *want = o->map_via ? o->map_via : "auto";
+
+	if (strcmp(want, "kernel") == 0) {
+		if (!kernel_available(kwhy, sizeof(kwhy))) {
+			snprintf(err, err_len, "--map-via kernel: %s; try --map-via fuse-loop", kwhy);
+			return -EINVAL;
+		}
+		*via = CCB_MAP_KERNEL;
+		return 0;
+	}
+	if (strcmp(want, "fuse-loop") == 0) {
+		if (!fuse_loop_available(fwhy, sizeof(fwhy))) {
+			snprintf(err, err_len, "--map-via fuse-loop: %s", fwhy);
+			return -EINVAL;
+		}
+		*via = CCB_MAP_FUSE_LOOP;
+		return 0;
+	}
+	if (kernel_available(kwhy, sizeof(kwhy))) {
+		*via = CCB_MAP_KERNEL;
+		return 0;
+	}
+	if (fuse_loop_available(fwhy, sizeof(fwhy))) {
+		*via = CCB_MAP_FUSE_LOOP;
+		return 0;
+	}
+	snprintf(err, err_len, "--map %s: cannot map here: %s; and fuse-loop: %s", o->map, kwhy,
+		 fwhy);
+	return -EINVAL;
+}
+
+/* ---- child processes ----------------------------------------------------- */
+
+/*
+ * The environment for ceph tools we start: ours, with CEPH_ARGS extended
+ * by the connection options ccbench was given (the tools read -c, but the
+ * entity, keyring and -o settings only through CEPH_ARGS). Built before
+ * fork, since the child may only make async-signal-safe calls.
+ */
+static char **child_env(const struct ccb_opts *o)
+{
+	size_t n = 0, len = 1;
+	const char *old = getenv("CEPH_ARGS");
+	char *args, **env;
+
+	while (environ[n])
+		n++;
+	len += old ? strlen(old) + 1 : 0;
+	len += o->name ? strlen(o->name) + 9 : 0;
+	len += o->id ? strlen(o->id) + 7 : 0;
+	len += o->keyring ? strlen(o->keyring) + 12 : 0;
+	len += o->cluster ? strlen(o->cluster) + 12 : 0;
+	for (unsigned i = 0; i < o->n_sets; i++)
+		len += strlen(o->sets[i]) + 4;
+	args = malloc(len + 16);
+	env = calloc(n + 2, sizeof(*env));
+	if (!args || !env) {
+		free(args);
+		free(env);
+		return NULL;
+	}
+	strcpy(args, "CEPH_ARGS=");
+	if (old)
+		strcat(strcat(args, old), " ");
+	if (o->name)
+		strcat(strcat(strcat(args, "--name "), o->name), " ");
+	if (o->id)
+		strcat(strcat(strcat(args, "--id "), o->id), " ");
+	if (o->keyring)
+		strcat(strcat(strcat(args, "--keyring "), o->keyring), " ");
+	if (o->cluster)
+		strcat(strcat(strcat(args, "--cluster "), o->cluster), " ");
+	for (unsigned i = 0; i < o->n_sets; i++)
+		strcat(strcat(strcat(args, "--"), o->sets[i]), " ");
+	n = 0;
+	for (char **e = environ; *e; e++)
+		if (strncmp(*e, "CEPH_ARGS=", 10) != 0)
+			env[n++] = *e;
+	env[n++] = args;
+	env[n] = NULL;
+	return env;
+}
+
+static void free_env(char **env)
+{
+	size_t n = 0;
+
+	if (!env)
+		return;
+	while (env[n])
+		n++;
+	if (n)
+		free(env[n - 1]); /* CEPH_ARGS, the only string we allocated */
+	free(env);
+}
+
+/*
+ * Start @p argv with stdout into @p out_fd (or /dev/null) and stderr into
+ * @p err_fd (or /dev/null). @p own_session: a new session, out of reach of
+ * the terminal's Ctrl-C.
+ */
+static pid_t spawn(char *const argv[], char **env, int out_fd, int err_fd, bool own_session)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid < 0 ? -errno : pid;
+	int null = open("/dev/null", O_RDWR);
+	if (own_session)
+		setsid();
+	dup2(null, 0);
+	dup2(out_fd >= 0 ? out_fd : null, 1);
+	dup2(err_fd >= 0 ? err_fd : null, 2);
+	execvpe(argv[0], argv, env);
+	_exit(127);
+}
+
+/* Run a command to its end; its first stdout line into @p out, its stderr
+ * (first line) into @p errtxt. @return its exit status, or -errno. */
+static int run_cmd(char *const argv[], char **env, char *out, size_t out_len, char *errtxt,
+		   size_t errtxt_len)
+{
+	char tmpl_o[] = "/tmp/ccbench-out.XXXXXX", tmpl_e[] = "/tmp/ccbench-err.XXXXXX";
+	int fo = mkstemp(tmpl_o), fe = mkstemp(tmpl_e), st = 0, r;
+	pid_t pid;
+
+	if (fo < 0 || fe < 0) {
+		r = -errno;
+		goto out;
+	}
+	unlink(tmpl_o);
+	unlink(tmpl_e);
+	pid = spawn(argv, env, fo, fe, false);
+	if (pid < 0) {
+		r = (int)pid;
+		goto out;
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	r = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	for (int i = 0; i < 2; i++) {
+		int fd = i ? fe : fo;
+		char *buf = i ? errtxt : out;
+		size_t len = i ? errtxt_len : out_len;
+		ssize_t n;
+
+		if (!buf || !len)
+			continue;
+		n = pread(fd, buf, len - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+	}
+out:
+	if (fo >= 0)
+		close(fo);
+	if (fe >= 0)
+		close(fe);
+	return r;
+}
+
+/* ---- mounts and processes ------------------------------------------------ */
+
+/* The filesystem type mounted at @p dir ("fuse.rbd-fuse"), or "" when none. */
+static void mount_type(const char *dir, char *type, size_t len)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+
+	type[0] = '\0';
+	if (!f)
+		return;
+	/* Fields: id parent maj:min root mountpoint opts [optional...] - fstype src opts.
+	 * Mount points with spaces are octal-escaped; ours have none. */
+	while (fgets(line, sizeof(line), f)) {
+		char mp[PATH_MAX], *dash;
+
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 || strcmp(mp, dir) != 0)
+			continue;
+		dash = strstr(line, " - ");
+		if (dash && sscanf(dash + 3, "%255s", type) == 1 && strlen(type) < len)
+			continue; /* the last mount on a point is the visible one */
+		type[0] = '\0';
+	}
+	fclose(f);
+}
+
+/* True while @p pid is a live (not zombie) rbd-fuse serving @p mountpoint. */
+static bool is_our_fuse(pid_t pid, const char *mountpoint)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+	int fd;
+	bool named = false, mp = false;
+
+	if (pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false; /* a zombie has an empty cmdline */
+	buf[n] = '\0';
+	for (char *p = buf; p < buf + n; p += strlen(p) + 1) {
+		const char *slash = strrchr(p, '/');
+		if (strcmp(slash ? slash + 1 : p, "rbd-fuse") == 0)
+			named = true;
+		if (strcmp(p, mountpoint) == 0)
+			mp = true;
+	}
+	return named && mp;
+}
+
+/* Unmount @p mountpoint if rbd-fuse is mounted there, retrying while the
+ * loop device lets go of the file. */
+static int unmount_fuse(const char *mountpoint, char *msg, size_t msg_len)
+{
+	char type[256];
+
+	for (int waited = 0;; waited += 100) {
+		mount_type(mountpoint, type, sizeof(type));
+		if (strcmp(type, "fuse.rbd-fuse") != 0)
+			return 0;
+		if (umount2(mountpoint, 0) == 0)
+			return 0;
+		if (errno != EBUSY || waited >= SETTLE_MSEC)
+			break;
+		sleep_msec(100);
+	}
+	int e = errno;
+	/* Busy for good (someone else holds a file open): detach it from the
+	 * namespace so rbd-fuse exits once the last user lets go. */
+	if (e == EBUSY && umount2(mountpoint, MNT_DETACH) == 0) {
+		snprintf(msg, msg_len, "umount %s: busy; detached lazily", mountpoint);
+		return 0;
+	}
+	snprintf(msg, msg_len, "umount %s: %s", mountpoint, strerror(e));
+	return -e;
+}
+
+/* Wait for rbd-fuse to exit after its unmount; SIGTERM it if it lingers. */
+static int stop_fuse(pid_t pid, bool child, const char *mountpoint)
+{
+	for (int waited = 0; waited < 2 * SETTLE_MSEC; waited += 50) {
+		if (child) {
+			int st;
+			pid_t w = waitpid(pid, &st, WNOHANG);
+			if (w == pid || (w < 0 && errno == ECHILD))
+				return 0;
+		} else if (!is_our_fuse(pid, mountpoint)) {
+			return 0;
+		}
+		if (waited == SETTLE_MSEC)
+			kill(pid, SIGTERM);
+		sleep_msec(50);
+	}
+	return -ETIMEDOUT;
+}
+
+/* ---- fuse-loop ------------------------------------------------------------ */
+
+static void free_mapping(void *arg)
+{
+	struct ccb_mapping *m = arg;
+
+	if (m->loop_fd >= 0)
+		close(m->loop_fd);
+	free(m);
+}
+
+static int undo_fuse(void *arg)
+{
+	struct ccb_mapping *m = arg;
+	char msg[PATH_MAX + 64] = "";
+	int r = unmount_fuse(m->mountpoint, msg, sizeof(msg));
+
+	if (msg[0])
+		fprintf(stderr, "ccbench: %s\n", msg);
+	if (m->fuse_pid > 0) {
+		int s = stop_fuse(m->fuse_pid, true, m->mountpoint);
+		if (s < 0) {
+			fprintf(stderr, "ccbench: rbd-fuse (pid %d) did not exit after unmount of %s\n",
+				(int)m->fuse_pid, m->mountpoint);
+			if (!r)
+				r = s;
+		}
+	}
+	if (r == 0 && rmdir(m->mountpoint) < 0 && errno != ENOENT) {
+		r = -errno;
+		fprintf(stderr, "ccbench: rmdir %s: %s\n", m->mountpoint, strerror(errno));
+	}
+	unlink(m->fuse_log);
+	return r;
+}
+
+/* Detach the loop device; with autoclear, closing our descriptor is what
+ * finally lets it go when other readers were still closing theirs. */
+static int undo_loop(void *arg)
+{
+	struct ccb_mapping *m = arg;
+	char attr[PATH_MAX];
+	struct stat st;
+	int r = 0;
+
+	if (m->loop_fd < 0)
+		return 0;
+	if (ioctl(m->loop_fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO) {
+		r = -errno;
+		fprintf(stderr, "ccbench: ioctl(%s, LOOP_CLR_FD): %s\n", m->dev, strerror(errno));
+	}
+	close(m->loop_fd);
+	m->loop_fd = -1;
+	/* The detach completes after the last close; wait so the unmount that
+	 * follows does not find the file busy. */
+	snprintf(attr, sizeof(attr), "%s/block/%s/loop/backing_file", ccb_sysfs_root(),
+		 m->dev + 5);
+	for (int waited = 0; waited < SETTLE_MSEC && stat(attr, &st) == 0; waited += 20)
+		sleep_msec(20);
+	return r;
+}
+
+static void read_log_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	/* The last line that says something: rbd-fuse prints its reason last. */
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}
+
+static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err, size_t err_len)
+{
+	char confbuf[PATH_MAX];
+	const char *conf = ccb_cluster_conf_path(o, confbuf, sizeof(confbuf));
+	char *argv[] = {"rbd-fuse", "-c", (char *)conf, "-p", m->pool, "-r", m->image,
+			m->mountpoint, "-f", NULL};
+	char **env = child_env(o);
+	uint64_t limit_msec = o->connect_timeout_usec / 1000 + 5000;
+	struct stat st;
+	int logfd, r;
+	pid_t pid;
+
+	if (!env)
+		return -ENOMEM;
+	logfd = open(m->fuse_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	pid = spawn(argv, env, logfd, logfd, true);
+	free_env(env);
+	if (logfd >= 0)
+		close(logfd);
+	if (pid < 0) {
+		snprintf(err, err_len, "fork rbd-fuse: %s", strerror((int)-pid));
+		return (int)pid;
+	}
+	m->fuse_pid = pid;
+	for (uint64_t waited = 0;; waited += 50) {
+		char type[256], why[600];
+		int status;
+
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			m->fuse_pid = 0;
+			read_log_line(m->fuse_log, why, sizeof(why));
+			snprintf(err, err_len, "rbd-fuse -p %s -r %s %s: exited with %d%s%s", m->pool,
+				 m->image, m->mountpoint,
+				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+				 why[0] ? ": " : "", why);
+			return -EIO;
+		}
+		mount_type(m->mountpoint, type, sizeof(type));
+		if (strcmp(type, "fuse.rbd-fuse") == 0 && stat(m->backing, &st) == 0) {
+			if (!S_ISREG(st.st_mode)) {
+				snprintf(err, err_len, "%s: not a regular file", m->backing);
+				return -EIO;
+			}
+			return 0;
+		}
+		if (waited >= limit_msec) {
+			r = strcmp(type, "fuse.rbd-fuse") == 0 ? -ENOENT : -ETIMEDOUT;
+			snprintf(err, err_len, "rbd-fuse -p %s -r %s: %s after %.1f s", m->pool,
+				 m->image,
+				 r == -ENOENT ? "mounted, but the image file did not appear" :
+						"not mounted",
+				 (double)waited / 1000);
+			return r;
+		}
+		sleep_msec(50);
+	}
+}
+
+static int attach_loop(struct ccb_mapping *m, char *err, size_t err_len)
+{
+	int ctl, file, fd = -1, r = 0;
+	struct loop_config cfg;
+
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		r = -errno;
+		snprintf(err, err_len, "open /dev/loop-control: %s", strerror(errno));
+		return r;
+	}
+	file = open(m->backing, O_RDONLY | O_CLOEXEC);
+	if (file < 0) {
+		r = -errno;
+		snprintf(err, err_len, "open %s: %s", m->backing, strerror(errno));
+		close(ctl);
+		return r;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = (unsigned)file;
+	cfg.info.lo_flags = LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR;
+	/* The kernel keeps only LO_NAME_SIZE bytes of the name, for show. */
+	memcpy(cfg.info.lo_file_name, m->backing,
+	       strnlen(m->backing, sizeof(cfg.info.lo_file_name) - 1));
+	/* Another process may take the free device between the two calls, as
+	 * with losetup -f: ask again. */
+	for (int attempt = 0; attempt < 20; attempt++) {
+		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+
+		if (n < 0) {
+			r = -errno;
+			snprintf(err, err_len, "ioctl(/dev/loop-control, LOOP_CTL_GET_FREE): %s",
+				 strerror(errno));
+			break;
+		}
+		snprintf(m->dev, sizeof(m->dev), "/dev/loop%d", n);
+		fd = open(m->dev, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			r = -errno;
+			snprintf(err, err_len, "open %s: %s", m->dev, strerror(errno));
+			break;
+		}
+		if (ioctl(fd, LOOP_CONFIGURE, &cfg) == 0) {
+			r = 0;
+			break;
+		}
+		r = -errno;
+		snprintf(err, err_len, "ioctl(%s, LOOP_CONFIGURE, %s): %s", m->dev, m->backing,
+			 strerror(errno));
+		close(fd);
+		fd = -1;
+		if (r != -EBUSY)
+			break;
+	}
+	close(file);
+	close(ctl);
+	m->loop_fd = fd;
+	return fd >= 0 ? 0 : r;
+}
+
+static int map_fuse_loop(const struct ccb_opts *o, struct ccb_mapping *m, char *err,
+			 size_t err_len)
+{
+	const char *dir = ccb_undo_state_dir();
+	char what[2 * PATH_MAX];
+	json_t *rec;
+	int h, r;
+
+	snprintf(m->mountpoint, sizeof(m->mountpoint), "%s/mnt-XXXXXX", dir);
+	if (!mkdtemp(m->mountpoint)) {
+		r = -errno;
+		snprintf(err, err_len, "mkdtemp %s: %s", m->mountpoint, strerror(errno));
+		free_mapping(m);
+		return r;
+	}
+	if (snprintf(m->fuse_log, sizeof(m->fuse_log), "%s.log", m->mountpoint) >=
+		    (int)sizeof(m->fuse_log) ||
+	    snprintf(m->backing, sizeof(m->backing), "%s/%s", m->mountpoint, m->image) >=
+		    (int)sizeof(m->backing)) {
+		snprintf(err, err_len, "%s: path too long", m->mountpoint);
+		rmdir(m->mountpoint);
+		free_mapping(m);
+		return -ENAMETOOLONG;
+	}
+	/* This entry owns the mapping: it is the last to unwind. */
+	snprintf(what, sizeof(what), "unmount rbd-fuse at %s and stop it", m->mountpoint);
+	rec = json_pack("{s:s, s:s, s:s, s:i}", "kind", "fuse", "mountpoint", m->mountpoint, "log",
+			m->fuse_log, "pid", 0);
+	h = ccb_undo_push_state(what, undo_fuse, m, free_mapping, rec);
+	if (h < 0) {
+		snprintf(err, err_len, "record the fuse mount in %s: %s", dir, strerror(-h));
+		return h;
+	}
+	r = start_fuse(o, m, err, err_len);
+	if (m->fuse_pid > 0)
+		ccb_undo_state_set(h, "pid", json_integer(m->fuse_pid));
+	if (r < 0)
+		return r;
+	r = attach_loop(m, err, err_len);
+	if (r < 0)
+		return r;
+	snprintf(what, sizeof(what), "detach %s (over %s)", m->dev, m->backing);
+	rec = json_pack("{s:s, s:s, s:s}", "kind", "loop", "dev", m->dev, "backing", m->backing);
+	h = ccb_undo_push_state(what, undo_loop, m, NULL, rec);
+	if (h < 0) {
+		/* Autoclear detaches the device when the fuse undo closes our fd. */
+		snprintf(err, err_len, "record %s in %s: %s", m->dev, dir, strerror(-h));
+		return h;
+	}
+	return 0;
+}
+
+/* ---- kernel driver --------------------------------------------------------- */
+
+static int rbd_remove(const char *dev, char *msg, size_t msg_len)
+{
+	char path[PATH_MAX];
+	const char *id = dev + strlen("/dev/rbd");
+	int r;
+
+	snprintf(path, sizeof(path), "%s/bus/rbd/remove_single_major", ccb_sysfs_root());
+	r = ccb_sysfs_write_u64(path, strtoull(id, NULL, 10));
+	if (r < 0)
+		snprintf(msg, msg_len, "write %s (unmap %s): %s", path, dev, strerror(-r));
+	return r;
+}
+
+static int undo_krbd(void *arg)
+{
+	struct ccb_mapping *m = arg;
+	char msg[PATH_MAX + 64];
+	int r = 0;
+
+	if (!m->dev[0])
+		return 0;
+	for (int waited = 0;; waited += 100) {
+		r = rbd_remove(m->dev, msg, sizeof(msg));
+		if (r != -EBUSY || waited >= SETTLE_MSEC)
+			break;
+		sleep_msec(100);
+	}
+	if (r < 0)
+		fprintf(stderr, "ccbench: %s\n", msg);
+	return r;
+}
+
+static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, char *err, size_t err_len)
+{
+	char spec[260], confbuf[PATH_MAX], out[sizeof(m->dev)], errtxt[512], what[320];
+	const char *conf = ccb_cluster_conf_path(o, confbuf, sizeof(confbuf));
+	char *argv[12];
+	char **env;
+	json_t *rec;
+	int n = 0, h, st;
+
+	snprintf(spec, sizeof(spec), "%s/%s", m->pool, m->image);
+	argv[n++] = "rbd";
+	argv[n++] = "device";
+	argv[n++] = "map";
+	argv[n++] = "--read-only";
+	argv[n++] = "-c";
+	argv[n++] = (char *)conf;
+	if (o->map_options) {
+		argv[n++] = "-o";
+		argv[n++] = (char *)o->map_options;
+	}
+	argv[n++] = spec;
+	argv[n] = NULL;
+	snprintf(what, sizeof(what), "unmap %s", spec);
+	rec = json_pack("{s:s, s:s, s:s, s:s}", "kind", "krbd_map", "pool", m->pool, "image",
+			m->image, "dev", "");
+	h = ccb_undo_push_state(what, undo_krbd, m, free_mapping, rec);
+	if (h < 0) {
+		snprintf(err, err_len, "record the mapping in %s: %s", ccb_undo_state_dir(),
+			 strerror(-h));
+		return h;
+	}
+	env = child_env(o);
+	if (!env)
+		return -ENOMEM;
+	st = run_cmd(argv, env, out, sizeof(out), errtxt, sizeof(errtxt));
+	free_env(env);
+	if (st != 0 || strncmp(out, "/dev/rbd", 8) != 0) {
+		snprintf(err, err_len, "rbd device map --read-only %s%s%s: %s", spec,
+			 o->map_options ? " -o " : "", o->map_options ? o->map_options : "",
+			 errtxt[0] ? errtxt : st < 0 ? strerror(-st) : "failed");
+		return st < 0 ? st : -EIO;
+	}
+	snprintf(m->dev, sizeof(m->dev), "%s", out);
+	ccb_undo_state_set(h, "dev", json_string(m->dev));
+	return 0;
+}
+
+int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, const char *image,
+	    struct ccb_mapping **out, char *err, size_t err_len)
+{
+	struct ccb_mapping *m = calloc(1, sizeof(*m));
+	int r;
+
+	if (!m)
+		return -ENOMEM;
+	m->via = via;
+	m->loop_fd = -1;
+	snprintf(m->pool, sizeof(m->pool), "%s", pool);
+	snprintf(m->image, sizeof(m->image), "%s", image);
+	r = mkdir(ccb_undo_state_dir(), 0700);
+	if (r < 0 && errno != EEXIST) {
+		r = -errno;
+		snprintf(err, err_len, "mkdir %s: %s", ccb_undo_state_dir(), strerror(errno));
+		free(m);
+		return r;
+	}
+	*out = m;
+	/* From here on the undo log owns m, on success and failure alike. */
+	if (via == CCB_MAP_KERNEL)
+		return map_kernel(o, m, err, err_len);
+	return map_fuse_loop(o, m, err, err_len);
+}
+
+int ccb_map_drop_backing_range(const struct ccb_mapping *m, uint64_t offset, uint64_t len)
+{
+	int fd, r = 0;
+
+	if (m->via != CCB_MAP_FUSE_LOOP)
+		return 0;
+	/* Opened per call: a descriptor held for the run would keep the fuse
+	 * mount busy at the unmount. */
+	fd = open(m->backing, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = posix_fadvise(fd, (off_t)offset, (off_t)len, POSIX_FADV_DONTNEED);
+	close(fd);
+	return -r;
+}
+
+int ccb_map_drop_backing_cache(const struct ccb_mapping *m)
+{
+	return ccb_map_drop_backing_range(m, 0, 0);
+}
+
+/* ---- restore after a crash ------------------------------------------------- */
+
+static int restore_loop(const json_t *rec, char *msg, size_t msg_len)
+{
+	const char *dev = json_string_value(json_object_get(rec, "dev"));
+	const char *backing = json_string_value(json_object_get(rec, "backing"));
+	char attr[PATH_MAX], cur[PATH_MAX];
+	FILE *f;
+	int fd, r = 0;
+
+	if (!dev || !backing || strncmp(dev, "/dev/loop", 9) != 0)
+		return -EINVAL;
+	snprintf(attr, sizeof(attr), "%s/block/%s/loop/backing_file", ccb_sysfs_root(), dev + 5);
+	f = fopen(attr, "r");
+	cur[0] = '\0';
+	if (f) {
+		if (!fgets(cur, sizeof(cur), f))
+			cur[0] = '\0';
+		fclose(f);
+	}
+	cur[strcspn(cur, "\n")] = '\0';
+	/* The kernel appends " (deleted)" when the file is gone. */
+	if (strncmp(cur, backing, strlen(backing)) != 0) {
+		snprintf(msg, msg_len, "%s: no longer attached to %s; nothing to detach", dev,
+			 backing);
+		return 0;
+	}
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, LOOP_CLR_FD, 0) < 0) {
+		r = -errno;
+		snprintf(msg, msg_len, "ioctl(%s, LOOP_CLR_FD): %s", dev, strerror(errno));
+	} else {
+		snprintf(msg, msg_len, "%s: detached from %s", dev, backing);
+	}
+	if (fd >= 0)
+		close(fd);
+	for (int waited = 0; r == 0 && waited < SETTLE_MSEC && access(attr, F_OK) == 0;
+	     waited += 20)
+		sleep_msec(20);
+	return r;
+}
+
+static int restore_fuse(const json_t *rec, char *msg, size_t msg_len)
+{
+	const char *mp = json_string_value(json_object_get(rec, "mountpoint"));
+	const char *log = json_string_value(json_object_get(rec, "log"));
+	pid_t pid = (pid_t)json_integer_value(json_object_get(rec, "pid"));
+	char umsg[PATH_MAX + 64] = "";
+	int r;
+
+	if (!mp)
+		return -EINVAL;
+	r = unmount_fuse(mp, umsg, sizeof(umsg));
+	if (r < 0) {
+		snprintf(msg, msg_len, "%s", umsg);
+		return r;
+	}
+	if (is_our_fuse(pid, mp) && stop_fuse(pid, false, mp) < 0) {
+		snprintf(msg, msg_len, "rbd-fuse (pid %d) did not exit after unmount of %s", (int)pid,
+			 mp);
+		return -ETIMEDOUT;
+	}
+	if (rmdir(mp) < 0 && errno != ENOENT) {
+		snprintf(msg, msg_len, "rmdir %s: %s", mp, strerror(errno));
+		return -errno;
+	}
+	if (log)
+		unlink(log);
+	snprintf(msg, msg_len, "%s: rbd-fuse unmounted%s%s", mp, umsg[0] ? "; " : "", umsg);
+	return 0;
+}
+
+static int restore_krbd(const json_t *rec, char *msg, size_t msg_len)
+{
+	const char *dev = json_string_value(json_object_get(rec, "dev"));
+	const char *pool = json_string_value(json_object_get(rec, "pool"));
+	const char *image = json_string_value(json_object_get(rec, "image"));
+	char path[PATH_MAX], name[256] = "", pname[256] = "";
+	FILE *f;
+
+	if (!dev || !dev[0]) {
+		snprintf(msg, msg_len, "%s/%s: the map had not finished; check 'rbd device list'",
+			 pool ? pool : "?", image ? image : "?");
+		return 0;
+	}
+	/* Only a device still mapping the recorded image is ours to remove. */
+	snprintf(path, sizeof(path), "%s/bus/rbd/devices/%s/name", ccb_sysfs_root(), dev + 8);
+	if ((f = fopen(path, "r"))) {
+		if (!fgets(name, sizeof(name), f))
+			name[0] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/bus/rbd/devices/%s/pool", ccb_sysfs_root(), dev + 8);
+	if ((f = fopen(path, "r"))) {
+		if (!fgets(pname, sizeof(pname), f))
+			pname[0] = '\0';
+		fclose(f);
+	}
+	name[strcspn(name, "\n")] = '\0';
+	pname[strcspn(pname, "\n")] = '\0';
+	if (!pool || !image || strcmp(name, image) != 0 || strcmp(pname, pool) != 0) {
+		snprintf(msg, msg_len, "%s: no longer maps %s/%s; nothing to unmap", dev,
+			 pool ? pool : "?", image ? image : "?");
+		return 0;
+	}
+	if (rbd_remove(dev, msg, msg_len) < 0)
+		return -EIO;
+	snprintf(msg, msg_len, "%s: unmapped %s/%s", dev, pool, image);
+	return 0;
+}
+
+int ccb_map_restore(const json_t *record, char *msg, size_t msg_len)
+{
+	const char *kind = json_string_value(json_object_get(record, "kind"));
+
+	if (!kind)
+		return -ENOTSUP;
+	if (strcmp(kind, "loop") == 0)
+		return restore_loop(record, msg, msg_len);
+	if (strcmp(kind, "fuse") == 0)
+		return restore_fuse(record, msg, msg_len);
+	if (strcmp(kind, "krbd_map") == 0)
+		return restore_krbd(record, msg, msg_len);
+	return -ENOTSUP;
+}

@@ -1,0 +1,727 @@
+/*
+ * The krbd path: reads of a kernel block device, so librbd and the kernel
+ * client can be put side by side, with the device's read_ahead_kb set for
+ * the run and put back after.
+ *
+ * Operators run this on production hosts, so the device is only ever
+ * opened O_RDONLY, everything is checked before anything changes, and each
+ * change (read_ahead_kb, a mapping) is in the undo log and the crash state
+ * file before it is made.
+ *
+ * Buffered reads are inline: submit() does the pread() and completes the
+ * slot before returning, one per stream, as dd does. --direct reads go
+ * through io_uring at --queue-depth; a reaper thread per stream waits for
+ * completions and hands them to the engine with ccb_slot_done().
+ *
+ * Each stream reads its own region of [--offset, end): the span split in
+ * equal parts aligned to --io-size. Without --duration or --total a run is
+ * one pass; with them a stream that reaches the end of its region drops
+ * that region's cached pages and starts over, so no pass is served from
+ * memory.
+ */
+#include <ccbench/cluster.h>
+#include <ccbench/mapping.h>
+#include <ccbench/path.h>
+#include <ccbench/path_krbd.h>
+#include <ccbench/sysfs.h>
+#include <ccbench/undo.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/fs.h>
+#include <liburing.h>
+#include <rbd/librbd.h>
+
+struct krun {
+	char dev[PATH_MAX];   /* the node we open (symlinks resolved) */
+	char given[PATH_MAX]; /* as the user named it, or as mapped */
+	char name[64];        /* kernel name: sda1 */
+	char disk[64];        /* whose queue serves it: sda */
+	uint64_t dev_bytes, lbs;
+	uint64_t start, end;  /* the span read: [--offset, end of device) */
+	uint64_t region_bytes;
+	uint64_t io_bytes;
+	bool direct, wrap;
+	struct ccb_queue_info qi;
+	bool ra_set;
+	int ra_handle;
+	uint64_t ra_before, ra_during;
+	struct ccb_mapping *map;
+	enum ccb_map_via via;
+	bool cache_dropped;
+};
+
+struct kclient {
+	int fd;
+	uint64_t rstart, rend, pos;
+	uint64_t passes;
+	uint64_t rng;
+	bool uring;
+	struct io_uring ring;
+	pthread_t reaper;
+	bool reaper_started;
+};
+
+static int undo_free(void *arg)
+{
+	free(arg);
+	return 0;
+}
+
+/* ---- checks before anything changes -------------------------------------- */
+
+/* The image of --map, as librbd sees it: exists, its size and layout. */
+static int probe_image(struct ccb_run *run, const char *pool, const char *image, json_t **layout,
+		       uint64_t *size_bytes)
+{
+	const struct ccb_opts *o = run->opts;
+	rbd_image_info_t info;
+	uint64_t su = 0, sc = 0, features = 0;
+	rados_ioctx_t io;
+	rbd_image_t img;
+	rados_t cl;
+	char err[512];
+	int r;
+
+	r = ccb_cluster_connect(o, &cl, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "ccbench: %s\n", err);
+		run->bad_input = r == -EINVAL;
+		return r;
+	}
+	rados_cluster_fsid(cl, run->fsid, sizeof(run->fsid));
+	r = rados_ioctx_create(cl, pool, &io);
+	if (r < 0) {
+		fprintf(stderr, "ccbench: --map %s/%s: pool '%s': %s\n", pool, image, pool,
+			r == -ENOENT ? "no such pool" : strerror(-r));
+		run->bad_input = r == -ENOENT;
+		rados_shutdown(cl);
+		return r;
+	}
+	r = rbd_open_read_only(io, image, &img, NULL);
+	if (r < 0) {
+		fprintf(stderr, "ccbench: --map %s/%s: rbd_open_read_only(%s): %s\n", pool, image,
+			image, r == -ENOENT ? "no such image" : strerror(-r));
+		run->bad_input = r == -ENOENT;
+		rados_ioctx_destroy(io);
+		rados_shutdown(cl);
+		return r;
+	}
+	r = rbd_stat(img, &info, sizeof(info));
+	if (r == 0) {
+		rbd_get_stripe_unit(img, &su);
+		rbd_get_stripe_count(img, &sc);
+		rbd_get_features(img, &features);
+		*size_bytes = info.size;
+		*layout = json_pack("{s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I}", "pool", pool, "image",
+				    image, "size", (json_int_t)info.size, "order", info.order,
+				    "object_size", (json_int_t)info.obj_size, "stripe_unit",
+				    (json_int_t)su, "stripe_count", (json_int_t)sc, "features",
+				    (json_int_t)features);
+	} else {
+		fprintf(stderr, "ccbench: rbd_stat(%s/%s): %s\n", pool, image, strerror(-r));
+	}
+	rbd_close(img);
+	rados_ioctx_destroy(io);
+	rados_shutdown(cl);
+	return r;
+}
+
+/* Resolve and check the device: a block device we can open read-only. */
+static int probe_device(struct ccb_run *run, struct krun *kr, const char *path)
+{
+	struct stat st;
+	unsigned long long bytes = 0;
+	int lbs = 512, fd, r;
+
+	snprintf(kr->given, sizeof(kr->given), "%s", path);
+	/* /dev/rbd/POOL/IMAGE and other udev links name the node they point to. */
+	if (!realpath(path, kr->dev)) {
+		fprintf(stderr, "ccbench: --device %s: %s\n", path, strerror(errno));
+		run->bad_input = true;
+		return -errno;
+	}
+	if (stat(kr->dev, &st) < 0) {
+		fprintf(stderr, "ccbench: --device %s: stat: %s\n", path, strerror(errno));
+		run->bad_input = true;
+		return -errno;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		fprintf(stderr, "ccbench: --device %s: not a block device\n", path);
+		run->bad_input = true;
+		return -ENOTBLK;
+	}
+	r = ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_rdev, kr->name, sizeof(kr->name),
+				   kr->disk, sizeof(kr->disk));
+	if (r < 0) {
+		fprintf(stderr, "ccbench: --device %s: %s/dev/block/%u:%u: %s\n", path,
+			ccb_sysfs_root(), major(st.st_rdev), minor(st.st_rdev), strerror(-r));
+		run->bad_input = true;
+		return r;
+	}
+	fd = open(kr->dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		fprintf(stderr, "ccbench: open %s (read-only): %s\n", kr->dev, strerror(errno));
+		run->bad_input = r == -EACCES || r == -EPERM || r == -ENXIO;
+		return r;
+	}
+	if (ioctl(fd, BLKGETSIZE64, &bytes) < 0 || ioctl(fd, BLKSSZGET, &lbs) < 0) {
+		r = -errno;
+		fprintf(stderr, "ccbench: ioctl(%s, BLKGETSIZE64): %s\n", kr->dev, strerror(errno));
+		close(fd);
+		return r;
+	}
+	close(fd);
+	kr->dev_bytes = bytes;
+	kr->lbs = (uint64_t)lbs;
+	r = ccb_sysfs_queue_info(ccb_sysfs_root(), kr->disk, &kr->qi);
+	if (r < 0) {
+		char p[PATH_MAX];
+		ccb_sysfs_queue_attr(ccb_sysfs_root(), kr->disk, "read_ahead_kb", p, sizeof(p));
+		fprintf(stderr, "ccbench: read %s: %s\n", p, strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+/* The checks that need the device: exit 2 with nothing changed. */
+static int check_device(struct ccb_run *run, struct krun *kr)
+{
+	const struct ccb_opts *o = run->opts;
+	char a[32], b[32], p[PATH_MAX];
+
+	if (kr->dev_bytes == 0 || o->offset_bytes >= kr->dev_bytes) {
+		ccb_format_bytes(o->offset_bytes, a, sizeof(a));
+		ccb_format_bytes(kr->dev_bytes, b, sizeof(b));
+		fprintf(stderr, "ccbench: --offset %s: beyond the end of %s (%s)\n", a, kr->given, b);
+		return -EINVAL;
+	}
+	if (o->direct && (o->io_size_bytes % kr->lbs || o->offset_bytes % kr->lbs)) {
+		ccb_format_bytes(o->io_size_bytes, a, sizeof(a));
+		fprintf(stderr,
+			"ccbench: --direct: --io-size %s and --offset %" PRIu64
+			" must be multiples of the logical block size of %s (%" PRIu64 ")\n",
+			a, o->offset_bytes, kr->given, kr->lbs);
+		return -EINVAL;
+	}
+	if (ccb_opt_given(o, "read-ahead-kb")) {
+		ccb_sysfs_queue_attr(ccb_sysfs_root(), kr->disk, "read_ahead_kb", p, sizeof(p));
+		if (access(p, W_OK) < 0) {
+			fprintf(stderr, "ccbench: --read-ahead-kb: write %s: %s\n", p,
+				strerror(errno));
+			return -EINVAL;
+		}
+	}
+	kr->start = o->offset_bytes;
+	kr->end = kr->dev_bytes;
+	kr->io_bytes = o->io_size_bytes;
+	if (run->mode == CCB_MODE_SEQ) {
+		uint64_t span = kr->end - kr->start;
+		/* Whole I/Os per region, so streams never overlap; the last takes the rest. */
+		kr->region_bytes = span / o->streams / kr->io_bytes * kr->io_bytes;
+		if (o->streams > 1 && kr->region_bytes == 0) {
+			ccb_format_bytes(span, a, sizeof(a));
+			fprintf(stderr,
+				"ccbench: --streams %" PRIu64 ": %s from --offset is too small for "
+				"that many streams of --io-size %" PRIu64 "\n",
+				o->streams, a, kr->io_bytes);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* ---- prepare ------------------------------------------------------------- */
+
+/* Drop the device's cached pages so the pass reads from the cluster. */
+static int drop_cache(struct ccb_run *run, struct krun *kr)
+{
+	int fd = open(kr->dev, O_RDONLY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	/* BLKFLSBUF writes back and invalidates the whole block device's
+	 * cache; it needs CAP_SYS_ADMIN, so fadvise below is the fallback. */
+	if (ioctl(fd, BLKFLSBUF, 0) < 0)
+		ccb_run_warn(run, "ioctl(%s, BLKFLSBUF): %s; dropped with posix_fadvise only",
+			     kr->dev, strerror(errno));
+	r = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	if (r)
+		return -r;
+	if (kr->map) {
+		r = ccb_map_drop_backing_cache(kr->map);
+		if (r < 0)
+			ccb_run_warn(run, "posix_fadvise(%s, DONTNEED): %s", kr->map->backing,
+				     strerror(-r));
+	}
+	return 0;
+}
+
+static json_t *uint_or_null(uint64_t v)
+{
+	return v == UINT64_MAX ? json_null() : json_integer((json_int_t)v);
+}
+
+static int krbd_prepare(struct ccb_run *run)
+{
+	const struct ccb_opts *o = run->opts;
+	struct krun *kr = calloc(1, sizeof(*kr));
+	json_t *image = NULL;
+	char err[1024], pool[128] = "", name[128] = "";
+	int r;
+
+	if (!kr)
+		return -ENOMEM;
+	/* First in the log, so it is freed after every other krbd undo ran. */
+	r = ccb_undo_push("free the krbd run state", undo_free, kr, NULL);
+	if (r < 0) {
+		free(kr);
+		return r;
+	}
+	run->path_data = kr;
+	kr->direct = o->direct;
+	kr->wrap = run->duration_usec || run->total_bytes;
+
+	if (o->map) {
+		uint64_t image_bytes = 0;
+		const char *slash = strchr(o->map, '/');
+
+		snprintf(pool, sizeof(pool), "%.*s", (int)(slash - o->map), o->map);
+		snprintf(name, sizeof(name), "%s", slash + 1);
+		r = ccb_map_choose(o, &kr->via, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "ccbench: %s\n", err);
+			run->bad_input = true;
+			return r;
+		}
+		r = probe_image(run, pool, name, &image, &image_bytes);
+		if (r < 0)
+			return r;
+		if (o->offset_bytes >= image_bytes) {
+			fprintf(stderr, "ccbench: --offset %" PRIu64 ": beyond the end of %s (%" PRIu64
+					" bytes)\n",
+				o->offset_bytes, o->map, image_bytes);
+			run->bad_input = true;
+			json_decref(image);
+			return -EINVAL;
+		}
+		r = ccb_map(o, kr->via, pool, name, &kr->map, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "ccbench: --map %s via %s: %s\n", o->map,
+				ccb_map_via_name(kr->via), err);
+			json_decref(image);
+			return r;
+		}
+		r = probe_device(run, kr, kr->map->dev);
+	} else {
+		r = probe_device(run, kr, o->device);
+	}
+	if (r == 0 && check_device(run, kr) < 0) {
+		run->bad_input = true;
+		r = -EINVAL;
+	}
+	if (r < 0) {
+		json_decref(image);
+		return r;
+	}
+
+	kr->ra_before = kr->ra_during = kr->qi.read_ahead_kb;
+	if (ccb_opt_given(o, "read-ahead-kb")) {
+		r = ccb_sysfs_set_read_ahead_kb(kr->disk, o->read_ahead_kb, &kr->ra_before,
+						&kr->ra_during, &kr->ra_handle, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "ccbench: --read-ahead-kb %" PRIu64 ": %s\n", o->read_ahead_kb,
+				err);
+			json_decref(image);
+			return r;
+		}
+		kr->ra_set = true;
+	}
+	r = drop_cache(run, kr);
+	if (r < 0) {
+		fprintf(stderr, "ccbench: posix_fadvise(%s, DONTNEED): %s\n", kr->dev, strerror(-r));
+		json_decref(image);
+		return r;
+	}
+	kr->cache_dropped = true;
+
+	run->n_clients = (unsigned)o->streams;
+	run->buf_bytes = kr->io_bytes;
+	run->queue_depth = kr->direct ? o->queue_depth : 1;
+	/* A random run without a limit reads as many bytes as one pass would. */
+	if (run->mode == CCB_MODE_RAND && !kr->wrap) {
+		uint64_t whole = (kr->end - kr->start) / kr->io_bytes * kr->io_bytes;
+		run->total_bytes = whole ? whole : kr->end - kr->start;
+	}
+
+	if (kr->direct)
+		ccb_run_warn(run, "--direct: O_DIRECT reads bypass the page cache, so read_ahead_kb "
+				  "does not apply");
+	if (kr->map && kr->via == CCB_MAP_FUSE_LOOP)
+		ccb_run_warn(run,
+			     "fuse-loop: %s is a loop device over rbd-fuse (libfuse2 serves requests "
+			     "of at most 128K one at a time): the block layer and read_ahead_kb are "
+			     "the kernel's, the bandwidth is not the kernel rbd client's",
+			     kr->map->dev);
+
+	run->layout = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:b, s:b, s:b, s:s}", "path",
+		"krbd", "device", kr->given, "node", kr->dev, "name", kr->name, "disk", kr->disk,
+		"device_size", (json_int_t)kr->dev_bytes, "offset", (json_int_t)kr->start,
+		"io_size", (json_int_t)kr->io_bytes, "region_size",
+		(json_int_t)(run->mode == CCB_MODE_SEQ ? kr->region_bytes : kr->end - kr->start),
+		"streams", (int)o->streams, "direct", kr->direct, "readahead_applies", !kr->direct,
+		"cache_dropped", kr->cache_dropped, "cache_drop",
+		kr->wrap ? "BLKFLSBUF + POSIX_FADV_DONTNEED before the run; each stream's region "
+			   "POSIX_FADV_DONTNEED before each later pass (and of the fuse file "
+			   "under a fuse-loop device)"
+			 : "BLKFLSBUF + POSIX_FADV_DONTNEED before the pass (and of the fuse "
+			   "file under a fuse-loop device)");
+	if (!run->layout) {
+		json_decref(image);
+		return -ENOMEM;
+	}
+	json_object_set_new(run->layout, "queue",
+			    json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "optimal_io_size",
+				      uint_or_null(kr->qi.optimal_io_size), "max_sectors_kb",
+				      uint_or_null(kr->qi.max_sectors_kb), "max_hw_sectors_kb",
+				      uint_or_null(kr->qi.max_hw_sectors_kb), "nr_requests",
+				      uint_or_null(kr->qi.nr_requests), "logical_block_size",
+				      uint_or_null(kr->qi.logical_block_size), "rotational",
+				      uint_or_null(kr->qi.rotational)));
+	json_object_set_new(run->layout, "map_via",
+			    kr->map ? json_string(ccb_map_via_name(kr->via)) : json_null());
+	if (kr->map) {
+		json_object_set_new(image, "map_options",
+				    o->map_options ? json_string(o->map_options) : json_null());
+		if (kr->via == CCB_MAP_FUSE_LOOP)
+			json_object_set_new(image, "backing_file", json_string(kr->map->backing));
+		json_object_set_new(run->layout, "image", image);
+	}
+	return 0;
+}
+
+/* ---- clients -------------------------------------------------------------- */
+
+/* io_uring completions, on the stream's reaper thread: hand each to the
+ * engine; a NULL user_data is the stop sentinel from client_close. */
+static void *reaper_main(void *arg)
+{
+	struct kclient *kc = arg;
+
+	for (;;) {
+		struct io_uring_cqe *cqe;
+		struct ccb_slot *s;
+		int res, r = io_uring_wait_cqe(&kc->ring, &cqe);
+
+		if (r == -EINTR)
+			continue;
+		if (r < 0)
+			break;
+		s = io_uring_cqe_get_data(cqe);
+		res = cqe->res;
+		io_uring_cqe_seen(&kc->ring, cqe);
+		if (!s)
+			break;
+		if (res >= 0)
+			s->len_bytes = (uint64_t)res;
+		ccb_slot_done(s, res == 0 ? -EIO : res);
+	}
+	return NULL;
+}
+
+static int krbd_client_open(struct ccb_client *cl)
+{
+	struct ccb_run *run = cl->run;
+	struct krun *kr = run->path_data;
+	struct kclient *kc = calloc(1, sizeof(*kc));
+	int r;
+
+	if (!kc)
+		return -ENOMEM;
+	/* Read-only, always: there is no write mode on devices. */
+	kc->fd = open(kr->dev, O_RDONLY | O_CLOEXEC | (kr->direct ? O_DIRECT : 0));
+	if (kc->fd < 0) {
+		r = -errno;
+		fprintf(stderr, "ccbench: stream %u: open %s%s: %s\n", cl->idx, kr->dev,
+			kr->direct ? " (O_DIRECT)" : "", strerror(errno));
+		free(kc);
+		return r;
+	}
+	if (run->mode == CCB_MODE_SEQ) {
+		kc->rstart = kr->start + (uint64_t)cl->idx * kr->region_bytes;
+		kc->rend = cl->idx + 1 == run->n_clients ? kr->end : kc->rstart + kr->region_bytes;
+	} else {
+		kc->rstart = kr->start;
+		kc->rend = kr->end;
+	}
+	kc->pos = kc->rstart;
+	kc->rng = 0x2545f4914f6cdd1dull ^ ((uint64_t)getpid() << 16) ^
+		  (cl->idx + 1) * 0x9e3779b97f4a7c15ull;
+	if (kr->direct) {
+		r = io_uring_queue_init((unsigned)run->queue_depth, &kc->ring, 0);
+		if (r < 0) {
+			fprintf(stderr, "ccbench: stream %u: io_uring_queue_init(%" PRIu64 "): %s\n",
+				cl->idx, run->queue_depth, strerror(-r));
+			close(kc->fd);
+			free(kc);
+			return r;
+		}
+		kc->uring = true;
+		r = pthread_create(&kc->reaper, NULL, reaper_main, kc);
+		if (r) {
+			fprintf(stderr, "ccbench: stream %u: pthread_create: %s\n", cl->idx,
+				strerror(r));
+			io_uring_queue_exit(&kc->ring);
+			close(kc->fd);
+			free(kc);
+			return -r;
+		}
+		kc->reaper_started = true;
+	}
+	cl->path_data = kc;
+	return 0;
+}
+
+static uint64_t next_rand(struct kclient *kc)
+{
+	/* xorshift64*: cheap and good enough to pick offsets. */
+	kc->rng ^= kc->rng >> 12;
+	kc->rng ^= kc->rng << 25;
+	kc->rng ^= kc->rng >> 27;
+	return kc->rng * 0x2545f4914f6cdd1dull;
+}
+
+/* Next offset and length for @p s, or CCB_SUBMIT_END after one pass. */
+static int pick(struct ccb_run *run, struct krun *kr, struct kclient *kc, struct ccb_slot *s)
+{
+	if (run->mode == CCB_MODE_RAND) {
+		uint64_t n = (kc->rend - kc->rstart) / kr->io_bytes;
+
+		s->offset = kc->rstart + (n ? next_rand(kc) % n * kr->io_bytes : 0);
+		s->len_bytes = n ? kr->io_bytes : kc->rend - kc->rstart;
+		return 0;
+	}
+	if (kc->pos >= kc->rend) {
+		if (!kr->wrap)
+			return CCB_SUBMIT_END;
+		/* A new pass must come from the device too: drop this region's pages. */
+		if (!kr->direct) {
+			posix_fadvise(kc->fd, (off_t)kc->rstart, (off_t)(kc->rend - kc->rstart),
+				      POSIX_FADV_DONTNEED);
+			/* A buffered loop device caches its file's pages too. */
+			if (kr->map)
+				ccb_map_drop_backing_range(kr->map, kc->rstart, kc->rend - kc->rstart);
+		}
+		kc->pos = kc->rstart;
+		kc->passes++;
+	}
+	s->offset = kc->pos;
+	s->len_bytes = kc->rend - kc->pos < kr->io_bytes ? kc->rend - kc->pos : kr->io_bytes;
+	kc->pos += s->len_bytes;
+	return 0;
+}
+
+static int krbd_submit(struct ccb_client *cl, struct ccb_slot *s)
+{
+	struct ccb_run *run = cl->run;
+	struct krun *kr = run->path_data;
+	struct kclient *kc = cl->path_data;
+	ssize_t n;
+	int r = pick(run, kr, kc, s);
+
+	if (r)
+		return r;
+	if (kc->uring) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&kc->ring);
+
+		/* One SQE per slot and at most queue-depth slots busy: never full. */
+		if (!sqe)
+			return -EBUSY;
+		io_uring_prep_read(sqe, kc->fd, s->buf, (unsigned)s->len_bytes, s->offset);
+		io_uring_sqe_set_data(sqe, s);
+		r = io_uring_submit(&kc->ring);
+		return r < 0 ? r : 0;
+	}
+	do
+		n = pread(kc->fd, s->buf, s->len_bytes, (off_t)s->offset);
+	while (n < 0 && errno == EINTR);
+	if (n > 0)
+		s->len_bytes = (uint64_t)n;
+	/* 0 bytes inside the device is an error: the device shrank under us. */
+	ccb_slot_done(s, n > 0 ? (int)n : n == 0 ? -EIO : -errno);
+	return 0;
+}
+
+static void krbd_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, size_t len)
+{
+	struct krun *kr = cl->run->path_data;
+
+	snprintf(buf, len, "%s(%s, %" PRIu64 " bytes)", kr->direct ? "io_uring read" : "pread",
+		 kr->dev, s->len_bytes);
+}
+
+static void krbd_client_close(struct ccb_client *cl)
+{
+	struct kclient *kc = cl->path_data;
+
+	if (!kc)
+		return;
+	if (kc->reaper_started) {
+		/* Every op has completed (the engine drained): a NOP with no slot stops the reaper. */
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&kc->ring);
+
+		if (sqe) {
+			io_uring_prep_nop(sqe);
+			io_uring_sqe_set_data(sqe, NULL);
+			io_uring_submit(&kc->ring);
+			pthread_join(kc->reaper, NULL);
+		} else {
+			pthread_cancel(kc->reaper);
+			pthread_join(kc->reaper, NULL);
+		}
+	}
+	if (kc->uring)
+		io_uring_queue_exit(&kc->ring);
+	close(kc->fd);
+	if (kc->passes && cl->run->layout) {
+		json_t *p = json_object_get(cl->run->layout, "passes");
+		uint64_t most = p ? (uint64_t)json_integer_value(p) : 1;
+		if (kc->passes + 1 > most)
+			json_object_set_new(cl->run->layout, "passes",
+					    json_integer((json_int_t)kc->passes + 1));
+	}
+	free(kc);
+	cl->path_data = NULL;
+}
+
+static void krbd_finish(struct ccb_run *run)
+{
+	struct krun *kr = run->path_data;
+	char path[PATH_MAX];
+	uint64_t now = UINT64_MAX, after = UINT64_MAX;
+
+	if (!kr || !run->layout)
+		return;
+	ccb_sysfs_queue_attr(ccb_sysfs_root(), kr->disk, "read_ahead_kb", path, sizeof(path));
+	ccb_sysfs_read_u64(path, &now);
+	if (now != UINT64_MAX && now != kr->ra_during)
+		ccb_run_warn(run, "read_ahead_kb of %s changed during the run: %" PRIu64
+				  " at the end, %" PRIu64 " at the start",
+			     kr->disk, now, kr->ra_during);
+	/* Put the setting back now, not at the unwind, so the result can say
+	 * what the device was left with. */
+	if (kr->ra_set) {
+		ccb_undo_run(kr->ra_handle);
+		kr->ra_set = false;
+	}
+	ccb_sysfs_read_u64(path, &after);
+	json_object_set_new(run->layout, "read_ahead_kb",
+			    json_pack("{s:I, s:I, s:o, s:b}", "before", (json_int_t)kr->ra_before,
+				      "during", (json_int_t)kr->ra_during, "after",
+				      uint_or_null(after), "set",
+				      ccb_opt_given(run->opts, "read-ahead-kb")));
+	if (!json_object_get(run->layout, "passes"))
+		json_object_set_new(run->layout, "passes", json_integer(1));
+}
+
+const struct ccb_path_ops ccb_path_krbd = {
+	.name = "krbd",
+	.prepare = krbd_prepare,
+	.client_open = krbd_client_open,
+	.submit = krbd_submit,
+	.describe = krbd_describe,
+	.client_close = krbd_client_close,
+	.finish = krbd_finish,
+};
+
+/* ---- ccbench krbd restore -------------------------------------------------- */
+
+int ccb_krbd_restore(const struct ccb_opts *o)
+{
+	char only_disk[64] = "", msg[PATH_MAX + 256];
+	json_t *files = NULL, *f;
+	size_t i;
+	int first = 0, done = 0;
+
+	if (o->device) {
+		char real[PATH_MAX];
+		struct stat st;
+
+		if (!realpath(o->device, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode) ||
+		    ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_rdev, NULL, 0, only_disk,
+					   sizeof(only_disk)) < 0) {
+			fprintf(stderr, "ccbench: --device %s: not a block device\n", o->device);
+			return -EINVAL;
+		}
+	}
+	if (ccb_undo_state_stranded(&files) < 0)
+		return -ENOMEM;
+	json_array_foreach(files, i, f)
+	{
+		json_t *entries = json_object_get(f, "entries"), *left = json_array();
+		const char *file = json_string_value(json_object_get(f, "file"));
+
+		/* Newest first, as the unwind would have: loop before mount before process. */
+		for (size_t j = json_array_size(entries); j-- > 0;) {
+			json_t *e = json_array_get(entries, j);
+			const char *kind = json_string_value(json_object_get(e, "kind"));
+			int r;
+
+			msg[0] = '\0';
+			if (kind && strcmp(kind, "read_ahead_kb") == 0) {
+				const char *disk = json_string_value(json_object_get(e, "disk"));
+				if (!disk || (only_disk[0] && strcmp(disk, only_disk) != 0)) {
+					json_array_insert(left, 0, e);
+					continue;
+				}
+				r = ccb_sysfs_restore_read_ahead_kb(
+					disk, (uint64_t)json_integer_value(json_object_get(e, "original")),
+					(uint64_t)json_integer_value(json_object_get(e, "set")), msg,
+					sizeof(msg));
+			} else if (only_disk[0]) {
+				json_array_insert(left, 0, e);
+				continue;
+			} else {
+				r = ccb_map_restore(e, msg, sizeof(msg));
+				if (r == -ENOTSUP)
+					snprintf(msg, sizeof(msg), "%s: unknown record kind '%s'; kept",
+						 file, kind ? kind : "?");
+			}
+			if (r < 0) {
+				fprintf(stderr, "ccbench: restore: %s\n", msg);
+				json_array_insert(left, 0, e);
+				if (!first)
+					first = r;
+			} else {
+				printf("restored (run pid %lld): %s\n",
+				       (long long)json_integer_value(json_object_get(f, "pid")), msg);
+				done++;
+			}
+		}
+		int r = ccb_undo_state_resolve(file, left);
+		if (r < 0) {
+			fprintf(stderr, "ccbench: rewrite %s: %s\n", file, strerror(-r));
+			if (!first)
+				first = r;
+		}
+		json_decref(left);
+	}
+	if (!done && !first && !o->quiet)
+		printf("nothing to restore (no state of a dead run in %s)\n", ccb_undo_state_dir());
+	json_decref(files);
+	return first;
+}

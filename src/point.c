@@ -1,0 +1,75 @@
+/*
+ * One point: the same sequence for a plain command, each point of a sweep
+ * and each member of a group, so they cannot drift apart.
+ */
+#include <ccbench/path.h>
+#include <ccbench/point.h>
+#include <ccbench/result.h>
+#include <ccbench/undo.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int ccb_point_run(const struct ccb_point *pt, json_t **result)
+{
+	const struct ccb_opts *o = pt->opts;
+	struct ccb_run run = {0};
+	int mark = ccb_undo_mark();
+	int r, status = 1;
+
+	*result = NULL;
+	run.opts = o;
+	run.ops = pt->path ? ccb_path_find(pt->path) : NULL;
+	if (!run.ops) {
+		fprintf(stderr, "ccbench: %s: no such path '%s' in this build\n", pt->command,
+			pt->path ? pt->path : "");
+		return 2;
+	}
+	run.command = pt->command;
+	run.mode = pt->mode;
+	run.is_write = pt->mode == CCB_MODE_WRITE || pt->mode == CCB_MODE_RANDWRITE;
+	run.n_clients = (unsigned)o->clients;
+	run.queue_depth = o->queue_depth;
+	run.before_start = pt->before_start;
+	run.before_start_arg = pt->before_start_arg;
+	if (ccb_opt_given(o, "total"))
+		run.total_bytes = o->total_bytes;
+	else if (ccb_opt_given(o, "duration") ||
+		 !(pt->cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS)))
+		run.duration_usec = o->duration_usec;
+	/* else: rbd and krbd make one pass over the image or device, fs one
+	 * file per client, like dd; the path ends it with CCB_SUBMIT_END. */
+	atomic_init(&run.stop, CCB_STOP_NONE);
+
+	r = run.ops->prepare(&run);
+	if (r < 0) {
+		status = run.bad_input ? 2 : ccb_signal_pending ? 128 + ccb_signal_pending : 1;
+		goto out;
+	}
+	r = ccb_run_execute(&run);
+	if (r < 0) {
+		if (r != -ECANCELED)
+			fprintf(stderr, "ccbench: %s: could not start the clients: %s\n",
+				run.command, strerror(-r));
+		status = ccb_signal_pending ? 128 + ccb_signal_pending : 1;
+		goto out;
+	}
+	if (run.ops->finish)
+		run.ops->finish(&run);
+	*result = ccb_result_build(&run, pt->cmd_mask, pt->argc, pt->argv);
+	if (!*result)
+		status = 1;
+	else if (atomic_load(&run.stop) == CCB_STOP_SIGNAL)
+		status = 128 + run.signal;
+	else
+		status = strcmp(ccb_result_status(&run), "ok") == 0 ? 0 : 1;
+	if (status == 1 && run.reason[0])
+		fprintf(stderr, "ccbench: %s: %s\n", run.command, run.reason);
+out:
+	/* The undo log runs whatever happened: objects, images, settings,
+	 * connections; entries older than this point (a sweep's) stay. */
+	ccb_undo_unwind_to(mark);
+	ccb_run_free(&run);
+	return status;
+}

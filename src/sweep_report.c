@@ -1,0 +1,499 @@
+/*
+ * Views of a saved sweep (the JSON document ccb_sweep_command writes):
+ * the seed-002-shaped table, CSV, SVG; `ccbench report` to re-render one;
+ * `ccbench compare` to gate a run against a baseline. Everything here reads
+ * only the document, so a view never disagrees with the JSON.
+ */
+#include <ccbench/chart.h>
+#include <ccbench/report.h>
+#include <ccbench/sweep.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *str_or(const json_t *v, const char *dflt)
+{
+	const char *s = json_string_value(v);
+	return s ? s : dflt;
+}
+
+static const char *label_of(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* "order=20 path=librbd": a point's matrix values other than the row key. */
+static void series_label(const json_t *matrix, const char *row_key, char *buf, size_t len)
+{
+	const char *key;
+	json_t *v;
+	char vb[64];
+
+	buf[0] = '\0';
+	json_object_foreach((json_t *)matrix, key, v)
+	{
+		size_t l = strlen(buf);
+		if (strcmp(key, row_key) == 0)
+			continue;
+		snprintf(buf + l, len - l, "%s%s=%s", l ? " " : "", key, label_of(v, vb, sizeof(vb)));
+	}
+	if (!buf[0])
+		snprintf(buf, len, "MiB/s");
+}
+
+static double agg(const json_t *pt, const char *what, const char *stat)
+{
+	return json_number_value(
+		json_object_get(json_object_get(json_object_get(pt, "aggregate"), what), stat));
+}
+
+/* Distinct labels in order of first appearance. */
+static json_t *distinct(const json_t *points, const char *row_key, bool rows)
+{
+	json_t *out = json_array(), *p;
+	size_t i;
+	char buf[256], vb[64];
+
+	json_array_foreach((json_t *)points, i, p)
+	{
+		const json_t *m = json_object_get(p, "matrix");
+		const char *l = rows ? label_of(json_object_get(m, row_key), vb, sizeof(vb)) : buf;
+		bool found = false;
+		size_t j;
+		json_t *e;
+
+		if (!rows)
+			series_label(m, row_key, buf, sizeof(buf));
+		json_array_foreach(out, j, e) found |= strcmp(json_string_value(e), l) == 0;
+		if (!found)
+			json_array_append_new(out, json_string(l));
+	}
+	return out;
+}
+
+static const json_t *find_point(const json_t *points, const char *row_key, const char *row,
+				 const char *col)
+{
+	json_t *p;
+	size_t i;
+	char buf[256], vb[64];
+
+	json_array_foreach((json_t *)points, i, p)
+	{
+		const json_t *m = json_object_get(p, "matrix");
+		series_label(m, row_key, buf, sizeof(buf));
+		if (strcmp(label_of(json_object_get(m, row_key), vb, sizeof(vb)), row) == 0 &&
+		    strcmp(buf, col) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+static bool is_knee(const json_t *doc, const json_t *pt, const char *row_key)
+{
+	const json_t *m = json_object_get(pt, "matrix"), *k;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "knees"), i, k)
+	{
+		json_t *s = json_deep_copy(m);
+		json_object_del(s, row_key);
+		bool same = json_equal(s, json_object_get(k, "series")) &&
+			    json_equal(json_object_get(m, row_key), json_object_get(k, "value"));
+		json_decref(s);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+static void table(const json_t *doc, FILE *out, const char *what, const char *title,
+		  const char *unit_scale)
+{
+	const json_t *points = json_object_get(doc, "points");
+	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	json_t *rows = distinct(points, row_key, true), *cols = distinct(points, row_key, false);
+	json_t *r, *c;
+	size_t i, j;
+	double scale = unit_scale ? atof(unit_scale) : 1;
+
+	fprintf(out, "%s\n%-14s", title, row_key);
+	json_array_foreach(cols, j, c) fprintf(out, "  %24s", json_string_value(c));
+	fputc('\n', out);
+	json_array_foreach(rows, i, r)
+	{
+		fprintf(out, "%-14s", json_string_value(r));
+		json_array_foreach(cols, j, c)
+		{
+			const json_t *p = find_point(points, row_key, json_string_value(r),
+						     json_string_value(c));
+			char cell[64] = "-";
+			if (p && json_integer_value(json_object_get(json_object_get(p, "aggregate"),
+								    "runs_ok")) > 0) {
+				bool knee = what[0] == 'b' && is_knee(doc, p, row_key);
+				snprintf(cell, sizeof(cell), "%s%.1f ± %.1f", knee ? "*" : "",
+					 agg(p, what, "mean") * scale, agg(p, what, "stddev") * scale);
+			}
+			fprintf(out, "  %24s", cell);
+		}
+		fputc('\n', out);
+	}
+	json_decref(rows);
+	json_decref(cols);
+}
+
+void ccb_sweep_render_text(const json_t *doc, FILE *out)
+{
+	const json_t *cfg = json_object_get(doc, "config"), *k, *p;
+	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	bool any_tradeoff = false;
+	size_t i;
+	char buf[256], vb[64];
+
+	fprintf(out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
+		str_or(json_object_get(cfg, "name"), str_or(json_object_get(doc, "config_file"), "")),
+		json_string_value(json_object_get(cfg, "command")),
+		(long long)json_array_size(json_object_get(doc, "points")),
+		(long long)json_integer_value(json_object_get(doc, "repeat")),
+		json_string_value(json_object_get(doc, "order")),
+		json_string_value(json_object_get(doc, "status")));
+	table(doc, out, "bandwidth_mib_s",
+	      "\nMiB/s, mean ± stddev over repeats (* = knee: smallest value within 5% of the best)",
+	      NULL);
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+		any_tradeoff |= json_object_get(json_object_get(p, "aggregate"),
+						"tradeoff_randread_4k") != NULL;
+	if (any_tradeoff) {
+		fprintf(out, "\nthe cost: 4K random read latency p99 (ms) at each setting\n");
+		/* Re-use the table code on the tradeoff aggregate. */
+		json_t *copy = json_deep_copy(doc);
+		json_array_foreach(json_object_get(copy, "points"), i, p)
+		{
+			json_t *a = json_object_get(p, "aggregate");
+			json_t *t = json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
+			if (t)
+				json_object_set(a, "tradeoff_p99", t);
+		}
+		table(copy, out, "tradeoff_p99", "", "0.001");
+		json_decref(copy);
+	}
+	json_array_foreach(json_object_get(doc, "knees"), i, k)
+	{
+		series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
+		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s (best %.1f)\n", i ? "" : "\n",
+			buf, row_key, label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+			json_number_value(json_object_get(k, "bandwidth_mib_s")),
+			json_number_value(json_object_get(k, "best_mib_s")));
+	}
+}
+
+int ccb_sweep_render_csv(const json_t *doc, FILE *out)
+{
+	const json_t *points = json_object_get(doc, "points"), *p;
+	json_t *keys = json_array(), *k;
+	size_t i, j;
+	const char *key;
+	json_t *v;
+	char vb[64];
+
+	json_array_foreach((json_t *)points, i, p)
+	{
+		json_object_foreach(json_object_get(p, "matrix"), key, v)
+		{
+			bool found = false;
+			json_array_foreach(keys, j, k) found |= strcmp(json_string_value(k), key) == 0;
+			if (!found)
+				json_array_append_new(keys, json_string(key));
+		}
+	}
+	fprintf(out, "point,command");
+	json_array_foreach(keys, j, k) fprintf(out, ",%s", json_string_value(k));
+	fprintf(out, ",runs,runs_ok,bandwidth_mib_s_mean,bandwidth_mib_s_stddev,"
+		     "bandwidth_mib_s_min,bandwidth_mib_s_max,iops_mean,latency_p50_us_mean,"
+		     "latency_p99_us_mean,tradeoff_4k_p99_us_mean\n");
+	json_array_foreach((json_t *)points, i, p)
+	{
+		const json_t *a = json_object_get(p, "aggregate");
+		const json_t *t = json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
+		fprintf(out, "%zu,%s", i + 1, json_string_value(json_object_get(p, "command")));
+		json_array_foreach(keys, j, k)
+			fprintf(out, ",%s",
+				label_of(json_object_get(json_object_get(p, "matrix"),
+							 json_string_value(k)),
+					 vb, sizeof(vb)));
+		fprintf(out, ",%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,",
+			(long long)json_integer_value(json_object_get(a, "runs")),
+			(long long)json_integer_value(json_object_get(a, "runs_ok")),
+			agg(p, "bandwidth_mib_s", "mean"), agg(p, "bandwidth_mib_s", "stddev"),
+			agg(p, "bandwidth_mib_s", "min"), agg(p, "bandwidth_mib_s", "max"),
+			agg(p, "iops", "mean"), agg(p, "latency_p50_us", "mean"),
+			agg(p, "latency_p99_us", "mean"));
+		if (t)
+			fprintf(out, "%.3f", json_number_value(json_object_get(t, "mean")));
+		fputc('\n', out);
+	}
+	json_decref(keys);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* A row value on the chart's x axis: sizes in KiB, numbers as they are. */
+static double x_value(const json_t *v, bool *is_size)
+{
+	uint64_t b;
+
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (json_is_string(v) && ccb_parse_bytes(json_string_value(v), &b) == 0) {
+		*is_size = true;
+		return (double)b / 1024.0;
+	}
+	return NAN;
+}
+
+int ccb_sweep_render_svg(const json_t *doc, FILE *out)
+{
+	const json_t *points = json_object_get(doc, "points");
+	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	json_t *cols = distinct(points, row_key, false), *c;
+	size_t nc = json_array_size(cols), np = json_array_size(points), j;
+	struct ccb_chart_series *ser = calloc(nc + 1, sizeof(*ser));
+	double *xs = calloc(np * nc + 1, sizeof(double)), *ys = calloc(np * nc + 1, sizeof(double));
+	double *es = calloc(np * nc + 1, sizeof(double));
+	bool is_size = false, all_pos = true;
+	char xt[128], title[256];
+	int r;
+
+	json_array_foreach(cols, j, c)
+	{
+		size_t i, n = 0;
+		const json_t *p;
+		char buf[256];
+
+		ser[j].label = json_string_value(c);
+		ser[j].x = xs + j * np;
+		ser[j].y = ys + j * np;
+		ser[j].err = es + j * np;
+		json_array_foreach((json_t *)points, i, p)
+		{
+			series_label(json_object_get(p, "matrix"), row_key, buf, sizeof(buf));
+			if (strcmp(buf, ser[j].label) != 0)
+				continue;
+			double x = x_value(json_object_get(json_object_get(p, "matrix"), row_key),
+					   &is_size);
+			if (isnan(x) || !json_integer_value(json_object_get(
+						json_object_get(p, "aggregate"), "runs_ok")))
+				continue;
+			all_pos &= x >= 0;
+			xs[j * np + n] = x;
+			ys[j * np + n] = agg(p, "bandwidth_mib_s", "mean");
+			es[j * np + n] = agg(p, "bandwidth_mib_s", "stddev");
+			n++;
+		}
+		ser[j].n = n;
+	}
+	snprintf(xt, sizeof(xt), "%s%s", row_key,
+		 is_size ? (all_pos ? " (KiB, log2 scale)" : " (KiB)") : "");
+	/* A log2 axis can show 0 (readahead off) at its left end; negatives, never. */
+	snprintf(title, sizeof(title), "%s: %s",
+		 str_or(json_object_get(json_object_get(doc, "config"), "name"), "ccbench sweep"),
+		 json_string_value(json_object_get(json_object_get(doc, "config"), "command")));
+	struct ccb_chart ch = {.title = title,
+			       .x_title = xt,
+			       .y_title = "bandwidth (MiB/s), mean ± stddev",
+			       .x_log2 = is_size && all_pos,
+			       .series = ser,
+			       .n_series = nc};
+	r = ccb_chart_svg(&ch, out);
+	free(ser), free(xs), free(ys), free(es);
+	json_decref(cols);
+	return r;
+}
+
+/* ---- report and compare ---------------------------------------------------- */
+
+static json_t *load_result(const char *path, char *err, size_t err_len)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr);
+
+	if (!doc) {
+		if (jerr.line > 0)
+			snprintf(err, err_len, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		else
+			snprintf(err, err_len, "%s", jerr.text);
+		return NULL;
+	}
+	if (!json_is_object(doc) || (!json_object_get(doc, "points") &&
+				     !json_object_get(doc, "bandwidth_mib_s"))) {
+		snprintf(err, err_len, "%s: not a ccbench result or sweep", path);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+static int render_to(const char *path, const json_t *doc, int (*fn)(const json_t *, FILE *))
+{
+	FILE *f = fopen(path, "w");
+	int r;
+
+	if (!f) {
+		fprintf(stderr, "ccbench: %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	r = fn(doc, f);
+	if (fclose(f) != 0 && !r)
+		r = -EIO;
+	return r;
+}
+
+static int single_csv(const json_t *doc, FILE *f)
+{
+	return ccb_report_write(doc, CCB_FMT_CSV, f);
+}
+
+int ccb_report_command(const struct ccb_cli *cli)
+{
+	const struct ccb_opts *o = &cli->opts;
+	char err[512];
+	json_t *doc = load_result(cli->args[0], err, sizeof(err));
+	bool sweep;
+	int r = 0;
+
+	if (!doc) {
+		fprintf(stderr, "ccbench: report: %s\n", err);
+		return 2;
+	}
+	sweep = json_object_get(doc, "points") != NULL;
+	if (o->svg_file && !sweep) {
+		fprintf(stderr, "ccbench: report --svg: %s is a single run, not a sweep\n",
+			cli->args[0]);
+		json_decref(doc);
+		return 2;
+	}
+	if (o->svg_file)
+		r |= render_to(o->svg_file, doc, ccb_sweep_render_svg);
+	if (o->csv_file)
+		r |= render_to(o->csv_file, doc, sweep ? ccb_sweep_render_csv : single_csv);
+	if (!sweep)
+		r |= ccb_report_emit(doc, o);
+	else if (o->format == CCB_FMT_JSON)
+		r |= json_dumpf(doc, stdout, JSON_INDENT(2)) < 0 ? -EIO : 0;
+	else if (o->format == CCB_FMT_CSV)
+		r |= ccb_sweep_render_csv(doc, stdout);
+	else
+		ccb_sweep_render_text(doc, stdout);
+	json_decref(doc);
+	return r ? 1 : 0;
+}
+
+/* Points of a result: key (command + matrix values) -> the metric's value. */
+static json_t *metric_points(const json_t *doc, bool p99)
+{
+	json_t *out = json_object(), *p;
+	size_t i;
+
+	if (!json_object_get(doc, "points")) {
+		double v = p99 ? json_number_value(json_object_get(json_object_get(doc, "latency_us"), "p99"))
+			       : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
+		json_object_set_new(out, str_or(json_object_get(doc, "command"), "run"),
+				    json_real(v));
+		return out;
+	}
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
+		char key[1024];
+		snprintf(key, sizeof(key), "%s %s", json_string_value(json_object_get(p, "command")), m);
+		free(m);
+		if (!json_integer_value(json_object_get(json_object_get(p, "aggregate"), "runs_ok")))
+			continue;
+		json_object_set_new(out, key,
+				    json_real(p99 ? agg(p, "latency_p99_us", "mean")
+						  : agg(p, "bandwidth_mib_s", "mean")));
+	}
+	return out;
+}
+
+int ccb_compare_command(const struct ccb_cli *cli)
+{
+	const struct ccb_opts *o = &cli->opts;
+	char err[512], *end;
+	json_t *base = load_result(cli->args[0], err, sizeof(err)), *cur = NULL, *bp = NULL,
+	       *cp = NULL, *v;
+	bool p99 = o->metric && strcmp(o->metric, "p99") == 0;
+	double tol = strtod(o->tolerance, &end);
+	const char *key;
+	int regressed = 0, matched = 0, status;
+
+	if (!base) {
+		fprintf(stderr, "ccbench: compare: %s\n", err);
+		return 2;
+	}
+	if (end == o->tolerance || (*end && strcmp(end, "%") != 0) || tol < 0 || tol > 1000) {
+		fprintf(stderr, "ccbench: --tolerance '%s': expected a percentage such as 10%%\n",
+			o->tolerance);
+		json_decref(base);
+		return 2;
+	}
+	cur = load_result(cli->args[1], err, sizeof(err));
+	if (!cur) {
+		fprintf(stderr, "ccbench: compare: %s\n", err);
+		json_decref(base);
+		return 2;
+	}
+	bp = metric_points(base, p99);
+	cp = metric_points(cur, p99);
+	printf("%-60s %12s %12s %9s  %s\n", "point", "baseline", "current", "delta", "verdict");
+	json_object_foreach(bp, key, v)
+	{
+		json_t *c = json_object_get(cp, key);
+		double b = json_real_value(v), x, delta;
+		const char *verdict;
+
+		if (!c) {
+			printf("%-60s %12.2f %12s %9s  missing in %s\n", key, b, "-", "-",
+			       cli->args[1]);
+			continue;
+		}
+		matched++;
+		x = json_real_value(c);
+		delta = b != 0 ? (x - b) / b * 100 : 0;
+		/* Bandwidth regresses downwards, latency upwards. */
+		bool worse = p99 ? delta > tol : delta < -tol;
+		bool better = p99 ? delta < -tol : delta > tol;
+		verdict = worse ? "REGRESSED" : better ? "improved" : "ok";
+		regressed += worse;
+		printf("%-60s %12.2f %12.2f %+8.1f%%  %s\n", key, b, x, delta, verdict);
+	}
+	if (!matched || matched != (int)json_object_size(bp)) {
+		fprintf(stderr,
+			"ccbench: compare: %s and %s do not hold the same points (%d of %zu "
+			"matched)\n",
+			cli->args[0], cli->args[1], matched, json_object_size(bp));
+		status = 2;
+	} else {
+		printf("%d of %d points regressed beyond %s (%s)\n", regressed, matched,
+		       o->tolerance, p99 ? "p99 latency" : "bandwidth");
+		status = regressed ? 1 : 0;
+	}
+	json_decref(bp);
+	json_decref(cp);
+	json_decref(base);
+	json_decref(cur);
+	return status;
+}

@@ -1,0 +1,81 @@
+# Helpers for the krbd integration tests (sourced after lib.sh). Each test
+# keeps its crash state and fuse mounts in its own CCB_STATE_DIR, so tests
+# running side by side never see each other's records.
+export CCB_STATE_DIR=$WORK/state-$(basename "$0" .sh)
+mkdir -p "$CCB_STATE_DIR"
+
+# krbd_image NAME SIZE: an image in pool rbd, written through (reads of
+# never-written extents would return zeroes without touching the OSDs).
+krbd_image() {
+	rbd create "rbd/$1" --size "$2" || fail "rbd create rbd/$1"
+	rbd bench --io-type write --io-size 4M --io-total "$2" "rbd/$1" >/dev/null 2>&1 ||
+		fail "rbd bench write rbd/$1"
+}
+
+# ra DEV: read_ahead_kb of /dev/DEV's queue.
+ra() {
+	cat "/sys/block/$(basename "$1")/queue/read_ahead_kb"
+}
+
+# Loop devices backed by a file under our state dir (fuse-loop mappings).
+our_loops() {
+	losetup -a 2>/dev/null | grep -F "$CCB_STATE_DIR/" || true
+}
+
+# rbd-fuse processes serving a mount under our state dir.
+our_fuse() {
+	pgrep -af rbd-fuse | grep -F "$CCB_STATE_DIR/" | grep -v pgrep || true
+}
+
+our_mounts() {
+	grep -F "$CCB_STATE_DIR/" /proc/mounts || true
+}
+
+state_files() {
+	ls "$CCB_STATE_DIR"/run-*.json 2>/dev/null || true
+}
+
+# assert_unmapped: nothing of a fuse-loop mapping is left.
+assert_unmapped() {
+	local i
+	# rbd-fuse exits just after its unmount; give it a moment.
+	for i in $(seq 1 50); do
+		[ -z "$(our_fuse)" ] && break
+		sleep 0.1
+	done
+	[ -z "$(our_loops)" ] || fail "loop device left: $(our_loops)"
+	[ -z "$(our_mounts)" ] || fail "mount left: $(our_mounts)"
+	[ -z "$(our_fuse)" ] || fail "rbd-fuse left: $(our_fuse)"
+}
+
+# mapped_loop: the loop device of our fuse-loop mapping (waits up to 30 s).
+mapped_loop() {
+	local i l
+	for i in $(seq 1 300); do
+		l=$(our_loops | head -1 | cut -d: -f1)
+		[ -n "$l" ] && { echo "$l"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# file_loop SIZE_MB: sets LOOP to a read-only loop device over a plain
+# file of that size; detached at exit.
+FILE_LOOPS=()
+file_loop() {
+	local f
+	f=$(mktemp "$WORK/krbd-file.XXXXXX")
+	dd if=/dev/urandom of="$f" bs=1M count="$1" status=none
+	LOOP=$(losetup -r -f --show "$f") || fail "losetup -r -f --show $f"
+	FILE_LOOPS+=("$LOOP")
+}
+detach_file_loops() {
+	local l
+	for l in "${FILE_LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
+}
+trap detach_file_loops EXIT
+
+# read_sectors DEV: sectors read from DEV since boot (field 3 of its stat).
+read_sectors() {
+	awk '{print $3}' "/sys/block/$(basename "$1")/stat"
+}

@@ -1,0 +1,40 @@
+# Bad input: one message, exit 2, nothing changed (read_ahead_kb as it
+# was, nothing mapped).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/krbd_lib.sh"
+
+file_loop 8
+orig=$(ra "$LOOP")
+check() { # check PATTERN ARGS...
+	local pat=$1 msg
+	shift
+	timed "$CCBENCH" "$@"
+	[ "$RC" = 2 ] || fail "exit $RC for: $*"
+	msg=$("$CCBENCH" "$@" 2>&1 || true)
+	[ "$(printf '%s\n' "$msg" | grep -v '^Try ' | grep -c .)" = 1 ] || fail "not one message: $msg"
+	printf '%s' "$msg" | grep -q -- "$pat" || fail "message for $* lacks '$pat': $msg"
+	[ "$(ra "$LOOP")" = "$orig" ] || fail "read_ahead_kb changed by: $*"
+}
+check "No such file" krbd read --device /dev/no-such-device --read-ahead-kb 1024
+check "not a block device" krbd read --device /etc/hostname --read-ahead-kb 1024
+check "read-ahead-kb '-1'" krbd read --device "$LOOP" --read-ahead-kb -1
+check "read-ahead-kb 'lots'" krbd read --device "$LOOP" --read-ahead-kb lots
+check "out of range" krbd read --device "$LOOP" --read-ahead-kb 2000000
+check "beyond the end" krbd read --device "$LOOP" --offset 8M --read-ahead-kb 1024
+check "multiple of 512" krbd read --device "$LOOP" --direct --io-size 1000
+check "logical block size" krbd read --device "$LOOP" --direct --offset 100 --read-ahead-kb 64
+check "give one of --device" krbd read
+check "give one of --device" krbd read --device "$LOOP" --map rbd/x
+check "expected POOL/IMAGE" krbd read --map nopool
+check "buffered reads are one per stream" krbd read --device "$LOOP" -t 4
+check "too small" krbd read --device "$LOOP" --streams 256 --io-size 1M
+check "no such image" krbd read --map rbd/no-such-image --read-ahead-kb 1024
+check "no such pool" krbd read --map no-such-pool/img
+check "no rbd driver" krbd read --map rbd/x --map-via kernel
+rc=0
+msg=$(env PATH=/nonexistent "$CCBENCH" krbd read --map rbd/x --map-via fuse-loop 2>&1) || rc=$?
+[ "$rc" = 2 ] || fail "rbd-fuse missing: exit $rc"
+printf '%s' "$msg" | grep -q "rbd-fuse is not in PATH" || fail "rbd-fuse missing: $msg"
+assert_unmapped
+[ -z "$(state_files)" ] || fail "state file left"

@@ -1,0 +1,43 @@
+# A 2x2 sweep (two readahead values x librbd and the kernel path, tiny sizes)
+# writes the table, JSON, CSV and SVG; the JSON holds every run; one image
+# served all points; read_ahead_kb is restored and no image is left.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cat >s.json <<CFG
+{"name": "t", "command": "rbd read",
+ "params": {"size": "16M", "io-size": "64K", "map-via": "fuse-loop"},
+ "matrix": {"readahead": ["128K", "1M"], "path": ["librbd", "krbd"]},
+ "repeat": 2}
+CFG
+# map-via is a krbd option: the librbd points must not see it.
+python3 - <<'PY'
+import json; c = json.load(open("s.json")); del c["params"]["map-via"]; json.dump(c, open("s.json", "w"))
+PY
+loops_before=$(losetup -a | wc -l)
+"$CCBENCH" sweep s.json -p rbd --json out.json --csv out.csv --svg out.svg >table.txt 2>err.txt || { cat err.txt; fail "sweep failed"; }
+cat table.txt
+grep -q "^readahead" table.txt || fail "no table"
+grep -q "path=librbd" table.txt && grep -q "path=krbd" table.txt || fail "table columns"
+python3 - <<'PY'
+import json, xml.etree.ElementTree as ET
+d = json.load(open("out.json"))
+assert d["kind"] == "sweep" and d["status"] == "ok", d["status"]
+assert len(d["points"]) == 4
+for p in d["points"]:
+    assert len(p["runs"]) == 2, p["matrix"]
+    assert all(r["status"] == "ok" for r in p["runs"])
+    assert p["aggregate"]["bandwidth_mib_s"]["mean"] > 0
+    path = p["matrix"]["path"]
+    for r in p["runs"]:
+        assert r["path"] == ("krbd" if path == "krbd" else "librbd"), r["path"]
+images = {r["layout"].get("image") or r["layout"].get("map") or r["layout"].get("mapped_image") for p in d["points"] for r in p["runs"]}
+svg = ET.parse("out.svg").getroot()
+ns = {"s": "http://www.w3.org/2000/svg"}
+assert len(svg.findall(".//s:g[@class='series']", ns)) == 2
+rows = open("out.csv").read().strip().splitlines()
+assert len(rows) == 5 and rows[0].startswith("point,command")
+PY
+[ -z "$(rbd ls rbd)" ] || fail "images left: $(rbd ls rbd)"
+[ "$(losetup -a | wc -l)" = "$loops_before" ] || fail "loop device left"
+! pgrep -f "rbd-fuse.*$CLUSTER_DIR" >/dev/null || fail "rbd-fuse left running"

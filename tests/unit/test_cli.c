@@ -1,0 +1,418 @@
+/* Unit tests for src/cli.c: argv to command, mode, mask and options. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccbench/cli.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define CMD_RADOS (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+#define CMD_CLEANUP (CCB_CMD_CONN | CCB_CMD_CLEANUP)
+
+#define MAX_ARGS 32
+
+/*
+ * getopt_long permutes argv and the options keep pointers into it, so
+ * every case gets a fresh, writable copy that outlives the checks.
+ */
+struct args {
+	int argc;
+	char *argv[MAX_ARGS + 1];
+	struct ccb_cli cli;
+	char err[256];
+	int ret;
+};
+
+static struct args *parse_v(const char *first, va_list ap)
+{
+	struct args *a = calloc(1, sizeof(*a));
+	const char *s;
+
+	assert_non_null(a);
+	a->argv[a->argc++] = strdup("ccbench");
+	for (s = first; s; s = va_arg(ap, const char *)) {
+		assert_true(a->argc < MAX_ARGS);
+		a->argv[a->argc++] = strdup(s);
+	}
+	a->argv[a->argc] = NULL;
+	/* Poison the output so a success that fills nothing is caught. */
+	memset(&a->cli, 0xa5, sizeof(a->cli));
+	a->ret = ccb_cli_parse(a->argc, a->argv, &a->cli, a->err, sizeof(a->err));
+	return a;
+}
+
+/* parse("rados", "write", NULL): argv[0] is added. */
+static struct args *parse(const char *first, ...)
+{
+	struct args *a;
+	va_list ap;
+
+	va_start(ap, first);
+	a = parse_v(first, ap);
+	va_end(ap);
+	return a;
+}
+
+static void args_free(struct args *a)
+{
+	for (int i = 0; i < a->argc; i++)
+		free(a->argv[i]);
+	free(a);
+}
+
+static void expect_ok(struct args *a)
+{
+	if (a->ret != 0)
+		fail_msg("ret %d: %s", a->ret, a->err);
+}
+
+static void expect_err(struct args *a, const char *needle)
+{
+	if (a->ret != -EINVAL)
+		fail_msg("ret %d, want -EINVAL (expected \"%s\")", a->ret, needle);
+	if (!strstr(a->err, needle))
+		fail_msg("message \"%s\" lacks \"%s\"", a->err, needle);
+}
+
+static void test_rados_write(void **state)
+{
+	struct args *a = parse("rados", "write", "-p", "rbd", "-t", "32", "-b", "64K", NULL);
+	char err[256];
+
+	(void)state;
+	expect_ok(a);
+	assert_string_equal(a->cli.command, "rados write");
+	assert_string_equal(a->cli.path, "rados");
+	assert_int_equal(a->cli.cmd_mask, CMD_RADOS);
+	assert_int_equal(a->cli.mode, CCB_MODE_WRITE);
+	assert_false(a->cli.help);
+	assert_false(a->cli.version);
+	assert_string_equal(a->cli.opts.pool, "rbd");
+	assert_int_equal(a->cli.opts.queue_depth, 32);
+	assert_true(a->cli.opts.op_size_bytes == 65536);
+	assert_true(ccb_opt_given(&a->cli.opts, "pool"));
+	assert_true(ccb_opt_given(&a->cli.opts, "queue-depth"));
+	assert_true(ccb_opt_given(&a->cli.opts, "op-size"));
+	/* What was not given keeps its default and is not marked. */
+	assert_false(ccb_opt_given(&a->cli.opts, "duration"));
+	assert_true(a->cli.opts.duration_usec == 10000000ull);
+	assert_string_equal(a->cli.opts.cluster, "ceph");
+	assert_int_equal(a->cli.opts.clients, 1);
+	assert_int_equal(ccb_opts_validate(&a->cli.opts, a->cli.cmd_mask, err, sizeof(err)), 0);
+	args_free(a);
+}
+
+static void test_modes(void **state)
+{
+	static const struct {
+		const char *word;
+		enum ccb_mode mode;
+		const char *command;
+	} cases[] = {
+		{"write", CCB_MODE_WRITE, "rados write"},
+		{"seq", CCB_MODE_SEQ, "rados seq"},
+		{"rand", CCB_MODE_RAND, "rados rand"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct args *a = parse("rados", cases[i].word, "-p", "x", NULL);
+
+		expect_ok(a);
+		assert_string_equal(a->cli.command, cases[i].command);
+		assert_int_equal(a->cli.mode, cases[i].mode);
+		assert_int_equal(a->cli.cmd_mask, CMD_RADOS);
+		args_free(a);
+	}
+}
+
+static void test_options_anywhere(void **state)
+{
+	struct args *a;
+
+	(void)state;
+	a = parse("-p", "rbd", "--queue-depth=8", "rados", "seq", NULL);
+	expect_ok(a);
+	assert_string_equal(a->cli.command, "rados seq");
+	assert_string_equal(a->cli.opts.pool, "rbd");
+	assert_int_equal(a->cli.opts.queue_depth, 8);
+	args_free(a);
+
+	/* Between the command words, with long options in both spellings. */
+	a = parse("--pool", "p1", "rados", "-t", "4", "rand", "--op-size", "1M", "--duration=2m",
+		  "-q", NULL);
+	expect_ok(a);
+	assert_string_equal(a->cli.command, "rados rand");
+	assert_int_equal(a->cli.mode, CCB_MODE_RAND);
+	assert_string_equal(a->cli.opts.pool, "p1");
+	assert_int_equal(a->cli.opts.queue_depth, 4);
+	assert_true(a->cli.opts.op_size_bytes == 1ull << 20);
+	assert_true(a->cli.opts.duration_usec == 120000000ull);
+	assert_true(a->cli.opts.quiet);
+	args_free(a);
+
+	/* Short options glued to their value and grouped flags. */
+	a = parse("rados", "write", "-prbd", "-t7", "-qf", "json", "--clients", "3", "-o", "a=b",
+		  "--set", "c=d", NULL);
+	expect_ok(a);
+	assert_string_equal(a->cli.opts.pool, "rbd");
+	assert_int_equal(a->cli.opts.queue_depth, 7);
+	assert_true(a->cli.opts.quiet);
+	assert_int_equal(a->cli.opts.format, CCB_FMT_JSON);
+	assert_int_equal(a->cli.opts.clients, 3);
+	assert_int_equal(a->cli.opts.n_sets, 2);
+	assert_string_equal(a->cli.opts.sets[0], "a=b");
+	assert_string_equal(a->cli.opts.sets[1], "c=d");
+	args_free(a);
+
+	/* The last of a repeated option wins. */
+	a = parse("rados", "write", "-t", "2", "-t", "9", NULL);
+	expect_ok(a);
+	assert_int_equal(a->cli.opts.queue_depth, 9);
+	args_free(a);
+}
+
+static void test_cleanup(void **state)
+{
+	struct args *a = parse("cleanup", "--all-runs", "-p", "x", NULL);
+	char err[256];
+
+	(void)state;
+	expect_ok(a);
+	assert_string_equal(a->cli.command, "cleanup");
+	assert_null(a->cli.path);
+	assert_int_equal(a->cli.cmd_mask, CMD_CLEANUP);
+	assert_true(a->cli.opts.all_runs);
+	assert_string_equal(a->cli.opts.pool, "x");
+	assert_int_equal(ccb_opts_validate(&a->cli.opts, a->cli.cmd_mask, err, sizeof(err)), 0);
+	args_free(a);
+
+	/* Parsing accepts any table option; validation refuses those cleanup does not take. */
+	a = parse("cleanup", "--run-name", "r1", "-p", "x", "-t", "4", NULL);
+	expect_ok(a);
+	assert_int_equal(ccb_opts_validate(&a->cli.opts, a->cli.cmd_mask, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--queue-depth"));
+	args_free(a);
+}
+
+static void test_bad_commands(void **state)
+{
+	struct args *a;
+
+	(void)state;
+	a = parse("bogus", NULL);
+	expect_err(a, "unknown command 'bogus'");
+	args_free(a);
+
+	a = parse("rados", "bogus", "-p", "x", NULL);
+	expect_err(a, "bogus");
+	assert_non_null(strstr(a->err, "write"));
+	args_free(a);
+
+	a = parse("rados", NULL);
+	expect_err(a, "rados");
+	args_free(a);
+
+	/* A command word is not a prefix. */
+	a = parse("rad", "write", NULL);
+	expect_err(a, "unknown command 'rad'");
+	args_free(a);
+	a = parse("rados", "wri", NULL);
+	expect_err(a, "wri");
+	args_free(a);
+	a = parse("write", NULL);
+	expect_err(a, "unknown command 'write'");
+	args_free(a);
+
+	a = parse("-p", "x", NULL);
+	expect_err(a, "no command");
+	args_free(a);
+}
+
+static void test_extra_args(void **state)
+{
+	struct args *a;
+
+	(void)state;
+	a = parse("rados", "write", "extra", "-p", "x", NULL);
+	expect_err(a, "unexpected argument 'extra'");
+	args_free(a);
+
+	a = parse("cleanup", "r1", "--all-runs", NULL);
+	expect_err(a, "unexpected argument 'r1'");
+	args_free(a);
+
+	a = parse("rados", "write", "a", "b", NULL);
+	expect_err(a, "unexpected argument");
+	args_free(a);
+}
+
+static void test_bad_options(void **state)
+{
+	struct args *a;
+
+	(void)state;
+	a = parse("rados", "write", "--bogus", "-p", "x", NULL);
+	expect_err(a, "--bogus");
+	args_free(a);
+
+	a = parse("rados", "write", "-Z", NULL);
+	expect_err(a, "-Z");
+	args_free(a);
+
+	/* A flag takes no value. */
+	a = parse("rados", "write", "--quiet=yes", NULL);
+	assert_int_equal(a->ret, -EINVAL);
+	args_free(a);
+
+	a = parse("rados", "write", "-p", NULL);
+	expect_err(a, "needs a value");
+	assert_non_null(strstr(a->err, "-p"));
+	args_free(a);
+
+	a = parse("rados", "write", "-p", "x", "--op-size", NULL);
+	expect_err(a, "needs a value");
+	assert_non_null(strstr(a->err, "--op-size"));
+	args_free(a);
+
+	/* The table's range check reaches the command line. */
+	a = parse("rados", "write", "-p", "x", "-t", "0", NULL);
+	expect_err(a, "--queue-depth '0'");
+	args_free(a);
+	a = parse("rados", "write", "-p", "x", "-b", "4Mx", NULL);
+	expect_err(a, "--op-size '4Mx'");
+	args_free(a);
+	a = parse("rados", "write", "-o", "noequals", NULL);
+	expect_err(a, "--set 'noequals'");
+	args_free(a);
+	a = parse("rados", "write", "-f", "xml", NULL);
+	expect_err(a, "--format 'xml'");
+	args_free(a);
+}
+
+static void test_help_version(void **state)
+{
+	struct args *a;
+
+	(void)state;
+	a = parse("--help", NULL);
+	expect_ok(a);
+	assert_true(a->cli.help);
+	assert_false(a->cli.version);
+	assert_null(a->cli.command);
+	args_free(a);
+
+	a = parse("-h", NULL);
+	expect_ok(a);
+	assert_true(a->cli.help);
+	args_free(a);
+
+	a = parse("--version", NULL);
+	expect_ok(a);
+	assert_true(a->cli.version);
+	assert_false(a->cli.help);
+	assert_null(a->cli.command);
+	args_free(a);
+
+	/* Help for a command knows the command, for per-command usage. */
+	a = parse("rados", "write", "--help", NULL);
+	expect_ok(a);
+	assert_true(a->cli.help);
+	assert_string_equal(a->cli.command, "rados write");
+	assert_int_equal(a->cli.cmd_mask, CMD_RADOS);
+	args_free(a);
+
+	/* Defaults are filled even when only --help is given. */
+	a = parse("-h", NULL);
+	assert_int_equal(a->cli.opts.queue_depth, 16);
+	assert_false(a->cli.opts.given[0]);
+	args_free(a);
+}
+
+/* Each parse starts from scratch, whatever an earlier, failed one left behind. */
+static void test_reparse(void **state)
+{
+	struct args *a;
+
+	(void)state;
+	/* Fails inside a group of short options: -q is never reached. */
+	a = parse("-Zq", "rados", "write", NULL);
+	assert_int_equal(a->ret, -EINVAL);
+	args_free(a);
+
+	a = parse("rados", "write", "-p", "x", NULL);
+	expect_ok(a);
+	assert_false(a->cli.opts.quiet);
+	assert_string_equal(a->cli.command, "rados write");
+	assert_string_equal(a->cli.opts.pool, "x");
+	args_free(a);
+
+	a = parse("rados", "seq", "-p", "y", "-t", NULL);
+	assert_int_equal(a->ret, -EINVAL);
+	args_free(a);
+	a = parse("rados", "rand", "-p", "z", NULL);
+	expect_ok(a);
+	assert_int_equal(a->cli.opts.queue_depth, 16);
+	assert_int_equal(a->cli.mode, CCB_MODE_RAND);
+	args_free(a);
+}
+
+static void test_usage(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	ccb_cli_usage(f, 0);
+	fclose(f);
+	/* The overview lists every command and every option. */
+	assert_non_null(strstr(buf, "rados write"));
+	assert_non_null(strstr(buf, "cleanup"));
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
+		char want[80];
+		snprintf(want, sizeof(want), "--%s", d->name);
+		if (!strstr(buf, want))
+			fail_msg("usage lacks %s", want);
+	}
+	free(buf);
+
+	/* Per-command usage lists only that command's options. */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	ccb_cli_usage(f, CMD_CLEANUP);
+	fclose(f);
+	assert_non_null(strstr(buf, "--all-runs"));
+	assert_null(strstr(buf, "--queue-depth"));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rados_write),
+		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_options_anywhere),
+		cmocka_unit_test(test_cleanup),
+		cmocka_unit_test(test_bad_commands),
+		cmocka_unit_test(test_extra_args),
+		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_help_version),
+		cmocka_unit_test(test_reparse),
+		cmocka_unit_test(test_usage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

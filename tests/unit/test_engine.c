@@ -1,0 +1,864 @@
+/*
+ * Unit tests for src/engine.c, driven through a fake path: an ops table
+ * defined here that completes ops inline, from its own "library" threads
+ * (as librados does), or never. No cluster is involved.
+ *
+ * The whole suite takes about 10 s: the stranded-op case has to wait out
+ * the engine's drain backstop (op timeout + 5 s).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ccbench/engine.h"
+#include "ccbench/path.h"
+#include "ccbench/result.h"
+
+#define MAX_CLIENTS 4
+#define QCAP 1024 /* >= clients x queue depth of any test */
+#define MAX_COMPLETERS 2
+#define SEC 1000000000ull
+#define MSEC 1000000ull
+
+enum fake_mode {
+	FAKE_INLINE, /* ccb_slot_done() inside submit */
+	FAKE_ASYNC,  /* completed by the fake's own threads */
+	FAKE_STUCK,  /* queued, completed only when the test says so */
+};
+
+struct fake_client {
+	long submitted; /* client thread only */
+	bool open;      /* main thread only */
+};
+
+struct fake {
+	enum fake_mode mode;
+	uint64_t op_bytes;       /* bytes per op; 0 = the slot's buffer */
+	long end_after;          /* per client: ops before CCB_SUBMIT_END; 0 = never */
+	long fail_submit_at;     /* the n-th submit (all clients) returns -EIO; 0 = never */
+	long fail_done_at;       /* the n-th async completion reports -ENOSPC; 0 = never */
+	long bad_complete_at;    /* the n-th complete() returns -EBADMSG; 0 = never */
+	int fail_open_idx;       /* client whose open fails; -1 = none */
+	unsigned n_completers;
+
+	atomic_long submits;     /* submit() calls */
+	atomic_long submit_ok;   /* ops started */
+	atomic_long done_calls;  /* async completions delivered */
+	atomic_long completes;   /* complete() calls */
+	atomic_long releases;    /* release() calls */
+	atomic_long opens, closes;
+	atomic_long overlaps;    /* a slot submitted again before its release */
+	atomic_long bad_ret;     /* complete() saw a ret or timestamps that are wrong */
+	atomic_long bad_client;  /* a callback saw another client's state */
+
+	struct fake_client cl[MAX_CLIENTS];
+
+	/* The "library": submitted slots, and threads that complete them. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct ccb_slot *q[QCAP];
+	size_t q_head, q_len;
+	bool quit;
+	pthread_t threads[MAX_COMPLETERS];
+};
+
+static struct fake *fake_of(struct ccb_client *cl)
+{
+	return cl->run->path_data;
+}
+
+static void enqueue(struct fake *f, struct ccb_slot *s)
+{
+	pthread_mutex_lock(&f->lock);
+	/* Not a cmocka assert: this runs on a client thread. */
+	if (f->q_len >= QCAP)
+		abort();
+	f->q[(f->q_head + f->q_len) % QCAP] = s;
+	f->q_len++;
+	pthread_cond_signal(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* Pop one slot, or NULL when the queue is empty. Caller holds f->lock. */
+static struct ccb_slot *dequeue_locked(struct fake *f)
+{
+	struct ccb_slot *s;
+
+	if (!f->q_len)
+		return NULL;
+	s = f->q[f->q_head];
+	f->q_head = (f->q_head + 1) % QCAP;
+	f->q_len--;
+	return s;
+}
+
+/* A librados finisher thread: completes ops in whatever order it gets them. */
+static void *completer_main(void *arg)
+{
+	struct fake *f = arg;
+	unsigned n = 0;
+
+	pthread_mutex_lock(&f->lock);
+	for (;;) {
+		struct ccb_slot *s;
+		int ret;
+
+		while (!f->q_len && !f->quit)
+			pthread_cond_wait(&f->cond, &f->lock);
+		s = dequeue_locked(f);
+		if (!s)
+			break;
+		pthread_mutex_unlock(&f->lock);
+		/* Vary the interleaving with the client threads. */
+		if (++n % 7 == 0)
+			sched_yield();
+		ret = (int)s->len_bytes;
+		if (f->fail_done_at && atomic_fetch_add(&f->done_calls, 1) + 1 == f->fail_done_at)
+			ret = -ENOSPC;
+		ccb_slot_done(s, ret);
+		/* From here on the slot belongs to the client again: do not touch it. */
+		pthread_mutex_lock(&f->lock);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return NULL;
+}
+
+static int fake_prepare(struct ccb_run *run)
+{
+	(void)run;
+	return 0;
+}
+
+static int fake_client_open(struct ccb_client *cl)
+{
+	struct fake *f = fake_of(cl);
+
+	if ((int)cl->idx == f->fail_open_idx)
+		return -ECONNREFUSED;
+	assert_true(cl->idx < MAX_CLIENTS);
+	f->cl[cl->idx].open = true;
+	f->cl[cl->idx].submitted = 0;
+	cl->path_data = &f->cl[cl->idx];
+	atomic_fetch_add(&f->opens, 1);
+	return 0;
+}
+
+static void fake_client_close(struct ccb_client *cl)
+{
+	struct fake *f = fake_of(cl);
+
+	if (cl->path_data != &f->cl[cl->idx] || !f->cl[cl->idx].open)
+		atomic_fetch_add(&f->bad_client, 1);
+	f->cl[cl->idx].open = false;
+	atomic_fetch_add(&f->closes, 1);
+}
+
+static int fake_submit(struct ccb_client *cl, struct ccb_slot *s)
+{
+	struct fake *f = fake_of(cl);
+	struct fake_client *fc = cl->path_data;
+	long n = atomic_fetch_add(&f->submits, 1) + 1;
+
+	if (fc != &f->cl[cl->idx] || s->cl != cl)
+		atomic_fetch_add(&f->bad_client, 1);
+	if (f->end_after && fc->submitted >= f->end_after)
+		return CCB_SUBMIT_END;
+	s->object = (uint64_t)fc->submitted;
+	s->offset = 0;
+	if (f->fail_submit_at && n == f->fail_submit_at)
+		return -EIO;
+	if (s->io)
+		atomic_fetch_add(&f->overlaps, 1);
+	s->io = f; /* the op handle; release() clears it */
+	s->len_bytes = f->op_bytes ? f->op_bytes : s->buf_bytes;
+	fc->submitted++;
+	atomic_fetch_add(&f->submit_ok, 1);
+	if (f->mode == FAKE_INLINE)
+		ccb_slot_done(s, (int)s->len_bytes);
+	else
+		enqueue(f, s);
+	return 0;
+}
+
+static int fake_complete(struct ccb_client *cl, struct ccb_slot *s)
+{
+	struct fake *f = fake_of(cl);
+	long n = atomic_fetch_add(&f->completes, 1) + 1;
+
+	if (s->ret != (int)s->len_bytes || s->end_nsec < s->start_nsec)
+		atomic_fetch_add(&f->bad_ret, 1);
+	if (f->bad_complete_at && n == f->bad_complete_at)
+		return -EBADMSG;
+	return 0;
+}
+
+static void fake_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, size_t len)
+{
+	(void)cl;
+	snprintf(buf, len, "fake_op(obj %llu)", (unsigned long long)s->object);
+}
+
+static void fake_release(struct ccb_client *cl, struct ccb_slot *s)
+{
+	struct fake *f = fake_of(cl);
+
+	if (s->io != f)
+		atomic_fetch_add(&f->bad_ret, 1);
+	s->io = NULL;
+	atomic_fetch_add(&f->releases, 1);
+}
+
+static const struct ccb_path_ops fake_ops = {
+	.name = "fake",
+	.prepare = fake_prepare,
+	.client_open = fake_client_open,
+	.submit = fake_submit,
+	.complete = fake_complete,
+	.describe = fake_describe,
+	.release = fake_release,
+	.client_close = fake_client_close,
+};
+
+static void fake_init(struct fake *f, enum fake_mode mode, unsigned n_completers)
+{
+	memset(f, 0, sizeof(*f));
+	f->mode = mode;
+	f->fail_open_idx = -1;
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->cond, NULL);
+	f->n_completers = mode == FAKE_ASYNC ? n_completers : 0;
+	for (unsigned i = 0; i < f->n_completers; i++)
+		assert_int_equal(pthread_create(&f->threads[i], NULL, completer_main, f), 0);
+}
+
+static void fake_fini(struct fake *f)
+{
+	pthread_mutex_lock(&f->lock);
+	f->quit = true;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+	for (unsigned i = 0; i < f->n_completers; i++)
+		pthread_join(f->threads[i], NULL);
+	pthread_cond_destroy(&f->cond);
+	pthread_mutex_destroy(&f->lock);
+}
+
+/* Complete every queued (stuck) op with @p ret; returns how many. */
+static unsigned complete_stuck(struct fake *f, int ret)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&f->lock);
+	for (struct ccb_slot *s; (s = dequeue_locked(f)); n++)
+		ccb_slot_done(s, ret);
+	pthread_mutex_unlock(&f->lock);
+	return n;
+}
+
+static void run_init(struct ccb_run *run, struct ccb_opts *o, struct fake *f, unsigned n_clients,
+		     uint64_t queue_depth, uint64_t buf_bytes)
+{
+	memset(run, 0, sizeof(*run));
+	ccb_opts_defaults(o);
+	o->quiet = true;
+	run->opts = o;
+	run->ops = &fake_ops;
+	run->command = "fake write";
+	run->mode = CCB_MODE_WRITE;
+	run->is_write = true;
+	run->path_data = f;
+	run->n_clients = n_clients;
+	run->queue_depth = queue_depth;
+	run->buf_bytes = buf_bytes;
+	atomic_init(&run->stop, CCB_STOP_NONE);
+	atomic_init(&run->issued_bytes, 0);
+}
+
+struct totals {
+	uint64_t bytes, ops, hist_n, series_bytes, series_ops, errors;
+};
+
+/*
+ * Every op the fake started was reaped exactly once, and every successful
+ * one is in the counters, the histogram and the series alike.
+ */
+static struct totals check_accounting(struct ccb_run *run, struct fake *f)
+{
+	struct totals t = {0};
+
+	for (unsigned i = 0; i < run->n_clients; i++) {
+		struct ccb_client *cl = &run->clients[i];
+		uint64_t sb = 0, so = 0, sl = 0;
+
+		assert_false(cl->stranded);
+		assert_int_equal(cl->in_flight, 0);
+		assert_int_equal(atomic_load(&cl->in_flight_now), 0);
+		assert_null(cl->done_head);
+		for (unsigned j = 0; j < cl->n_slots; j++) {
+			assert_false(cl->slots[j].busy);
+			assert_null(cl->slots[j].io);
+		}
+		for (size_t s = 0; s < cl->series.n_secs; s++) {
+			sb += cl->series.bytes[s];
+			so += cl->series.ops[s];
+			sl += cl->series.lat_sum_nsec[s];
+		}
+		assert_true(so == atomic_load(&cl->ops_done));
+		assert_true(sb == atomic_load(&cl->bytes_done));
+		assert_true(sl == atomic_load(&cl->lat_sum_nsec));
+		assert_true(cl->hist.count == atomic_load(&cl->ops_done));
+		if (cl->hist.count) {
+			assert_true(cl->first_op_nsec >= run->start_nsec);
+			assert_true(cl->last_op_nsec <= run->end_nsec);
+			assert_true((double)sl == cl->hist.sum_nsec);
+		}
+		t.bytes += atomic_load(&cl->bytes_done);
+		t.ops += atomic_load(&cl->ops_done);
+		t.hist_n += cl->hist.count;
+		t.series_bytes += sb;
+		t.series_ops += so;
+		t.errors += cl->errors;
+	}
+	assert_true(run->end_nsec >= run->start_nsec);
+	assert_int_equal(atomic_load(&f->overlaps), 0);
+	assert_int_equal(atomic_load(&f->bad_ret), 0);
+	assert_int_equal(atomic_load(&f->bad_client), 0);
+	/* Each started op was reaped (released) once; each success counted once. */
+	assert_int_equal(atomic_load(&f->releases), atomic_load(&f->submit_ok));
+	assert_int_equal(atomic_load(&f->opens), atomic_load(&f->closes));
+	return t;
+}
+
+static uint64_t elapsed_since(uint64_t t0)
+{
+	return ccb_now_nsec() - t0;
+}
+
+/* (a) Inline completions, stopped by --total. */
+static void test_inline_total(void **state)
+{
+	const uint64_t buf = 4096, total = 1000 * 4096 + 1;
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct totals t;
+	json_t *res;
+
+	(void)state;
+	fake_init(&f, FAKE_INLINE, 0);
+	run_init(&run, &o, &f, 2, 4, buf);
+	run.total_bytes = total;
+	assert_int_equal(ccb_run_execute(&run), 0);
+
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_DONE);
+	assert_string_equal(run.reason, "--total reached");
+	assert_string_equal(ccb_result_status(&run), "ok");
+	t = check_accounting(&run, &f);
+	/* An op is issued while less than the total was issued: ceil(total / op). */
+	assert_int_equal(t.ops, (total + buf - 1) / buf);
+	assert_true(t.bytes >= total && t.bytes < total + buf);
+	assert_true(t.bytes <= total + run.n_clients * run.queue_depth * buf);
+	assert_int_equal(t.errors, 0);
+	assert_int_equal(atomic_load(&f.completes), t.ops);
+	assert_int_equal(atomic_load(&f.opens), 2);
+
+	/* Slots own aligned, filled, distinct buffers. */
+	for (unsigned i = 0; i < run.n_clients; i++) {
+		struct ccb_client *cl = &run.clients[i];
+
+		assert_int_equal(cl->n_slots, 4);
+		for (unsigned j = 0; j < cl->n_slots; j++) {
+			static const char zero[64];
+			assert_true(((uintptr_t)cl->slots[j].buf & 4095) == 0);
+			assert_true(cl->slots[j].buf_bytes == buf);
+			assert_true(memcmp(cl->slots[j].buf, zero, sizeof(zero)) != 0);
+			if (j)
+				assert_true(memcmp(cl->slots[j].buf, cl->slots[j - 1].buf, 64) != 0);
+		}
+	}
+	assert_true(memcmp(run.clients[0].slots[0].buf, run.clients[1].slots[0].buf, 64) != 0);
+
+	/* The result sees what the engine counted. */
+	res = ccb_result_build(&run, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, 0, NULL);
+	assert_non_null(res);
+	assert_true(json_integer_value(json_object_get(res, "bytes")) == (json_int_t)t.bytes);
+	assert_true(json_integer_value(json_object_get(res, "ops")) == (json_int_t)t.ops);
+	assert_string_equal(json_string_value(json_object_get(res, "status")), "ok");
+	json_decref(res);
+
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+/* (b) The path runs out of work: exactly its ops, and the run is not an error. */
+static void test_submit_end_inline(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct totals t;
+
+	(void)state;
+	fake_init(&f, FAKE_INLINE, 0);
+	f.end_after = 37;
+	run_init(&run, &o, &f, 1, 8, 1024);
+	assert_int_equal(ccb_run_execute(&run), 0);
+	t = check_accounting(&run, &f);
+	assert_int_equal(t.ops, 37);
+	assert_int_equal(t.bytes, 37 * 1024);
+	assert_int_equal(t.errors, 0);
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_NONE);
+	assert_string_equal(ccb_result_status(&run), "ok");
+	assert_int_equal(run.error_ret, 0);
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+static void test_submit_end_async(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct totals t;
+
+	(void)state;
+	fake_init(&f, FAKE_ASYNC, 2);
+	f.end_after = 500;
+	f.op_bytes = 100; /* shorter than the buffer: the path decides */
+	run_init(&run, &o, &f, 2, 8, 4096);
+	assert_int_equal(ccb_run_execute(&run), 0);
+	t = check_accounting(&run, &f);
+	assert_int_equal(t.ops, 1000);
+	assert_int_equal(t.bytes, 1000 * 100);
+	for (unsigned i = 0; i < 2; i++)
+		assert_int_equal(atomic_load(&run.clients[i].ops_done), 500);
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_NONE);
+	assert_string_equal(ccb_result_status(&run), "ok");
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+/* (c) Completions from two "library" threads, two clients of eight slots. */
+static void test_async_total(void **state)
+{
+	const uint64_t buf = 4096, n_ops = 5000;
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct totals t;
+
+	(void)state;
+	fake_init(&f, FAKE_ASYNC, 2);
+	run_init(&run, &o, &f, 2, 8, buf);
+	run.total_bytes = n_ops * buf;
+	assert_int_equal(ccb_run_execute(&run), 0);
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_DONE);
+	t = check_accounting(&run, &f);
+	assert_int_equal(t.ops, n_ops);
+	assert_int_equal(t.bytes, n_ops * buf);
+	assert_int_equal(t.hist_n, n_ops);
+	assert_int_equal(t.series_ops, n_ops);
+	assert_int_equal(t.errors, 0);
+	assert_int_equal(atomic_load(&f.submit_ok), n_ops);
+	assert_int_equal(atomic_load(&f.completes), n_ops);
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+static void test_async_duration(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct totals t;
+	uint64_t t0, took;
+
+	(void)state;
+	fake_init(&f, FAKE_ASYNC, 2);
+	run_init(&run, &o, &f, 2, 8, 512);
+	run.duration_usec = 300000;
+	t0 = ccb_now_nsec();
+	assert_int_equal(ccb_run_execute(&run), 0);
+	took = elapsed_since(t0);
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_DONE);
+	assert_string_equal(run.reason, "--duration reached");
+	assert_true(took >= 300 * MSEC);
+	assert_true(took < 3 * SEC);
+	t = check_accounting(&run, &f);
+	assert_true(t.ops > 0);
+	assert_int_equal(t.ops, atomic_load(&f.submit_ok));
+	/* The run ends with its last op, which is about when the duration ran out. */
+	assert_true(run.end_nsec - run.start_nsec >= 200 * MSEC);
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+/* (d) submit() fails: the run stops with an error naming the op. */
+static void test_submit_error(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct totals t;
+
+	(void)state;
+	fake_init(&f, FAKE_INLINE, 0);
+	f.fail_submit_at = 10;
+	run_init(&run, &o, &f, 1, 4, 4096);
+	run.duration_usec = 30000000; /* would run 30 s if the error did not stop it */
+	assert_int_equal(ccb_run_execute(&run), 0);
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_ERROR);
+	assert_string_equal(ccb_result_status(&run), "aborted");
+	assert_int_equal(run.error_ret, -EIO);
+	t = check_accounting(&run, &f);
+	assert_int_equal(t.errors, 1);
+	assert_int_equal(t.ops, 9);
+	assert_int_equal(atomic_load(&f.submits), 10);
+	assert_int_equal(run.clients[0].first_error, -EIO);
+	assert_non_null(strstr(run.reason, strerror(EIO)));
+	assert_non_null(strstr(run.reason, "fake_op(obj 9)"));
+	assert_string_equal(run.reason, run.clients[0].first_error_msg);
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+/* (d) The library reports an op failure; ops still in flight drain. */
+static void test_async_op_error(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct totals t;
+	json_t *res;
+
+	(void)state;
+	fake_init(&f, FAKE_ASYNC, 2);
+	f.fail_done_at = 200;
+	run_init(&run, &o, &f, 2, 8, 4096);
+	run.duration_usec = 30000000;
+	assert_int_equal(ccb_run_execute(&run), 0);
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_ERROR);
+	assert_int_equal(run.error_ret, -ENOSPC);
+	t = check_accounting(&run, &f);
+	assert_int_equal(t.errors, 1);
+	assert_true(t.ops >= 199);
+	assert_int_equal(t.ops + 1, atomic_load(&f.submit_ok));
+	assert_non_null(strstr(run.reason, strerror(ENOSPC)));
+	assert_non_null(strstr(run.reason, "fake_op(obj "));
+	res = ccb_result_build(&run, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(res, "status")), "aborted");
+	assert_int_equal(json_integer_value(json_object_get(res, "errors")), 1);
+	assert_non_null(strstr(json_string_value(json_object_get(res, "error")), strerror(ENOSPC)));
+	json_decref(res);
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+/* (f) complete() (verification) fails: an op error, the run is aborted. */
+static void test_complete_error(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct totals t;
+
+	(void)state;
+	fake_init(&f, FAKE_INLINE, 0);
+	f.bad_complete_at = 20;
+	run_init(&run, &o, &f, 1, 4, 4096);
+	run.duration_usec = 30000000;
+	assert_int_equal(ccb_run_execute(&run), 0);
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_ERROR);
+	assert_int_equal(run.error_ret, -EBADMSG);
+	assert_string_equal(ccb_result_status(&run), "aborted");
+	t = check_accounting(&run, &f);
+	assert_int_equal(t.errors, 1);
+	/* The failed op is not counted as done; the others are. */
+	assert_int_equal(t.ops, atomic_load(&f.completes) - 1);
+	assert_int_equal(t.ops, atomic_load(&f.submit_ok) - 1);
+	assert_true(t.ops >= 19);
+	assert_non_null(strstr(run.reason, strerror(EBADMSG)));
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+struct watcher {
+	struct ccb_run *run;
+	struct fake *f;
+	uint64_t t0, stop_after_nsec;
+	int stop_seen;
+	unsigned completed;
+};
+
+/* Waits for the run to stop, then plays librados timing out the stuck ops. */
+static void *watcher_main(void *arg)
+{
+	struct watcher *w = arg;
+	struct timespec ts = {0, 5000000L};
+
+	while (atomic_load(&w->run->stop) == CCB_STOP_NONE && elapsed_since(w->t0) < 9 * SEC)
+		nanosleep(&ts, NULL);
+	w->stop_after_nsec = elapsed_since(w->t0);
+	w->stop_seen = atomic_load(&w->run->stop);
+	ts.tv_nsec = 200000000L;
+	nanosleep(&ts, NULL);
+	w->completed = complete_stuck(w->f, -ETIMEDOUT);
+	return NULL;
+}
+
+/* (e) Ops that hang: the watchdog aborts after --op-timeout, the late completions drain. */
+static void test_op_timeout_drained(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct watcher w;
+	pthread_t th;
+	uint64_t took;
+
+	(void)state;
+	fake_init(&f, FAKE_STUCK, 0);
+	run_init(&run, &o, &f, 2, 2, 4096);
+	o.op_timeout_usec = 1000000;
+	run.duration_usec = 60000000;
+	memset(&w, 0, sizeof(w));
+	w.run = &run;
+	w.f = &f;
+	w.t0 = ccb_now_nsec();
+	assert_int_equal(pthread_create(&th, NULL, watcher_main, &w), 0);
+	assert_int_equal(ccb_run_execute(&run), 0);
+	took = elapsed_since(w.t0);
+	pthread_join(th, NULL);
+
+	assert_int_equal(w.stop_seen, CCB_STOP_TIMEOUT);
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_TIMEOUT);
+	/* The watchdog fires after the timeout, and not much later. */
+	assert_true(w.stop_after_nsec >= 1 * SEC);
+	assert_true(w.stop_after_nsec < 2500 * MSEC);
+	/* Drained as soon as the stuck ops completed, not at the backstop. */
+	assert_true(took < 4 * SEC);
+	assert_int_equal(w.completed, 4);
+	assert_int_equal(run.error_ret, -ETIMEDOUT);
+	assert_non_null(strstr(run.reason, "--op-timeout"));
+	assert_string_equal(ccb_result_status(&run), "aborted");
+	check_accounting(&run, &f);
+	for (unsigned i = 0; i < run.n_clients; i++) {
+		assert_false(run.clients[i].stranded);
+		assert_int_equal(run.clients[i].errors, 2); /* both its ops timed out */
+		assert_int_equal(atomic_load(&run.clients[i].ops_done), 0);
+	}
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+/* (e) Ops that never complete: the drain gives up at its backstop, clients are stranded. */
+static void test_op_timeout_stranded(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct ccb_client *clients;
+	unsigned n_clients;
+	uint64_t t0, took;
+
+	(void)state;
+	fake_init(&f, FAKE_STUCK, 0);
+	run_init(&run, &o, &f, 2, 2, 4096);
+	o.op_timeout_usec = 1000000;
+	run.duration_usec = 60000000;
+	t0 = ccb_now_nsec();
+	assert_int_equal(ccb_run_execute(&run), 0);
+	took = elapsed_since(t0);
+
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_TIMEOUT);
+	assert_non_null(strstr(run.reason, "--op-timeout"));
+	/* Watchdog at ~1 s, then the op timeout + 5 s backstop: bounded, well under 10 s. */
+	assert_true(took >= 6 * SEC);
+	assert_true(took < 10 * SEC);
+	for (unsigned i = 0; i < run.n_clients; i++) {
+		assert_true(run.clients[i].stranded);
+		assert_int_equal(run.clients[i].in_flight, 2);
+	}
+	/* A stranded client's connection stays open: a callback may still come. */
+	assert_int_equal(atomic_load(&f.opens), 2);
+	assert_int_equal(atomic_load(&f.closes), 0);
+
+	/* The library calls back late: the engine must have kept the slots alive. */
+	assert_int_equal(complete_stuck(&f, -ETIMEDOUT), 4);
+
+	clients = run.clients;
+	n_clients = run.n_clients;
+	ccb_run_free(&run);
+	assert_null(run.clients);
+	/*
+	 * ccb_run_free() deliberately leaks stranded clients (the process is
+	 * about to exit); the test frees them so the suite stays leak-clean.
+	 */
+	for (unsigned i = 0; i < n_clients; i++) {
+		for (unsigned j = 0; j < clients[i].n_slots; j++)
+			free(clients[i].slots[j].buf);
+		free(clients[i].slots);
+		ccb_series_free(&clients[i].series);
+	}
+	free(clients);
+	fake_fini(&f);
+}
+
+struct killer {
+	pthread_t target;
+	unsigned delay_ms;
+	int signo;
+};
+
+static void *killer_main(void *arg)
+{
+	struct killer *k = arg;
+	struct timespec ts = {k->delay_ms / 1000, (long)(k->delay_ms % 1000) * 1000000L};
+
+	nanosleep(&ts, NULL);
+	/* Deliver to the supervising thread, as a terminal's ^C usually lands. */
+	pthread_kill(k->target, k->signo);
+	return NULL;
+}
+
+static int signal_teardown(void **state)
+{
+	(void)state;
+	ccb_signal_pending = 0;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return 0;
+}
+
+/* (g) SIGINT during a long run: stops promptly as "interrupted". */
+static void test_signal(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+	struct killer k = {pthread_self(), 300, SIGINT};
+	pthread_t th;
+	uint64_t t0, took;
+	struct totals t;
+
+	(void)state;
+	ccb_signal_pending = 0;
+	ccb_signals_install();
+	fake_init(&f, FAKE_ASYNC, 2);
+	run_init(&run, &o, &f, 2, 4, 4096);
+	run.duration_usec = 60000000;
+	t0 = ccb_now_nsec();
+	assert_int_equal(pthread_create(&th, NULL, killer_main, &k), 0);
+	assert_int_equal(ccb_run_execute(&run), 0);
+	took = elapsed_since(t0);
+	pthread_join(th, NULL);
+
+	assert_int_equal(atomic_load(&run.stop), CCB_STOP_SIGNAL);
+	assert_int_equal(run.signal, SIGINT);
+	assert_non_null(strstr(run.reason, "SIGINT"));
+	assert_string_equal(ccb_result_status(&run), "interrupted");
+	assert_true(took >= 300 * MSEC);
+	assert_true(took < 2 * SEC);
+	t = check_accounting(&run, &f);
+	assert_true(t.ops > 0);
+	assert_int_equal(t.errors, 0);
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+/* A signal that arrived before the run: nothing is opened. */
+static void test_signal_before_start(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f, FAKE_INLINE, 0);
+	run_init(&run, &o, &f, 2, 4, 4096);
+	ccb_signal_pending = SIGTERM;
+	assert_int_equal(ccb_run_execute(&run), -EINTR);
+	assert_int_equal(atomic_load(&f.opens), 0);
+	assert_int_equal(atomic_load(&f.submits), 0);
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+/* A client that cannot connect: the error comes back, opened clients are closed. */
+static void test_open_failure(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f, FAKE_INLINE, 0);
+	f.fail_open_idx = 1;
+	run_init(&run, &o, &f, 3, 4, 4096);
+	assert_int_equal(ccb_run_execute(&run), -ECONNREFUSED);
+	assert_int_equal(atomic_load(&f.opens), 1);
+	assert_int_equal(atomic_load(&f.closes), 1);
+	assert_int_equal(atomic_load(&f.submits), 0);
+	assert_int_equal(atomic_load(&f.bad_client), 0);
+	ccb_run_free(&run);
+	fake_fini(&f);
+}
+
+/* Warnings are collected in order, from any thread. */
+static void test_warn(void **state)
+{
+	struct ccb_opts o;
+	struct ccb_run run;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f, FAKE_INLINE, 0);
+	run_init(&run, &o, &f, 1, 1, 64);
+	f.end_after = 1;
+	assert_int_equal(ccb_run_execute(&run), 0);
+	ccb_run_warn(&run, "first %d", 1);
+	ccb_run_warn(&run, "second %s", "two");
+	assert_int_equal(json_array_size(run.warnings), 2);
+	assert_string_equal(json_string_value(json_array_get(run.warnings, 0)), "first 1");
+	assert_string_equal(json_string_value(json_array_get(run.warnings, 1)), "second two");
+	/* The first stop reason sticks. */
+	ccb_run_stop(&run, CCB_STOP_SIGNAL, -EINTR, "first");
+	ccb_run_stop(&run, CCB_STOP_SIGNAL, -EINTR, "second");
+	assert_string_equal(run.reason, "first");
+	ccb_run_free(&run);
+	assert_null(run.warnings);
+	fake_fini(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inline_total),
+		cmocka_unit_test(test_submit_end_inline),
+		cmocka_unit_test(test_submit_end_async),
+		cmocka_unit_test(test_async_total),
+		cmocka_unit_test(test_async_duration),
+		cmocka_unit_test(test_submit_error),
+		cmocka_unit_test(test_async_op_error),
+		cmocka_unit_test(test_complete_error),
+		cmocka_unit_test(test_op_timeout_drained),
+		cmocka_unit_test(test_op_timeout_stranded),
+		cmocka_unit_test_teardown(test_signal, signal_teardown),
+		cmocka_unit_test_teardown(test_signal_before_start, signal_teardown),
+		cmocka_unit_test(test_open_failure),
+		cmocka_unit_test(test_warn),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

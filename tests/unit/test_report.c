@@ -1,0 +1,747 @@
+/*
+ * Unit tests for src/result.c and src/report.c: the shape and consistency
+ * of the result model built from a fabricated run, and its text, JSON and
+ * CSV views.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ccbench/engine.h"
+#include "ccbench/path.h"
+#include "ccbench/report.h"
+#include "ccbench/result.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define MIB 1048576ull
+#define SEC 1000000000ull
+#define CMD_RADOS (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+
+/* Only the name is read when building a result. */
+static const struct ccb_path_ops fake_ops = {.name = "fake"};
+
+static char *fake_argv[] = {"ccbench", "rados", "write", "-p", "rbd", "-t", "4"};
+
+struct fixture {
+	struct ccb_opts opts;
+	struct ccb_run run;
+	json_t *res;
+};
+
+/*
+ * Client i (weight k = i + 1) completes 2k, 4k, 6k ops of 1 MiB in seconds
+ * 0, 1, 2, latencies alternating 1 us and 3 us. With three clients the run
+ * moves 12, 24, 36 MiB per second: every derived figure is a short decimal
+ * (mean 24, sample stddev 12, latency mean 2 us, stddev 1 us), so the JSON
+ * text round-trips exactly.
+ */
+static void fill_client(struct ccb_client *cl, unsigned idx, unsigned k)
+{
+	static const unsigned per_sec[] = {2, 4, 6};
+
+	cl->idx = idx;
+	ccb_hist_init(&cl->hist);
+	ccb_series_init(&cl->series);
+	atomic_init(&cl->bytes_done, 0);
+	atomic_init(&cl->ops_done, 0);
+	atomic_init(&cl->lat_sum_nsec, 0);
+	atomic_init(&cl->in_flight_now, 0);
+	for (size_t sec = 0; sec < ARRAY_SIZE(per_sec); sec++) {
+		for (unsigned j = 0; j < per_sec[sec] * k; j++) {
+			uint64_t lat = j % 2 ? 3000 : 1000;
+
+			ccb_hist_record(&cl->hist, lat);
+			assert_int_equal(ccb_series_add(&cl->series, sec, MIB, lat), 0);
+			atomic_fetch_add(&cl->bytes_done, MIB);
+			atomic_fetch_add(&cl->ops_done, 1);
+			atomic_fetch_add(&cl->lat_sum_nsec, lat);
+		}
+	}
+}
+
+static void make_run(struct fixture *fx, unsigned n_clients)
+{
+	struct ccb_run *run = &fx->run;
+	char err[256];
+
+	memset(fx, 0, sizeof(*fx));
+	ccb_opts_defaults(&fx->opts);
+	assert_int_equal(ccb_opt_set(&fx->opts, ccb_opt_find("pool"), "rbd", err, sizeof(err)), 0);
+	assert_int_equal(
+		ccb_opt_set(&fx->opts, ccb_opt_find("queue-depth"), "4", err, sizeof(err)), 0);
+	run->opts = &fx->opts;
+	run->ops = &fake_ops;
+	run->command = "rados write";
+	run->mode = CCB_MODE_WRITE;
+	run->is_write = true;
+	run->n_clients = n_clients;
+	run->queue_depth = 4;
+	run->buf_bytes = MIB;
+	atomic_init(&run->stop, CCB_STOP_DONE);
+	atomic_init(&run->issued_bytes, 0);
+	snprintf(run->reason, sizeof(run->reason), "--duration reached");
+	snprintf(run->fsid, sizeof(run->fsid), "0b5e7d7e-1c1a-4d8e-9f00-1234567890ab");
+	run->start_nsec = 5 * SEC + 123; /* an arbitrary origin: only differences count */
+	run->end_nsec = run->start_nsec + 3 * SEC;
+	run->clients = calloc(n_clients, sizeof(*run->clients));
+	assert_non_null(run->clients);
+	for (unsigned i = 0; i < n_clients; i++) {
+		run->clients[i].run = run;
+		fill_client(&run->clients[i], i, i + 1);
+	}
+	run->layout = json_pack("{s:I, s:s}", "object_size", (json_int_t)(4 * MIB), "pool", "rbd");
+	run->warnings = json_pack("[s]", "readahead inactive under writearound");
+	assert_non_null(run->layout);
+	assert_non_null(run->warnings);
+}
+
+static int setup3(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	if (!fx)
+		return -1;
+	make_run(fx, 3);
+	fx->res = ccb_result_build(&fx->run, CMD_RADOS, (int)ARRAY_SIZE(fake_argv), fake_argv);
+	*state = fx;
+	return fx->res ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	json_decref(fx->res);
+	ccb_run_free(&fx->run);
+	free(fx);
+	return 0;
+}
+
+static const json_t *field(const json_t *o, const char *key, json_type type)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!v)
+		fail_msg("field '%s' missing", key);
+	if (json_typeof(v) != type)
+		fail_msg("field '%s': type %d, want %d", key, (int)json_typeof(v), (int)type);
+	return v;
+}
+
+static double real(const json_t *o, const char *key)
+{
+	return json_real_value(field(o, key, JSON_REAL));
+}
+
+static json_int_t integer(const json_t *o, const char *key)
+{
+	return json_integer_value(field(o, key, JSON_INTEGER));
+}
+
+static const char *string(const json_t *o, const char *key)
+{
+	return json_string_value(field(o, key, JSON_STRING));
+}
+
+static void assert_rel(double got, double want, const char *what)
+{
+	if (!(fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want))))
+		fail_msg("%s: %.15g, want %.15g", what, got, want);
+}
+
+static void check_latency_shape(const json_t *lat)
+{
+	static const char *const keys[] = {"min", "mean", "stddev", "p50", "p90",
+					   "p99", "p99_9", "max"};
+
+	assert_true(json_is_object(lat));
+	field(lat, "n", JSON_INTEGER);
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		field(lat, keys[i], JSON_REAL);
+	/* Ordered as percentiles must be. */
+	assert_true(real(lat, "min") <= real(lat, "p50"));
+	assert_true(real(lat, "p50") <= real(lat, "p90"));
+	assert_true(real(lat, "p90") <= real(lat, "p99"));
+	assert_true(real(lat, "p99") <= real(lat, "p99_9"));
+	assert_true(real(lat, "p99_9") <= real(lat, "max"));
+}
+
+static void test_shape(void **state)
+{
+	struct fixture *fx = *state;
+	const json_t *r = fx->res, *bw, *series, *clients, *argv, *warnings, *layout, *params;
+	size_t i;
+	const json_t *v;
+
+	assert_true(json_is_object(r));
+	assert_string_equal(string(r, "ccbench_version"), CCB_VERSION);
+	assert_int_equal(integer(r, "schema"), CCB_RESULT_SCHEMA);
+	assert_string_equal(string(r, "command"), "rados write");
+	assert_string_equal(string(r, "path"), "fake");
+	assert_string_equal(string(r, "mode"), "write");
+	assert_string_equal(string(r, "fsid"), "0b5e7d7e-1c1a-4d8e-9f00-1234567890ab");
+	assert_string_equal(string(r, "status"), "ok");
+	assert_string_equal(string(r, "reason"), "--duration reached");
+	string(r, "finished_at");
+	assert_null(json_object_get(r, "error")); /* no op failed */
+
+	argv = field(r, "argv", JSON_ARRAY);
+	assert_int_equal(json_array_size(argv), ARRAY_SIZE(fake_argv));
+	json_array_foreach(argv, i, v)
+	{
+		assert_true(json_is_string(v));
+		assert_string_equal(json_string_value(v), fake_argv[i]);
+	}
+
+	params = field(r, "parameters", JSON_OBJECT);
+	json_t *want_params = ccb_opts_to_json(&fx->opts, CMD_RADOS);
+	assert_true(json_equal((json_t *)params, want_params));
+	json_decref(want_params);
+	assert_int_equal(json_integer_value(json_object_get(params, "queue-depth")), 4);
+
+	real(r, "seconds");
+	integer(r, "bytes");
+	integer(r, "ops");
+	integer(r, "errors");
+	real(r, "bandwidth_mib_s");
+	real(r, "iops");
+	integer(r, "clients_n");
+	integer(r, "queue_depth");
+
+	bw = field(r, "bandwidth_per_second_mib_s", JSON_OBJECT);
+	integer(bw, "samples");
+	real(bw, "mean");
+	real(bw, "stddev");
+	real(bw, "min");
+	real(bw, "max");
+
+	check_latency_shape(field(r, "latency_us", JSON_OBJECT));
+
+	layout = field(r, "layout", JSON_OBJECT);
+	assert_true(json_equal((json_t *)layout, fx->run.layout));
+
+	series = field(r, "series", JSON_ARRAY);
+	assert_true(json_array_size(series) > 0);
+	json_array_foreach(series, i, v)
+	{
+		assert_true(json_is_object(v));
+		assert_int_equal(integer(v, "t"), (json_int_t)i + 1);
+		integer(v, "bytes");
+		integer(v, "ops");
+		real(v, "bandwidth_mib_s");
+		real(v, "lat_mean_us");
+	}
+
+	clients = field(r, "clients", JSON_ARRAY);
+	assert_int_equal(json_array_size(clients), 3);
+	json_array_foreach(clients, i, v)
+	{
+		assert_true(json_is_object(v));
+		assert_int_equal(integer(v, "client"), (json_int_t)i);
+		integer(v, "bytes");
+		integer(v, "ops");
+		integer(v, "errors");
+		real(v, "bandwidth_mib_s");
+		real(v, "iops");
+		check_latency_shape(field(v, "latency_us", JSON_OBJECT));
+	}
+
+	warnings = field(r, "warnings", JSON_ARRAY);
+	assert_int_equal(json_array_size(warnings), 1);
+	assert_string_equal(json_string_value(json_array_get(warnings, 0)),
+			    "readahead inactive under writearound");
+}
+
+static void test_values(void **state)
+{
+	struct fixture *fx = *state;
+	const json_t *r = fx->res, *v, *lat;
+	const json_t *series = json_object_get(r, "series"), *clients = json_object_get(r, "clients");
+	json_int_t bytes = integer(r, "bytes"), ops = integer(r, "ops");
+	json_int_t sum_bytes = 0, sum_ops = 0, want_bytes = 0, want_ops = 0;
+	double secs = real(r, "seconds");
+	uint64_t hist_n = 0;
+	size_t i;
+
+	/* The totals are the clients' counters. */
+	for (unsigned c = 0; c < fx->run.n_clients; c++) {
+		want_bytes += (json_int_t)atomic_load(&fx->run.clients[c].bytes_done);
+		want_ops += (json_int_t)atomic_load(&fx->run.clients[c].ops_done);
+		hist_n += fx->run.clients[c].hist.count;
+	}
+	assert_true(bytes == want_bytes);
+	assert_true(ops == want_ops);
+	assert_true(bytes == (json_int_t)(72 * MIB));
+	assert_int_equal(integer(r, "errors"), 0);
+
+	assert_rel(secs, 3.0, "seconds");
+	assert_rel(real(r, "bandwidth_mib_s"), (double)bytes / MIB / secs, "bandwidth");
+	assert_rel(real(r, "iops"), (double)ops / secs, "iops");
+	assert_int_equal(integer(r, "clients_n"), 3);
+	assert_int_equal(integer(r, "queue_depth"), 4);
+
+	/* Per second: 12, 24, 36 MiB. */
+	assert_int_equal(json_array_size(series), 3);
+	json_array_foreach(series, i, v)
+	{
+		assert_true(integer(v, "bytes") == (json_int_t)((i + 1) * 12 * MIB));
+		assert_rel(real(v, "bandwidth_mib_s"), (double)integer(v, "bytes") / MIB,
+			   "series bandwidth");
+		assert_rel(real(v, "lat_mean_us"), 2.0, "series latency");
+		sum_bytes += integer(v, "bytes");
+		sum_ops += integer(v, "ops");
+	}
+	assert_true(sum_bytes == bytes);
+	assert_true(sum_ops == ops);
+
+	v = json_object_get(r, "bandwidth_per_second_mib_s");
+	assert_int_equal(integer(v, "samples"), 3);
+	assert_rel(real(v, "mean"), 24.0, "per-second mean");
+	assert_rel(real(v, "stddev"), 12.0, "per-second sample stddev");
+	assert_rel(real(v, "min"), 12.0, "per-second min");
+	assert_rel(real(v, "max"), 36.0, "per-second max");
+
+	lat = json_object_get(r, "latency_us");
+	assert_true(integer(lat, "n") == (json_int_t)hist_n);
+	assert_true(hist_n == (uint64_t)ops);
+	assert_rel(real(lat, "min"), 1.0, "latency min");
+	assert_rel(real(lat, "max"), 3.0, "latency max");
+	assert_rel(real(lat, "mean"), 2.0, "latency mean");
+	assert_rel(real(lat, "stddev"), 1.0, "latency stddev");
+	/* Half the samples are 1 us, half 3 us: p50 is ~1 us, p90 ~3 us (within a bucket). */
+	assert_true(fabs(real(lat, "p50") - 1.0) <= 0.01);
+	assert_true(fabs(real(lat, "p90") - 3.0) <= 0.03);
+
+	/* Per client: counters, and they add up to the total. */
+	sum_bytes = sum_ops = 0;
+	json_array_foreach(clients, i, v)
+	{
+		const struct ccb_client *cl = &fx->run.clients[i];
+
+		assert_true(integer(v, "bytes") == (json_int_t)atomic_load(&cl->bytes_done));
+		assert_true(integer(v, "ops") == (json_int_t)atomic_load(&cl->ops_done));
+		assert_rel(real(v, "bandwidth_mib_s"), (double)integer(v, "bytes") / MIB / secs,
+			   "client bandwidth");
+		assert_rel(real(v, "iops"), (double)integer(v, "ops") / secs, "client iops");
+		assert_true(integer(json_object_get(v, "latency_us"), "n") ==
+			    (json_int_t)cl->hist.count);
+		sum_bytes += integer(v, "bytes");
+		sum_ops += integer(v, "ops");
+	}
+	assert_true(sum_bytes == bytes);
+	assert_true(sum_ops == ops);
+}
+
+static void test_single_client(void **state)
+{
+	struct fixture fx;
+	json_t *r;
+
+	(void)state;
+	make_run(&fx, 1);
+	r = ccb_result_build(&fx.run, CMD_RADOS, 0, NULL);
+	assert_non_null(r);
+	/* One client: the breakdown would repeat the total. */
+	assert_int_equal(json_array_size(field(r, "clients", JSON_ARRAY)), 0);
+	assert_true(integer(r, "bytes") == (json_int_t)(12 * MIB));
+	assert_int_equal(integer(r, "clients_n"), 1);
+	assert_int_equal(json_array_size(field(r, "argv", JSON_ARRAY)), 0);
+	json_decref(r);
+	ccb_run_free(&fx.run);
+}
+
+static void test_errors_and_status(void **state)
+{
+	static const struct {
+		enum ccb_stop stop;
+		const char *status;
+	} map[] = {
+		{CCB_STOP_NONE, "ok"},          {CCB_STOP_DONE, "ok"},
+		{CCB_STOP_SIGNAL, "interrupted"}, {CCB_STOP_TIMEOUT, "aborted"},
+		{CCB_STOP_ERROR, "aborted"},
+	};
+	struct fixture fx;
+	json_t *r;
+
+	(void)state;
+	make_run(&fx, 2);
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
+		atomic_store(&fx.run.stop, (int)map[i].stop);
+		assert_string_equal(ccb_result_status(&fx.run), map[i].status);
+		r = ccb_result_build(&fx.run, CMD_RADOS, 0, NULL);
+		assert_string_equal(string(r, "status"), map[i].status);
+		json_decref(r);
+	}
+
+	/* A failed op: errors add up, the first message is the result's error. */
+	atomic_store(&fx.run.stop, CCB_STOP_ERROR);
+	snprintf(fx.run.reason, sizeof(fx.run.reason), "fake_write(obj 7): Input/output error");
+	fx.run.clients[0].errors = 2;
+	fx.run.clients[1].errors = 3;
+	snprintf(fx.run.clients[1].first_error_msg, sizeof(fx.run.clients[1].first_error_msg),
+		 "fake_write(obj 7) at offset 0, client 1: Input/output error");
+	r = ccb_result_build(&fx.run, CMD_RADOS, 0, NULL);
+	assert_string_equal(string(r, "status"), "aborted");
+	assert_string_equal(string(r, "reason"), "fake_write(obj 7): Input/output error");
+	assert_int_equal(integer(r, "errors"), 5);
+	assert_string_equal(string(r, "error"), fx.run.clients[1].first_error_msg);
+	assert_int_equal(integer(json_array_get(json_object_get(r, "clients"), 1), "errors"), 3);
+	json_decref(r);
+
+	/* No reason recorded: the run completed. */
+	atomic_store(&fx.run.stop, CCB_STOP_NONE);
+	fx.run.reason[0] = '\0';
+	r = ccb_result_build(&fx.run, CMD_RADOS, 0, NULL);
+	assert_string_equal(string(r, "reason"), "completed");
+	json_decref(r);
+
+	/* Modes. */
+	fx.run.mode = CCB_MODE_SEQ;
+	r = ccb_result_build(&fx.run, CMD_RADOS, 0, NULL);
+	assert_string_equal(string(r, "mode"), "seq");
+	json_decref(r);
+	fx.run.mode = CCB_MODE_RAND;
+	r = ccb_result_build(&fx.run, CMD_RADOS, 0, NULL);
+	assert_string_equal(string(r, "mode"), "rand");
+	json_decref(r);
+	ccb_run_free(&fx.run);
+}
+
+/* A run with no op at all still has a complete, well-typed result. */
+static void test_empty_run(void **state)
+{
+	struct ccb_opts opts;
+	struct ccb_run run;
+	json_t *r, *lat;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	ccb_opts_defaults(&opts);
+	run.opts = &opts;
+	run.ops = &fake_ops;
+	run.command = "rados seq";
+	run.mode = CCB_MODE_SEQ;
+	run.n_clients = 1;
+	run.queue_depth = 1;
+	atomic_init(&run.stop, CCB_STOP_SIGNAL);
+	run.clients = calloc(1, sizeof(*run.clients));
+	assert_non_null(run.clients);
+	ccb_hist_init(&run.clients[0].hist);
+	ccb_series_init(&run.clients[0].series);
+	run.start_nsec = run.end_nsec = 7 * SEC;
+	r = ccb_result_build(&run, CMD_RADOS, 0, NULL);
+	assert_non_null(r);
+	assert_string_equal(string(r, "status"), "interrupted");
+	assert_int_equal(integer(r, "bytes"), 0);
+	assert_true(real(r, "bandwidth_mib_s") == 0);
+	assert_true(real(r, "iops") == 0);
+	assert_int_equal(json_array_size(field(r, "series", JSON_ARRAY)), 0);
+	assert_true(json_is_object(field(r, "layout", JSON_OBJECT)));
+	assert_int_equal(json_array_size(field(r, "warnings", JSON_ARRAY)), 0);
+	lat = json_object_get(r, "latency_us");
+	check_latency_shape(lat);
+	assert_int_equal(integer(lat, "n"), 0);
+	assert_true(real(lat, "max") == 0 && real(lat, "min") == 0);
+	json_decref(r);
+	ccb_run_free(&run);
+}
+
+/* Render into memory; returns a malloc'd, NUL-terminated buffer. */
+static char *render(const json_t *r, enum ccb_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(ccb_report_write(r, fmt, f), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(buf);
+	assert_int_equal(strlen(buf), len);
+	return buf;
+}
+
+static void test_render_json(void **state)
+{
+	struct fixture *fx = *state;
+	char *out = render(fx->res, CCB_FMT_JSON);
+	json_error_t jerr;
+	json_t *back = json_loads(out, 0, &jerr);
+
+	if (!back)
+		fail_msg("JSON output does not parse: %s (line %d)", jerr.text, jerr.line);
+	assert_true(json_equal(back, fx->res));
+	assert_true(out[strlen(out) - 1] == '\n');
+	json_decref(back);
+	free(out);
+}
+
+/* Split one CSV line (RFC 4180 quoting) into at most max fields; returns the count. */
+static size_t csv_split(const char *line, char fields[][128], size_t max)
+{
+	size_t n = 0, len = 0;
+	bool quoted = false;
+	const char *p = line;
+
+	for (;; p++) {
+		char c = *p;
+
+		if (quoted) {
+			if (c == '"' && p[1] == '"') {
+				c = '"';
+				p++;
+			} else if (c == '"') {
+				quoted = false;
+				continue;
+			} else if (!c) {
+				fail_msg("unterminated quote in \"%s\"", line);
+			}
+		} else if (c == '"' && len == 0) {
+			quoted = true;
+			continue;
+		} else if (c == ',' || c == '\0') {
+			assert_true(n < max);
+			fields[n][len] = '\0';
+			n++;
+			len = 0;
+			if (!c)
+				return n;
+			continue;
+		}
+		assert_true(n < max && len + 1 < 128);
+		fields[n][len++] = c;
+	}
+}
+
+static const char *csv_get(char hdr[][128], char row[][128], size_t n, const char *col)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(hdr[i], col) == 0)
+			return row[i];
+	fail_msg("CSV column '%s' missing", col);
+	return NULL;
+}
+
+static void test_render_csv(void **state)
+{
+	struct fixture *fx = *state;
+	char *out, *nl, *line2;
+	char hdr[64][128], row[64][128], want[64];
+	size_t nh, nr;
+	json_t *r;
+
+	/* A fsid that needs quoting exercises the escaping. */
+	snprintf(fx->run.fsid, sizeof(fx->run.fsid), "odd,\"fsid\"");
+	r = ccb_result_build(&fx->run, CMD_RADOS, 0, NULL);
+	assert_non_null(r);
+
+	out = render(r, CCB_FMT_CSV);
+	assert_true(strncmp(out, "command,", 8) == 0);
+	nl = strchr(out, '\n');
+	assert_non_null(nl);
+	*nl = '\0';
+	line2 = nl + 1;
+	nl = strchr(line2, '\n');
+	assert_non_null(nl);
+	*nl = '\0';
+	assert_string_equal(nl + 1, ""); /* exactly two lines */
+
+	nh = csv_split(out, hdr, 64);
+	nr = csv_split(line2, row, 64);
+	assert_int_equal(nh, nr);
+	assert_true(nh >= 10);
+	for (size_t i = 0; i < nh; i++) {
+		assert_true(hdr[i][0] != '\0');
+		assert_null(strchr(hdr[i], '.')); /* nested keys flatten to a_b */
+	}
+
+	/* The row is the model, column by column. */
+	assert_string_equal(csv_get(hdr, row, nh, "command"), "rados write");
+	assert_string_equal(csv_get(hdr, row, nh, "path"), "fake");
+	assert_string_equal(csv_get(hdr, row, nh, "mode"), "write");
+	assert_string_equal(csv_get(hdr, row, nh, "status"), "ok");
+	assert_string_equal(csv_get(hdr, row, nh, "fsid"), "odd,\"fsid\"");
+	snprintf(want, sizeof(want), "%lld", (long long)integer(r, "bytes"));
+	assert_string_equal(csv_get(hdr, row, nh, "bytes"), want);
+	snprintf(want, sizeof(want), "%lld", (long long)integer(r, "ops"));
+	assert_string_equal(csv_get(hdr, row, nh, "ops"), want);
+	snprintf(want, sizeof(want), "%.3f", real(r, "bandwidth_mib_s"));
+	assert_string_equal(csv_get(hdr, row, nh, "bandwidth_mib_s"), want);
+	snprintf(want, sizeof(want), "%.3f",
+		 real(json_object_get(r, "latency_us"), "p99"));
+	assert_string_equal(csv_get(hdr, row, nh, "latency_us_p99"), want);
+	snprintf(want, sizeof(want), "%.3f",
+		 real(json_object_get(r, "bandwidth_per_second_mib_s"), "stddev"));
+	assert_string_equal(csv_get(hdr, row, nh, "bandwidth_per_second_mib_s_stddev"), want);
+	assert_string_equal(csv_get(hdr, row, nh, "clients_n"), "3");
+	free(out);
+	json_decref(r);
+}
+
+static void test_render_text(void **state)
+{
+	struct fixture *fx = *state;
+	char *out = render(fx->res, CCB_FMT_TEXT);
+	char want[64];
+
+	assert_non_null(strstr(out, "status"));
+	assert_non_null(strstr(out, "ok (--duration reached)"));
+	snprintf(want, sizeof(want), "%.2f MiB/s", real(fx->res, "bandwidth_mib_s"));
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(out, "24.00 MiB/s"));
+	assert_non_null(strstr(out, "rados write"));
+	assert_non_null(strstr(out, "client 0"));
+	assert_non_null(strstr(out, "client 2"));
+	assert_non_null(strstr(out, "readahead inactive under writearound"));
+	assert_non_null(strstr(out, "object_size=4M"));
+	free(out);
+}
+
+/* Names in @p dir, sorted into one space-separated string. */
+static void list_dir(const char *dir, char *buf, size_t len)
+{
+	char names[16][256];
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		assert_true(n < 16);
+		snprintf(names[n++], sizeof(names[0]), "%s", de->d_name);
+	}
+	closedir(d);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (strcmp(names[j], names[i]) < 0) {
+				char t[256];
+				memcpy(t, names[i], sizeof(t));
+				memcpy(names[i], names[j], sizeof(t));
+				memcpy(names[j], t, sizeof(t));
+			}
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		strncat(buf, names[i], len - strlen(buf) - 1);
+		if (i + 1 < n)
+			strncat(buf, " ", len - strlen(buf) - 1);
+	}
+}
+
+static void test_emit_file(void **state)
+{
+	struct fixture *fx = *state;
+	char dir[] = "/tmp/ccb_test_report_XXXXXX";
+	char path[256], sub[256], listing[512];
+	struct ccb_opts o;
+	json_error_t jerr;
+	json_t *back;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	ccb_opts_defaults(&o);
+	o.format = CCB_FMT_JSON;
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+
+	/* An existing file is replaced whole. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("old contents that are not JSON\n", f);
+	fclose(f);
+
+	o.output = path;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	back = json_load_file(path, 0, &jerr);
+	if (!back)
+		fail_msg("%s: %s", path, jerr.text);
+	assert_true(json_equal(back, fx->res));
+	json_decref(back);
+	list_dir(dir, listing, sizeof(listing));
+	assert_string_equal(listing, "result.json");
+
+	/* A directory that does not exist: -ENOENT, and nothing created. */
+	snprintf(sub, sizeof(sub), "%s/missing/out.json", dir);
+	o.output = sub;
+	assert_int_equal(ccb_report_emit(fx->res, &o), -ENOENT);
+	list_dir(dir, listing, sizeof(listing));
+	assert_string_equal(listing, "result.json");
+
+	/* The target is a directory: the rename fails and the temporary file goes. */
+	snprintf(sub, sizeof(sub), "%s/adir", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	o.output = sub;
+	assert_true(ccb_report_emit(fx->res, &o) < 0);
+	list_dir(dir, listing, sizeof(listing));
+	assert_string_equal(listing, "adir result.json");
+	assert_int_equal(rmdir(sub), 0);
+
+	/* CSV through the same path. */
+	snprintf(sub, sizeof(sub), "%s/result.csv", dir);
+	o.output = sub;
+	o.format = CCB_FMT_CSV;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	f = fopen(sub, "r");
+	assert_non_null(f);
+	{
+		char line[2048];
+		int lines = 0;
+		while (fgets(line, sizeof(line), f)) {
+			if (lines == 0)
+				assert_true(strncmp(line, "command,", 8) == 0);
+			lines++;
+		}
+		assert_int_equal(lines, 2);
+	}
+	fclose(f);
+	list_dir(dir, listing, sizeof(listing));
+	assert_string_equal(listing, "result.csv result.json");
+
+	unlink(sub);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static void test_emit_unwritable(void **state)
+{
+	struct fixture *fx = *state;
+	struct ccb_opts o;
+
+	ccb_opts_defaults(&o);
+	o.format = CCB_FMT_JSON;
+	o.output = "/nonexistent-ccbench-dir/result.json";
+	assert_int_equal(ccb_report_emit(fx->res, &o), -ENOENT);
+	/* /proc refuses new files even to root. */
+	o.output = "/proc/ccbench-result.json";
+	assert_true(ccb_report_emit(fx->res, &o) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_shape, setup3, teardown),
+		cmocka_unit_test_setup_teardown(test_values, setup3, teardown),
+		cmocka_unit_test(test_single_client),
+		cmocka_unit_test(test_errors_and_status),
+		cmocka_unit_test(test_empty_run),
+		cmocka_unit_test_setup_teardown(test_render_json, setup3, teardown),
+		cmocka_unit_test_setup_teardown(test_render_csv, setup3, teardown),
+		cmocka_unit_test_setup_teardown(test_render_text, setup3, teardown),
+		cmocka_unit_test_setup_teardown(test_emit_file, setup3, teardown),
+		cmocka_unit_test_setup_teardown(test_emit_unwritable, setup3, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
