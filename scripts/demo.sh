@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a throwaway local cluster, from a fresh Debian 12 machine:
 # packages, build, cluster (unless -c / CEPH_CONF names one), a rados write
-# / seq / rand round, results on stdout, cluster stopped.
+# / seq / rand round and the quick librbd readahead sweep (configs/quick.json),
+# results on stdout, cluster stopped.
 #
 # usage: scripts/demo.sh [-c CEPH_CONF] [-p POOL]
 set -euo pipefail
@@ -45,6 +46,9 @@ run=demo-$$
 echo "== 4M object writes, 16 in flight, 10 s (like rados bench write)"
 "$ccbench" rados write -p "$pool" -d 10s -t 16 -b 4M --run-name "$run" --no-cleanup
 echo
+echo "== the same from 4 clients at once (like 4 rados bench instances)"
+"$ccbench" rados write -p "$pool" -d 10s -t 16 -b 4M --clients 4
+echo
 echo "== sequential reads of what was written"
 "$ccbench" rados seq -p "$pool" --run-name "$run" -t 16
 echo
@@ -52,3 +56,8 @@ echo "== random reads, 10 s"
 "$ccbench" rados rand -p "$pool" --run-name "$run" -t 16 -d 10s
 echo
 "$ccbench" cleanup -p "$pool" --run-name "$run"
+echo
+out=${CCB_DEMO_OUT:-$(mktemp -d /tmp/ccbench-demo-out.XXXXXX)}
+echo "== readahead sweep (configs/quick.json); JSON, CSV and SVG in $out"
+"$ccbench" sweep "$top/configs/quick.json" -p "$pool" --json "$out/quick.json" \
+	--csv "$out/quick.csv" --svg "$out/quick.svg"

@@ -3,15 +3,15 @@
 # stop the cluster whatever happens. Tests are never skipped for want of a
 # cluster: this script makes one.
 #
-# usage: tests/integration/run.sh [--mds] [TEST_NAME_PATTERN]
+# usage: tests/integration/run.sh [TEST_NAME_PATTERN]
 #   CCBENCH=path/to/ccbench (default: build/ccbench)
+# The cluster has an MDS and a CephFS, for the fs tests.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-mds=""
+mds="--mds"
 if [ "${1:-}" = "--mds" ]; then
-	mds="--mds"
-	shift
+	shift # the default; accepted for old callers
 fi
 pattern=${1:-}
 export CCBENCH=${CCBENCH:-$top/build/ccbench}
