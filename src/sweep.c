@@ -126,7 +126,7 @@ static int build_point(const struct ccb_opts *base, const char *command, const j
 	json_object_foreach((json_t *)params, key, v)
 	{
 		const struct ccb_opt_desc *d;
-		const char *sval;
+		const char *sval, *name = key; /* key itself drives the iteration */
 		struct ccb_opts *target = &b->cli.opts;
 
 		if (strcmp(key, "path") == 0)
@@ -142,24 +142,24 @@ static int build_point(const struct ccb_opts *base, const char *command, const j
 				return -EINVAL;
 			}
 			snprintf(num, sizeof(num), "%llu", (unsigned long long)(bytes / 1024));
-			key = "read-ahead-kb";
+			name = "read-ahead-kb";
 			sval = num;
 		}
-		d = ccb_opt_find(key);
+		d = ccb_opt_find(name);
 		if (!d) {
-			snprintf(err, err_len, "%s: no such option", key);
+			snprintf(err, err_len, "%s: no such option", name);
 			return -EINVAL;
 		}
-		if (b->share_image && is_layout_key(key)) {
+		if (b->share_image && is_layout_key(name)) {
 			target = &b->layout;
 			size_t l = strlen(b->layout_key);
-			snprintf(b->layout_key + l, sizeof(b->layout_key) - l, "%s=%s;", key,
+			snprintf(b->layout_key + l, sizeof(b->layout_key) - l, "%s=%s;", name,
 				 sval ? sval : "");
 		}
 		if (!sval)
 			continue; /* false: the flag stays off */
 		if ((d->type == CCB_OPT_FLAG) != (json_is_boolean(v) != 0)) {
-			snprintf(err, err_len, "%s: %s", key,
+			snprintf(err, err_len, "%s: %s", name,
 				 d->type == CCB_OPT_FLAG ? "a flag takes true or false"
 							 : "expected a value, not a boolean");
 			return -EINVAL;
@@ -169,6 +169,10 @@ static int build_point(const struct ccb_opts *base, const char *command, const j
 		if (ccb_opt_set(target, d, sval, err, err_len) < 0)
 			return -EINVAL;
 	}
+	/* The shared image is named at run time; until then a stand-in lets
+	 * the krbd point pass the "--device or --map" rule. */
+	if (b->share_image && (b->cli.cmd_mask & CCB_CMD_KRBD) && !b->cli.opts.map)
+		b->cli.opts.map = "shared/image";
 	if (ccb_opts_validate(&b->cli.opts, b->cli.cmd_mask, err, err_len) < 0)
 		return -EINVAL;
 	if (b->share_image && ccb_opts_validate(&b->layout, CCB_CMD_CONN | CCB_CMD_RBD, err,

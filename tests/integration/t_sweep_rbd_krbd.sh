@@ -31,7 +31,10 @@ for p in d["points"]:
     path = p["matrix"]["path"]
     for r in p["runs"]:
         assert r["path"] == ("krbd" if path == "krbd" else "librbd"), r["path"]
-images = {r["layout"].get("image") or r["layout"].get("map") or r["layout"].get("mapped_image") for p in d["points"] for r in p["runs"]}
+images = {r["layout"]["image"] for p in d["points"] for r in p["runs"] if r["path"] == "librbd"}
+assert len(images) == 1, images          # one prefilled image served every librbd point
+assert all(r["layout"]["read_ahead_kb"]["after"] == r["layout"]["read_ahead_kb"]["before"]
+           for p in d["points"] for r in p["runs"] if r["path"] == "krbd")
 svg = ET.parse("out.svg").getroot()
 ns = {"s": "http://www.w3.org/2000/svg"}
 assert len(svg.findall(".//s:g[@class='series']", ns)) == 2
