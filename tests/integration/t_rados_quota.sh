@@ -15,11 +15,15 @@ jget q.json 'd["reason"]' | grep -q "over its quota" || fail "reason: $(jget q.j
 [ "$(jget q.json 'd["ops"] > 0')" = True ] || fail "no partial result"
 grep -q "over its quota" q.err || fail "no message on stderr"
 [ -z "$(ns_objects ccbench quota)" ] || fail "objects left in the full pool"
-# Once the osdmap flags the pool full, a new write is refused at once.
+# Once the osdmap flags the pool full, a new write is refused at once. The
+# run above removed its objects, so fill the pool by hand and keep it full.
+head -c $((48 * 1048576)) /dev/urandom >filler
+rados -p quota put filler filler
 for i in $(seq 1 30); do
 	ceph_cli osd pool ls detail | grep "'quota'" | grep -q full_quota && break
 	sleep 1
 done
 timed "$CCBENCH" rados write -p quota -d 5s --op-timeout 6s -q
 [ "$RC" = 1 ] && [ "$ELAPSED" -le 3 ] || fail "write to a full pool: exit $RC after $ELAPSED s"
+rados -p quota rm filler --force-full
 ceph_cli osd pool set-quota quota max_bytes 0 >/dev/null
