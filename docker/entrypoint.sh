@@ -23,6 +23,12 @@ fi
 
 log() { echo "entrypoint: $*" >&2; }
 
+# `ci CONFIG ...`: the CI mode (sweep, results in /results, baseline gate).
+if [[ "${1:-}" == ci ]]; then
+    shift
+    exec "$top/docker/ci.sh" "$@"
+fi
+
 # conf_given ARGS...: a cluster configuration is named on the command line
 # or in CEPH_ARGS.
 conf_given() {

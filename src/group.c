@@ -34,7 +34,7 @@
 #include <ccbench/report.h>
 #include <ccbench/result.h>
 #include <ccbench/stats.h>
-#include <ccbench/svg.h>
+#include <ccbench/chart.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 
@@ -224,6 +224,13 @@ static int load_series(struct agg_member *m)
 	return 0;
 }
 
+/* Realtime instants leave as integer microseconds: a real would be cut
+ * to whole seconds by a 10-digit precision. */
+static json_t *json_us(double s)
+{
+	return json_integer((json_int_t)llround(s * 1e6));
+}
+
 static double num(const json_t *o, const char *key)
 {
 	return json_number_value(json_object_get(o, key));
@@ -318,7 +325,7 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		json_array_append_new(members, e);
 		if (start > 0) {
 			starts[n_starts++] = start;
-			json_object_set_new(e, "start_realtime", json_real(start));
+			json_object_set_new(e, "start_realtime_us", json_us(start));
 			if (planned > 0)
 				json_object_set_new(e, "start_offset_ms",
 						    json_real((start - planned) * 1000.0));
@@ -386,12 +393,13 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 						"bandwidth_mib_s", sum / MIB / (t1 - t)));
 	}
 
-	report = json_pack("{s:s, s:i, s:s, s:s, s:O, s:O}", "ccbench_version", CCB_VERSION,
-			   "schema", CCB_RESULT_SCHEMA, "kind", "group_report", "group",
-			   str(state, "name"), "params", params ? (json_t *)params : json_null(),
-			   "started", started ? (json_t *)started : json_null());
+	report = json_pack("{s:s, s:i, s:s, s:s, s:O}", "ccbench_version", CCB_VERSION, "schema",
+			   CCB_RESULT_SCHEMA, "kind", "group_report", "group", str(state, "name"),
+			   "params", params ? (json_t *)params : json_null());
 	if (!report)
 		goto out;
+	if (json_is_object(started))
+		json_object_set_new(report, "started_by", json_string(str(started, "by")));
 	json_object_set_new(report, "members_expected",
 			    json_integer(json_integer_value(json_object_get(params, "members"))));
 	json_object_set_new(report, "status",
@@ -402,12 +410,12 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 						? "complete"
 						: "incomplete"));
 	if (planned > 0)
-		json_object_set_new(report, "planned_start_realtime", json_real(planned));
+		json_object_set_new(report, "planned_start_realtime_us", json_us(planned));
 	json_object_set_new(report, "start_skew_ms",
 			    n_starts ? json_real(ccb_group_skew_ms(starts, n_starts)) : json_null());
 	json_object_set_new(report, "window",
-			    have_window ? json_pack("{s:f, s:f, s:f}", "start_realtime", w0,
-						    "end_realtime", w1, "seconds", w1 - w0)
+			    have_window ? json_pack("{s:o, s:o, s:f}", "start_realtime_us", json_us(w0),
+						    "end_realtime_us", json_us(w1), "seconds", w1 - w0)
 					: json_null());
 	json_object_set_new(
 		report, "aggregate",
@@ -695,6 +703,7 @@ struct group_ctx {
 	int watch_err;
 
 	bool registered, started, refused, timed_out;
+	uint64_t launch_nsec;                 /* monotonic: --group-timeout counts from here */
 	double planned_start, measured_start; /* realtime seconds */
 	size_t members_seen;
 };
@@ -1117,11 +1126,17 @@ static uint64_t mono_nsec(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* @return 0 when this member is in the started group, -errno otherwise
- * (message printed, registration withdrawn). */
+/*
+ * --group-timeout counts from the member's launch, its preparation
+ * included: that is the wait the user sees, and it bounds the whole
+ * command. The group is still looked at once after registering.
+ *
+ * @return 0 when this member is in the started group, -errno otherwise
+ * (message printed, registration withdrawn).
+ */
 static int wait_for_start(struct group_ctx *g)
 {
-	uint64_t deadline = mono_nsec() + g->o->group_timeout_usec * 1000ull, next_poll = 0;
+	uint64_t deadline = g->launch_nsec + g->o->group_timeout_usec * 1000ull, next_poll = 0;
 	unsigned seen = 0;
 
 	for (;;) {
@@ -1131,6 +1146,8 @@ static int wait_for_start(struct group_ctx *g)
 
 		if (ccb_signal_pending) {
 			withdraw(g, "interrupted before the start");
+			fprintf(stderr, "ccbench: group %s: interrupted while waiting; withdrew\n",
+				g->name);
 			return -EINTR;
 		}
 		pthread_mutex_lock(&g->lock);
@@ -1232,6 +1249,8 @@ static int group_barrier(struct ccb_run *run, void *arg)
 
 		if (ccb_signal_pending) {
 			withdraw(g, "interrupted before the start");
+			fprintf(stderr, "ccbench: group %s: interrupted before the start; withdrew\n",
+				g->name);
 			return -ECANCELED;
 		}
 		if (left <= 0)
@@ -1275,9 +1294,10 @@ static int finish_member(struct group_ctx *g, json_t *res)
 		return -EIO;
 	}
 	end = g->measured_start + num(res, "seconds");
-	info = json_pack("{s:s, s:s, s:I, s:f, s:f, s:f}", "name", g->name, "member", g->member,
-			 "members", (json_int_t)g->o->members, "planned_start_realtime",
-			 g->planned_start, "start_realtime", g->measured_start, "end_realtime", end);
+	info = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "name", g->name, "member", g->member,
+			 "members", (json_int_t)g->o->members, "planned_start_realtime_us",
+			 json_us(g->planned_start), "start_realtime_us", json_us(g->measured_start),
+			 "end_realtime_us", json_us(end));
 	json_object_set_new(res, "group", info);
 	snprintf(oid, sizeof(oid), "%s.result.%s", g->name, g->member);
 	doc = json_pack("{s:s, s:s, s:i, s:f, s:f, s:O}", "member", g->member, "host", g->host,
@@ -1373,6 +1393,7 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 
 	*result = NULL;
 	memset(&g, 0, sizeof(g));
+	g.launch_nsec = mono_nsec();
 	g.o = pt->opts;
 	g.pt = pt;
 	g.name = pt->opts->group;
@@ -1538,8 +1559,8 @@ static void text_report(const json_t *rep, FILE *out)
 	fprintf(out, "group %s: %s, %lld members expected%s%s, %s\n", str(rep, "group"),
 		str(params, "command"), (long long)json_integer_value(json_object_get(rep, "members_expected")),
 		dur[0] ? ", duration " : "", dur, str(rep, "status"));
-	if (json_object_get(rep, "planned_start_realtime")) {
-		format_realtime(num(rep, "planned_start_realtime"), when, sizeof(when));
+	if (json_object_get(rep, "planned_start_realtime_us")) {
+		format_realtime(num(rep, "planned_start_realtime_us") / 1e6, when, sizeof(when));
 		fprintf(out, "%-10s %s planned, skew %.1f ms between measured starts\n", "start",
 			when, num(rep, "start_skew_ms"));
 	}
@@ -1624,7 +1645,7 @@ static int svg_report(const json_t *rep, FILE *out)
 	const json_t *members = json_object_get(rep, "members"), *m;
 	const json_t *agg_series = json_object_get(json_object_get(rep, "aggregate"), "series");
 	size_t n_lines = 0, i;
-	struct ccb_svg_line *lines = calloc(json_array_size(members) + 1, sizeof(*lines));
+	struct ccb_chart_series *lines = calloc(json_array_size(members) + 1, sizeof(*lines));
 	char title[160];
 	double t0 = INFINITY;
 	int r = -ENOMEM;
@@ -1632,18 +1653,18 @@ static int svg_report(const json_t *rep, FILE *out)
 	if (!lines)
 		return r;
 	json_array_foreach(members, i, m)
-		if (json_object_get(m, "result") && json_object_get(m, "start_realtime"))
-			t0 = fmin(t0, num(m, "start_realtime"));
+		if (json_object_get(m, "result") && json_object_get(m, "start_realtime_us"))
+			t0 = fmin(t0, num(m, "start_realtime_us") / 1e6);
 	/* Each member's own seconds, placed at its measured start. */
 	json_array_foreach(members, i, m)
 	{
 		const json_t *res = json_object_get(m, "result"), *s;
 		const json_t *series = json_object_get(res, "series");
-		double start = num(m, "start_realtime"), secs = num(res, "seconds");
-		struct ccb_svg_line *ln = &lines[n_lines];
+		double start = num(m, "start_realtime_us") / 1e6, secs = num(res, "seconds");
+		struct ccb_chart_series *ln = &lines[n_lines];
 		size_t j;
 
-		if (!res || !json_object_get(m, "start_realtime"))
+		if (!res || !json_object_get(m, "start_realtime_us"))
 			continue;
 		ln->label = str(m, "member");
 		ln->x = calloc(json_array_size(series) + 1, sizeof(double));
@@ -1661,12 +1682,11 @@ static int svg_report(const json_t *rep, FILE *out)
 		}
 	}
 	if (json_array_size(agg_series)) {
-		struct ccb_svg_line *ln = &lines[n_lines];
-		double w0 = num(json_object_get(rep, "window"), "start_realtime");
+		struct ccb_chart_series *ln = &lines[n_lines];
+		double w0 = num(json_object_get(rep, "window"), "start_realtime_us") / 1e6;
 		const json_t *s;
 
 		ln->label = "aggregate (all members running)";
-		ln->emphasis = true;
 		ln->x = calloc(json_array_size(agg_series), sizeof(double));
 		ln->y = calloc(json_array_size(agg_series), sizeof(double));
 		if (!ln->x || !ln->y)
@@ -1680,10 +1700,12 @@ static int svg_report(const json_t *rep, FILE *out)
 	}
 	snprintf(title, sizeof(title), "ccbench group %s: %s, bandwidth per second",
 		 str(rep, "group"), str(json_object_get(rep, "params"), "command"));
-	r = ccb_svg_lines(out,
-			  &(struct ccb_svg_chart){title, "time since the first member started (s)",
-						  "bandwidth (MiB/s)"},
-			  lines, n_lines);
+	r = ccb_chart_svg(&(struct ccb_chart){.title = title,
+					      .x_title = "time since the first member started (s)",
+					      .y_title = "bandwidth (MiB/s)",
+					      .series = lines,
+					      .n_series = n_lines},
+			  out);
 out:
 	for (i = 0; i <= n_lines && i < json_array_size(members) + 1; i++) {
 		free((void *)lines[i].x);
@@ -1811,7 +1833,13 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 	if (o->svg_file && write_file(o->svg_file, "--svg", rep, svg_report) < 0)
 		status = 1;
 	if (status == 1 && !strcmp(str(rep, "status"), "incomplete"))
-		fprintf(stderr, "ccbench: group %s: incomplete: %zu member(s) missing\n", name,
+		fprintf(stderr,
+			"ccbench: group %s: incomplete: %lld of %lld members in the aggregate "
+			"(%zu missing, the others withdrawn)\n",
+			name,
+			(long long)json_integer_value(
+				json_object_get(json_object_get(rep, "aggregate"), "members")),
+			(long long)json_integer_value(json_object_get(rep, "members_expected")),
 			json_array_size(json_object_get(rep, "missing")));
 	else if (status == 1 && !strcmp(str(rep, "status"), "waiting"))
 		fprintf(stderr, "ccbench: group %s: has not started yet\n", name);
@@ -1865,9 +1893,9 @@ static int cmd_ls(const struct ccb_cli *cli, rados_ioctx_t io)
 					       "reported",
 					       json_integer_value(json_object_get(
 						       json_object_get(rep, "aggregate"), "members")),
-					       "planned_start_realtime",
-					       json_object_get(rep, "planned_start_realtime")
-						       ? json_object_get(rep, "planned_start_realtime")
+					       "planned_start_realtime_us",
+					       json_object_get(rep, "planned_start_realtime_us")
+						       ? json_object_get(rep, "planned_start_realtime_us")
 						       : json_null()));
 		json_decref(rep);
 		json_decref(state);
@@ -1888,8 +1916,9 @@ static int cmd_ls(const struct ccb_cli *cli, rados_ioctx_t io)
 		json_array_foreach(out, i, v)
 		{
 			char when[64] = "-";
-			if (json_is_number(json_object_get(v, "planned_start_realtime")))
-				format_realtime(num(v, "planned_start_realtime"), when, sizeof(when));
+			if (json_is_number(json_object_get(v, "planned_start_realtime_us")))
+				format_realtime(num(v, "planned_start_realtime_us") / 1e6, when,
+						sizeof(when));
 			printf(o->format == CCB_FMT_CSV ? "%s,%s,%lld,%lld,%lld,%s\n"
 							: "%-24s %-11s %8lld %10lld %8lld  %s\n",
 			       str(v, "name"), str(v, "status"),

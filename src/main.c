@@ -6,6 +6,7 @@
 #include <ccbench/cli.h>
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
+#include <ccbench/group.h>
 #include <ccbench/path.h>
 #include <ccbench/path_krbd.h>
 #include <ccbench/path_rados.h>
@@ -32,7 +33,7 @@ static int run_command(struct ccb_cli *cli, int argc, char **argv)
 		.argv = argv,
 	};
 	json_t *result = NULL;
-	int status = ccb_point_run(&pt, &result);
+	int status = cli->opts.group ? ccb_group_run(&pt, &result) : ccb_point_run(&pt, &result);
 
 	if (result && ccb_report_emit(result, &cli->opts) < 0 && status == 0)
 		status = 1;
@@ -85,6 +86,8 @@ int main(int argc, char **argv)
 	/* Settings a killed run left (read_ahead_kb, mappings) are reported
 	 * before this run starts; `ccbench krbd restore` puts them back. */
 	ccb_undo_state_report();
+	if (cli.cmd_mask & CCB_CMD_GROUP)
+		return ccb_group_command(&cli);
 	if (cli.cmd_mask & CCB_CMD_SWEEP)
 		return ccb_sweep_command(&cli, argc, argv);
 	if (cli.cmd_mask & CCB_CMD_REPORT)

@@ -546,6 +546,10 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 		snprintf(err, err_len, "--run-name and --all-runs: give one of them");
 		return -EINVAL;
 	}
+	if (!o->group != !ccb_opt_given(o, "members")) {
+		snprintf(err, err_len, "--group NAME and --members N: give both or neither");
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -48,7 +48,7 @@
 #include <cephfs/libcephfs.h>
 
 /* CephFS stripe units are multiples of CEPH_MIN_STRIPE_UNIT. */
-#define MIN_STRIPE_UNIT (64u << 10)
+#define MIN_STRIPE_UNIT      (64u << 10)
 #define DEFAULT_OBJECT_BYTES (4ull << 20)
 /* Prefill: set-up, not the measurement, so large calls. */
 #define FILL_BYTES (4ull << 20)
@@ -70,7 +70,7 @@ struct fsrun {
 	bool created_dir;
 	bool existing_files; /* fs read --dir: files of an earlier write */
 	bool meta;
-	uint64_t file_bytes;  /* per client; for read --dir, checked against the files */
+	uint64_t file_bytes; /* per client; for read --dir, checked against the files */
 	uint64_t block_bytes;
 	uint64_t deadline_nsec; /* -d, kept by the path (see the top of the file) */
 	/* Requested layout, 0 = the directory's default. */
@@ -114,12 +114,13 @@ int ccb_fs_spec_parse(const char *spec, struct ccb_fs_spec *out, char *err, size
 		int r;
 
 		if (n == 4) {
-			snprintf(err, err_len, "--files '%s': expected at most 4 fields N:MAX:MIN:DIRS",
-				 spec);
+			snprintf(err, err_len,
+			         "--files '%s': expected at most 4 fields N:MAX:MIN:DIRS", spec);
 			return -EINVAL;
 		}
 		if (l == 0 || l >= sizeof(tok)) {
-			snprintf(err, err_len, "--files '%s': %s is empty or too long", spec, field[n]);
+			snprintf(err, err_len, "--files '%s': %s is empty or too long", spec,
+			         field[n]);
 			return -EINVAL;
 		}
 		memcpy(tok, p, l);
@@ -127,8 +128,8 @@ int ccb_fs_spec_parse(const char *spec, struct ccb_fs_spec *out, char *err, size
 		r = (n == 1 || n == 2) ? ccb_parse_bytes(tok, &v[n]) : ccb_parse_u64(tok, &v[n]);
 		if (r < 0) {
 			snprintf(err, err_len, "--files '%s': %s '%s': not %s", spec, field[n], tok,
-				 (n == 1 || n == 2) ? "a size such as 0, 4096, 800k, 1M"
-						    : "a whole number");
+			         (n == 1 || n == 2) ? "a size such as 0, 4096, 800k, 1M"
+			                            : "a whole number");
 			return -EINVAL;
 		}
 		n++;
@@ -138,8 +139,8 @@ int ccb_fs_spec_parse(const char *spec, struct ccb_fs_spec *out, char *err, size
 		p++;
 	}
 	if (v[0] < 1 || v[0] > CCB_FS_SPEC_MAX_K) {
-		snprintf(err, err_len, "--files '%s': N must be 1 to %d (units of 1024 files)", spec,
-			 CCB_FS_SPEC_MAX_K);
+		snprintf(err, err_len, "--files '%s': N must be 1 to %d (units of 1024 files)",
+		         spec, CCB_FS_SPEC_MAX_K);
 		return -EINVAL;
 	}
 	if (v[1] > CCB_FS_SPEC_MAX_BYTES) {
@@ -179,7 +180,8 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 	/* libcephfs takes the layout as ints; CephFS wants 64K stripe units. */
 	if (obj > (uint64_t)INT_MAX / 2 + 1 || obj % MIN_STRIPE_UNIT) {
 		ccb_format_bytes(obj, a, sizeof(a));
-		snprintf(err, err_len, "--object-size %s: must be a multiple of 64K, at most 1G", a);
+		snprintf(err, err_len, "--object-size %s: must be a multiple of 64K, at most 1G",
+		         a);
 		return -EINVAL;
 	}
 	if (su % MIN_STRIPE_UNIT) {
@@ -190,8 +192,8 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 	if (obj % su) {
 		ccb_format_bytes(su, a, sizeof(a));
 		ccb_format_bytes(obj, b, sizeof(b));
-		snprintf(err, err_len, "--stripe-unit %s: does not divide the object size %s%s", a, b,
-			 o->object_size_bytes ? "" : " (the default; give --object-size)");
+		snprintf(err, err_len, "--stripe-unit %s: does not divide the object size %s%s", a,
+		         b, o->object_size_bytes ? "" : " (the default; give --object-size)");
 		return -EINVAL;
 	}
 	if (o->dir) {
@@ -202,9 +204,9 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 		    (l >= 2 && strcmp(o->dir + l - 2, "/.") == 0) ||
 		    (l >= 3 && strcmp(o->dir + l - 3, "/..") == 0)) {
 			snprintf(err, err_len,
-				 "--dir '%s': expected an absolute CephFS path below / (like "
-				 "/bench/run1), without . or .. or a trailing /",
-				 o->dir);
+			         "--dir '%s': expected an absolute CephFS path below / (like "
+			         "/bench/run1), without . or .. or a trailing /",
+			         o->dir);
 			return -EINVAL;
 		}
 	}
@@ -216,7 +218,7 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 /* One ceph_mount configured the way ccb_cluster_configure() configures
  * librados, so -c, -n/-i, -k, CEPH_ARGS and -o mean the same here. */
 static int fs_mount(const struct ccb_opts *o, struct ceph_mount_info **out, char *err,
-		    size_t err_len)
+                    size_t err_len)
 {
 	struct ceph_mount_info *cm = NULL;
 	char pathbuf[512], val[32];
@@ -226,8 +228,8 @@ static int fs_mount(const struct ccb_opts *o, struct ceph_mount_info **out, char
 
 	if (o->name) {
 		if (strncmp(o->name, "client.", 7) != 0 || !o->name[7]) {
-			snprintf(err, err_len, "--name '%s': libcephfs mounts as a client (client.ID)",
-				 o->name);
+			snprintf(err, err_len,
+			         "--name '%s': libcephfs mounts as a client (client.ID)", o->name);
 			return -EINVAL;
 		}
 		id = o->name + 7;
@@ -254,10 +256,10 @@ static int fs_mount(const struct ccb_opts *o, struct ceph_mount_info **out, char
 	 * cluster without a filesystem fails instead of hanging. Whole seconds,
 	 * rounded up. -o can still override it. */
 	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000));
+	         (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000));
 	if ((r = ceph_conf_set(cm, "client_mount_timeout", val)) < 0) {
 		snprintf(err, err_len, "ceph_conf_set(client_mount_timeout=%s): %s", val,
-			 strerror(-r));
+		         strerror(-r));
 		goto fail;
 	}
 	for (unsigned i = 0; i < o->n_sets; i++) {
@@ -284,12 +286,12 @@ static int fs_mount(const struct ccb_opts *o, struct ceph_mount_info **out, char
 
 		ceph_conf_get(cm, "client_fs", fsname, sizeof(fsname));
 		snprintf(err, err_len, "ceph_mount(client.%s, conf %s, fs %s): %s%s", id, conf,
-			 fsname[0] ? fsname : "default", strerror(-r),
-			 r == -ETIMEDOUT ? " (no MDS answered within --connect-timeout: does the "
-					   "cluster have a CephFS with an active MDS?)"
-			 : r == -ENOENT ? " (no such filesystem)"
-			 : r == -EACCES || r == -EPERM ? " (authentication or MDS caps refused)"
-						       : "");
+		         fsname[0] ? fsname : "default", strerror(-r),
+		         r == -ETIMEDOUT ? " (no MDS answered within --connect-timeout: does the "
+		                           "cluster have a CephFS with an active MDS?)"
+		         : r == -ENOENT  ? " (no such filesystem)"
+		         : r == -EACCES || r == -EPERM ? " (authentication or MDS caps refused)"
+		                                       : "");
 		goto fail;
 	}
 	*out = cm;
@@ -375,7 +377,7 @@ static int rm_tree(struct ceph_mount_info *cm, const char *path)
 			if (r < 0 && r != -ENOENT) {
 				if (!first && de->d_type != DT_DIR)
 					fprintf(stderr, "ccbench: ceph_unlink(%s): %s\n", child,
-						strerror(-r));
+					        strerror(-r));
 				if (!first)
 					first = r;
 			} else {
@@ -450,16 +452,17 @@ static int prefill(struct ccb_run *run, struct fsrun *fr)
 		memcpy(buf + i * 8, &x, 8);
 	}
 	if (!run->opts->quiet)
-		fprintf(stderr, "ccbench: writing %u file(s) of %" PRIu64 " MiB in %s to read back "
-				"(not measured)\n",
-			run->n_clients, fr->file_bytes >> 20, fr->dir);
+		fprintf(stderr,
+		        "ccbench: writing %u file(s) of %" PRIu64 " MiB in %s to read back "
+		        "(not measured)\n",
+		        run->n_clients, fr->file_bytes >> 20, fr->dir);
 	for (unsigned c = 0; c < run->n_clients && !r; c++) {
 		int fd;
 
 		client_file(fr, c, path, sizeof(path));
 		fd = ceph_open_layout(fr->ctl, path, O_CREAT | O_TRUNC | O_WRONLY, 0644,
-				      fr->stripe_unit, fr->stripe_count, fr->object_size,
-				      fr->data_pool);
+		                      fr->stripe_unit, fr->stripe_count, fr->object_size,
+		                      fr->data_pool);
 		if (fd < 0) {
 			fprintf(stderr, "ccbench: ceph_open_layout(%s): %s\n", path, strerror(-fd));
 			r = fd;
@@ -476,10 +479,12 @@ static int prefill(struct ccb_run *run, struct fsrun *fr)
 			w = ceph_write(fr->ctl, fd, buf, (int64_t)len, (int64_t)off);
 			if (w < 0 || (uint64_t)w != len) {
 				r = w < 0 ? w : -EIO;
-				fprintf(stderr, "ccbench: ceph_write(%s) at offset %" PRIu64 ": %s%s\n",
-					path, off, strerror(-r),
-					r == -ENOSPC || r == -EDQUOT ? " (the data pool is full or "
-								       "over its quota)" : "");
+				fprintf(stderr,
+				        "ccbench: ceph_write(%s) at offset %" PRIu64 ": %s%s\n",
+				        path, off, strerror(-r),
+				        r == -ENOSPC || r == -EDQUOT ? " (the data pool is full or "
+				                                       "over its quota)"
+				                                     : "");
 			}
 		}
 		if (!r && (r = ceph_fsync(fr->ctl, fd, 0)) < 0)
@@ -488,7 +493,8 @@ static int prefill(struct ccb_run *run, struct fsrun *fr)
 	}
 	free(buf);
 	if (!r && !run->opts->quiet)
-		fprintf(stderr, "ccbench: written in %.1f s\n", (double)(ccb_now_nsec() - t0) / 1e9);
+		fprintf(stderr, "ccbench: written in %.1f s\n",
+		        (double)(ccb_now_nsec() - t0) / 1e9);
 	return r;
 }
 
@@ -506,19 +512,20 @@ static int check_existing_files(struct ccb_run *run, struct fsrun *fr)
 		client_file(fr, c, path, sizeof(path));
 		r = ceph_statx(fr->ctl, path, &stx, CEPH_STATX_SIZE | CEPH_STATX_MODE, 0);
 		if (r < 0 || !S_ISREG(stx.stx_mode)) {
-			fprintf(stderr,
-				"ccbench: fs read --dir %s: ceph_statx(%s): %s (write the files first: "
-				"ccbench fs write --keep --dir %s --clients %u)\n",
-				fr->dir, path, r < 0 ? strerror(-r) : "not a regular file", fr->dir,
-				run->n_clients);
+			fprintf(
+			    stderr,
+			    "ccbench: fs read --dir %s: ceph_statx(%s): %s (write the files first: "
+			    "ccbench fs write --keep --dir %s --clients %u)\n",
+			    fr->dir, path, r < 0 ? strerror(-r) : "not a regular file", fr->dir,
+			    run->n_clients);
 			run->bad_input = true;
 			return r < 0 ? r : -EINVAL;
 		}
 		if (ccb_opt_given(o, "file-size") && stx.stx_size < o->file_size_bytes) {
 			fprintf(stderr,
-				"ccbench: fs read --dir %s: %s holds %" PRIu64 " bytes, less than "
-				"--file-size %" PRIu64 "\n",
-				fr->dir, path, (uint64_t)stx.stx_size, o->file_size_bytes);
+			        "ccbench: fs read --dir %s: %s holds %" PRIu64 " bytes, less than "
+			        "--file-size %" PRIu64 "\n",
+			        fr->dir, path, (uint64_t)stx.stx_size, o->file_size_bytes);
 			run->bad_input = true;
 			return -EINVAL;
 		}
@@ -529,9 +536,10 @@ static int check_existing_files(struct ccb_run *run, struct fsrun *fr)
 	 * client_open); this is the figure the layout reports. */
 	fr->file_bytes = ccb_opt_given(o, "file-size") ? o->file_size_bytes : smallest;
 	if (fr->file_bytes < fr->block_bytes) {
-		fprintf(stderr, "ccbench: fs read --dir %s: files of %" PRIu64
-				" bytes are smaller than --block-size\n",
-			fr->dir, fr->file_bytes);
+		fprintf(stderr,
+		        "ccbench: fs read --dir %s: files of %" PRIu64
+		        " bytes are smaller than --block-size\n",
+		        fr->dir, fr->file_bytes);
 		run->bad_input = true;
 		return -EINVAL;
 	}
@@ -548,15 +556,17 @@ static int claim_dir(struct ccb_run *run, struct fsrun *fr)
 
 	if (r == 0) {
 		if (!S_ISDIR(stx.stx_mode)) {
-			fprintf(stderr, "ccbench: --dir %s: exists and is not a directory\n", fr->dir);
+			fprintf(stderr, "ccbench: --dir %s: exists and is not a directory\n",
+			        fr->dir);
 			run->bad_input = true;
 			return -ENOTDIR;
 		}
 		if (!o->reuse) {
-			fprintf(stderr,
-				"ccbench: --dir %s: exists; refusing to write into it (add --reuse to "
-				"use it: only the run's own files are removed)\n",
-				fr->dir);
+			fprintf(
+			    stderr,
+			    "ccbench: --dir %s: exists; refusing to write into it (add --reuse to "
+			    "use it: only the run's own files are removed)\n",
+			    fr->dir);
 			run->bad_input = true;
 			return -EEXIST;
 		}
@@ -568,13 +578,13 @@ static int claim_dir(struct ccb_run *run, struct fsrun *fr)
 	}
 	/* Logged before mkdir: on a crash in between, rmdir of a missing
 	 * directory is harmless, while a directory with no undo would stay. */
-	if (!o->keep && (r = push_path_undo("remove the run's directory", undo_rmdir, fr,
-					    fr->dir)) < 0)
+	if (!o->keep &&
+	    (r = push_path_undo("remove the run's directory", undo_rmdir, fr, fr->dir)) < 0)
 		return r;
 	r = ceph_mkdir(fr->ctl, fr->dir, 0755);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: ceph_mkdir(%s): %s%s\n", fr->dir, strerror(-r),
-			r == -ENOENT ? " (the parent directory does not exist)" : "");
+		        r == -ENOENT ? " (the parent directory does not exist)" : "");
 		run->bad_input = r == -ENOENT || r == -EEXIST;
 		return r;
 	}
@@ -604,7 +614,7 @@ static void meta_path(const struct fsrun *fr, uint64_t idx, char *buf, size_t le
 {
 	if (fr->spec.dirs > 1)
 		snprintf(buf, len, "%s/meta/d%05" PRIu64 "/f%08" PRIu64, fr->dir,
-			 idx % fr->spec.dirs, idx);
+		         idx % fr->spec.dirs, idx);
 	else
 		snprintf(buf, len, "%s/meta/f%08" PRIu64, fr->dir, idx);
 }
@@ -692,7 +702,7 @@ static int fs_prepare(struct ccb_run *run)
 	}
 	if (fr->meta && run->n_clients > 1) {
 		fprintf(stderr, "ccbench: fs meta: --clients must be 1 (one bonnie++ process); run "
-				"several ccbench fs meta with --group for concurrent clients\n");
+		                "several ccbench fs meta with --group for concurrent clients\n");
 		run->bad_input = true;
 		free(fr);
 		return -EINVAL;
@@ -705,7 +715,7 @@ static int fs_prepare(struct ccb_run *run)
 			if (*p == '.' || *p == '/' || *p == '@')
 				*p = '-';
 		snprintf(fr->dir, sizeof(fr->dir), "/ccbench-%s-%d-%lld", host, (int)getpid(),
-			 (long long)time(NULL));
+		         (long long)time(NULL));
 	}
 	fr->existing_files = run->mode == CCB_MODE_SEQ && o->dir;
 
@@ -735,9 +745,10 @@ static int fs_prepare(struct ccb_run *run)
 
 		r = ceph_statx(fr->ctl, fr->dir, &stx, CEPH_STATX_MODE, 0);
 		if (r < 0 || !S_ISDIR(stx.stx_mode)) {
-			fprintf(stderr, "ccbench: fs read --dir %s: %s (write it first: ccbench fs "
-					"write --keep --dir %s)\n",
-				fr->dir, r < 0 ? strerror(-r) : "not a directory", fr->dir);
+			fprintf(stderr,
+			        "ccbench: fs read --dir %s: %s (write it first: ccbench fs "
+			        "write --keep --dir %s)\n",
+			        fr->dir, r < 0 ? strerror(-r) : "not a directory", fr->dir);
 			run->bad_input = true;
 			return r < 0 ? r : -ENOTDIR;
 		}
@@ -771,17 +782,19 @@ static int fs_prepare(struct ccb_run *run)
 		fr->deadline_nsec = run->duration_usec * 1000ull;
 		run->duration_usec = 0;
 		if (run->mode == CCB_MODE_SEQ)
-			ccb_run_warn(run, "-d: a reader that reaches the end of its file starts over; "
-					  "later passes may be served from the client's cache");
+			ccb_run_warn(run,
+			             "-d: a reader that reaches the end of its file starts over; "
+			             "later passes may be served from the client's cache");
 	}
-	run->buf_bytes = fr->meta ? (fr->spec.max_bytes > 4096 ? fr->spec.max_bytes : 4096)
-				  : fr->block_bytes;
-	run->layout = json_pack("{s:s, s:b, s:b}", "dir", fr->dir, "dir_created",
-				fr->created_dir, "kept", o->keep || fr->existing_files);
+	run->buf_bytes =
+	    fr->meta ? (fr->spec.max_bytes > 4096 ? fr->spec.max_bytes : 4096) : fr->block_bytes;
+	run->layout = json_pack("{s:s, s:b, s:b}", "dir", fr->dir, "dir_created", fr->created_dir,
+	                        "kept", o->keep || fr->existing_files);
 	if (!fr->meta) {
-		json_object_set_new(run->layout, "file_size", json_integer((json_int_t)fr->file_bytes));
+		json_object_set_new(run->layout, "file_size",
+		                    json_integer((json_int_t)fr->file_bytes));
 		json_object_set_new(run->layout, "block_size",
-				    json_integer((json_int_t)fr->block_bytes));
+		                    json_integer((json_int_t)fr->block_bytes));
 		if (run->is_write)
 			json_object_set_new(run->layout, "fsync_in_time", json_true());
 		else
@@ -806,15 +819,17 @@ static void record_layout(struct ccb_run *run, struct fsrun *fr, struct fsclient
 	}
 	ceph_get_file_pool_name(fc->cm, fc->fd, pool_name, sizeof(pool_name));
 	j = json_pack("{s:i, s:i, s:i, s:s, s:i, s:i}", "object_size", os, "stripe_unit", su,
-		      "stripe_count", sc, "pool", pool_name, "pool_id", pool, "replication",
-		      ceph_get_file_replication(fc->cm, fc->fd));
+	              "stripe_count", sc, "pool", pool_name, "pool_id", pool, "replication",
+	              ceph_get_file_replication(fc->cm, fc->fd));
 	json_object_set_new(run->layout, "file_layout", j);
 	if ((fr->object_size && os != fr->object_size) ||
 	    (fr->stripe_unit && su != fr->stripe_unit) ||
 	    (fr->stripe_count && sc != fr->stripe_count) ||
 	    (fr->data_pool && strcmp(pool_name, fr->data_pool) != 0))
-		ccb_run_warn(run, "%s: layout differs from the one asked for (an existing file keeps "
-				  "its layout)", fc->path);
+		ccb_run_warn(run,
+		             "%s: layout differs from the one asked for (an existing file keeps "
+		             "its layout)",
+		             fc->path);
 }
 
 static int fs_client_open(struct ccb_client *cl)
@@ -845,10 +860,10 @@ static int fs_client_open(struct ccb_client *cl)
 		r = ceph_unlink(fc->cm, fc->path);
 		fc->call = "ceph_open_layout";
 		fc->fd = r < 0 && r != -ENOENT
-				 ? r
-				 : ceph_open_layout(fc->cm, fc->path, O_CREAT | O_EXCL | O_WRONLY, 0644,
-						    fr->stripe_unit, fr->stripe_count,
-						    fr->object_size, fr->data_pool);
+		             ? r
+		             : ceph_open_layout(fc->cm, fc->path, O_CREAT | O_EXCL | O_WRONLY, 0644,
+		                                fr->stripe_unit, fr->stripe_count, fr->object_size,
+		                                fr->data_pool);
 	} else {
 		fc->call = "ceph_open";
 		fc->fd = ceph_open(fc->cm, fc->path, O_RDONLY, 0);
@@ -856,7 +871,7 @@ static int fs_client_open(struct ccb_client *cl)
 	if (fc->fd < 0) {
 		r = fc->fd;
 		fprintf(stderr, "ccbench: client %u: %s(%s): %s\n", cl->idx, fc->call, fc->path,
-			strerror(-r));
+		        strerror(-r));
 		fs_unmount(fc->cm);
 		free(fc);
 		cl->path_data = NULL;
@@ -882,10 +897,10 @@ static void set_error(struct ccb_client *cl, struct ccb_slot *s, int r, const ch
 	if (cl->first_error_msg[0])
 		return;
 	snprintf(msg, sizeof(msg), "%s(%s) at offset %" PRIu64 ", client %u: %s%s", fc->call,
-		 fc->path, s->offset, cl->idx, strerror(-r),
-		 extra                          ? extra
-		 : r == -ENOSPC || r == -EDQUOT ? " (the data pool is full or over its quota)"
-						: "");
+	         fc->path, s->offset, cl->idx, strerror(-r),
+	         extra                          ? extra
+	         : r == -ENOSPC || r == -EDQUOT ? " (the data pool is full or over its quota)"
+	                                        : "");
 	/* Truncated to the engine's buffer; the call and path come first. */
 	l = strlen(msg);
 	if (l >= sizeof(cl->first_error_msg))
@@ -912,8 +927,8 @@ static int stream_submit(struct ccb_client *cl, struct ccb_slot *s)
 	} else if (fc->pos >= fc->file_bytes) {
 		return CCB_SUBMIT_END;
 	}
-	len = fc->file_bytes - fc->pos < fr->block_bytes ? fc->file_bytes - fc->pos
-							 : fr->block_bytes;
+	len =
+	    fc->file_bytes - fc->pos < fr->block_bytes ? fc->file_bytes - fc->pos : fr->block_bytes;
 	if (!fr->deadline_nsec && fc->pos + len >= fc->file_bytes)
 		last = true;
 	s->offset = fc->pos;
@@ -940,8 +955,8 @@ static int stream_submit(struct ccb_client *cl, struct ccb_slot *s)
 		if (r >= 0 && (uint64_t)r != len) {
 			char extra[96];
 
-			snprintf(extra, sizeof(extra), " (%d of %" PRIu64 " bytes: file shorter?)", r,
-				 len);
+			snprintf(extra, sizeof(extra), " (%d of %" PRIu64 " bytes: file shorter?)",
+			         r, len);
 			set_error(cl, s, -EIO, extra);
 			r = -EIO;
 		}
@@ -982,8 +997,8 @@ static int meta_submit(struct ccb_client *cl, struct ccb_slot *s)
 	case PH_CREATE:
 		fc->call = "ceph_open_layout";
 		r = fd = ceph_open_layout(fc->cm, fc->path, O_CREAT | O_EXCL | O_WRONLY, 0644,
-					  fr->stripe_unit, fr->stripe_count, fr->object_size,
-					  fr->data_pool);
+		                          fr->stripe_unit, fr->stripe_count, fr->object_size,
+		                          fr->data_pool);
 		if (fd < 0)
 			break;
 		if (bytes) {
@@ -1058,7 +1073,7 @@ static void fs_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, si
 
 	(void)s;
 	snprintf(buf, len, "%s(%.120s)", fc && fc->call ? fc->call : "libcephfs",
-		 fc ? fc->path : "");
+	         fc ? fc->path : "");
 }
 
 static void fs_client_close(struct ccb_client *cl)
@@ -1090,14 +1105,14 @@ static void fs_finish(struct ccb_run *run)
 		for (unsigned i = 0; i < run->n_clients; i++) {
 			const struct ccb_client *cl = &run->clients[i];
 			uint64_t ns = cl->last_op_nsec > run->start_nsec
-					      ? cl->last_op_nsec - run->start_nsec
-					      : 0;
+			                  ? cl->last_op_nsec - run->start_nsec
+			                  : 0;
 
 			/* Over the client's own time, so an early finisher is not
 			 * diluted by the others' tail. */
 			bw[i] = ns ? (double)atomic_load(&((struct ccb_client *)cl)->bytes_done) /
-					     1048576.0 / ((double)ns / 1e9)
-				   : 0;
+			                 1048576.0 / ((double)ns / 1e9)
+			           : 0;
 			total += (double)atomic_load(&((struct ccb_client *)cl)->bytes_done);
 		}
 		shares = json_array();
@@ -1111,7 +1126,7 @@ static void fs_finish(struct ccb_run *run)
 		json_object_set_new(run->layout, "client_share", shares);
 		json_object_set_new(run->layout, "client_own_time_mib_s", own);
 		json_object_set_new(run->layout, "fairness_jain",
-				    json_real(ccb_jain_index(bw, run->n_clients)));
+		                    json_real(ccb_jain_index(bw, run->n_clients)));
 		free(bw);
 	}
 	if ((run->opts->keep && !fr->existing_files) && !run->opts->quiet)
@@ -1133,30 +1148,30 @@ static void fs_result(const struct ccb_run *run, json_t *res)
 		double secs = (double)(ph->end_nsec - ph->start_nsec) / 1e9;
 
 		json_array_append_new(
-			phases,
-			json_pack("{s:s, s:s, s:I, s:I, s:b, s:f, s:f, s:o}", "name",
-				  names[i % PH_KINDS], "order", i < PH_KINDS ? "sequential" : "random",
-				  "ops", (json_int_t)ph->ops, "bytes", (json_int_t)ph->bytes,
-				  "complete", ph->ops == fr->spec.files, "seconds", secs,
-				  "ops_per_s", secs > 0 ? (double)ph->ops / secs : 0.0, "latency_us",
-				  ccb_result_latency(&ph->hist)));
+		    phases,
+		    json_pack("{s:s, s:s, s:I, s:I, s:b, s:f, s:f, s:o}", "name",
+		              names[i % PH_KINDS], "order", i < PH_KINDS ? "sequential" : "random",
+		              "ops", (json_int_t)ph->ops, "bytes", (json_int_t)ph->bytes,
+		              "complete", ph->ops == fr->spec.files, "seconds", secs, "ops_per_s",
+		              secs > 0 ? (double)ph->ops / secs : 0.0, "latency_us",
+		              ccb_result_latency(&ph->hist)));
 	}
 	json_object_set_new(res, "phases", phases);
 	json_object_set_new(res, "files",
-			    json_pack("{s:s, s:I, s:I, s:I, s:I}", "spec", run->opts->files_spec,
-				      "count", (json_int_t)fr->spec.files, "max_bytes",
-				      (json_int_t)fr->spec.max_bytes, "min_bytes",
-				      (json_int_t)fr->spec.min_bytes, "dirs",
-				      (json_int_t)fr->spec.dirs));
+	                    json_pack("{s:s, s:I, s:I, s:I, s:I}", "spec", run->opts->files_spec,
+	                              "count", (json_int_t)fr->spec.files, "max_bytes",
+	                              (json_int_t)fr->spec.max_bytes, "min_bytes",
+	                              (json_int_t)fr->spec.min_bytes, "dirs",
+	                              (json_int_t)fr->spec.dirs));
 }
 
 const struct ccb_path_ops ccb_path_cephfs = {
-	.name = "cephfs",
-	.prepare = fs_prepare,
-	.client_open = fs_client_open,
-	.submit = fs_submit,
-	.describe = fs_describe,
-	.client_close = fs_client_close,
-	.finish = fs_finish,
-	.result = fs_result,
+    .name = "cephfs",
+    .prepare = fs_prepare,
+    .client_open = fs_client_open,
+    .submit = fs_submit,
+    .describe = fs_describe,
+    .client_close = fs_client_close,
+    .finish = fs_finish,
+    .result = fs_result,
 };

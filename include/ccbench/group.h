@@ -94,10 +94,13 @@ double ccb_group_bytes_between(const uint64_t *bytes, size_t n, double start_s, 
  *                  "members": {ID: registration}}
  * @param results  {ID: {"start_realtime", "end_realtime", "result"}}
  * @return the report object (new reference), or NULL on ENOMEM:
- *         members[] (with state "done", "missing" or "withdrawn"),
- *         window {start_realtime, end_realtime, seconds}, aggregate
- *         {bytes, bandwidth_mib_s, jain_index, series[]}, start_skew_ms,
- *         missing[], status "complete" | "incomplete" | "waiting".
+ *         members[] (state "done", "missing" or "withdrawn", window_bytes,
+ *         window_bandwidth_mib_s, start_realtime_us, start_offset_ms, the
+ *         member's result), window {start_realtime_us, end_realtime_us,
+ *         seconds} in which all reporting members ran, aggregate {members,
+ *         bytes, seconds, bandwidth_mib_s, jain_index, series[]},
+ *         start_skew_ms, planned_start_realtime_us, missing[], status
+ *         "complete" | "incomplete" | "waiting".
  */
 json_t *ccb_group_aggregate(const json_t *state, const json_t *results);
 

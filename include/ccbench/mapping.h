@@ -10,11 +10,13 @@
 #define CCBENCH_MAPPING_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include <jansson.h>
+#include <rados/librados.h>
 
 #include <ccbench/options.h>
 
@@ -33,7 +35,33 @@ struct ccb_mapping {
 	char fuse_log[PATH_MAX]; /**< rbd-fuse's stderr */
 	pid_t fuse_pid;
 	int loop_fd;             /**< held open: the loop device autoclears on our death */
+	char options[512];       /**< kernel: the -o given to rbd device map ("" for none) */
+	char ms_mode[32];        /**< kernel: ms_mode in @c options, "" when the driver's default */
+	char ms_mode_why[160];   /**< kernel: why that ms_mode (given, or chosen and why) */
+	bool noudev;             /**< kernel: noudev added (no udev daemon on this host) */
 };
+
+/**
+ * What the monitors of @p cl advertise: the mon map's address types.
+ *
+ * @return 1 when some monitor has a msgr v1 address, 0 when they have v2
+ *         addresses only, -errno when the mon map could not be read.
+ */
+int ccb_map_mons_speak_v1(rados_t cl);
+
+/**
+ * The map options for `rbd device map -o`: @p given (--map-options, may be
+ * NULL) plus what this host needs: noudev when no udev daemon runs (rbd
+ * would wait for its event forever), and ms_mode=prefer-crc when the mons
+ * speak v2 only (@p mons_v1 == 0) and @p given sets no ms_mode (the
+ * driver's default, legacy, cannot talk to them). Pure: no I/O.
+ *
+ * @param udev_running  whether a udev daemon runs (/run/udev/control)
+ * @param m             receives options, ms_mode, ms_mode_why, noudev
+ * @return 0, or -ENAMETOOLONG.
+ */
+int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running,
+			   struct ccb_mapping *m);
 
 /** "kernel" or "fuse-loop". */
 const char *ccb_map_via_name(enum ccb_map_via via);
@@ -51,12 +79,16 @@ int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, s
 /**
  * Map POOL/IMAGE read-only. The undo entries unmap in reverse (loop
  * detach, fuse unmount, rbd-fuse exit) whenever the log unwinds.
+ * Kernel mappings go through `rbd device map --read-only`, which finds the
+ * monitors and the key as every ceph CLI does (-c, CEPH_ARGS with --name,
+ * --id, --keyring and --set), with the options of ccb_map_kernel_options().
  *
+ * @param mons_v1  ccb_map_mons_speak_v1() of the cluster (kernel only)
  * @param out  the mapping, owned by the undo log (valid until it unwinds)
  * @return 0, or -errno with the reason in @p err.
  */
 int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, const char *image,
-	    struct ccb_mapping **out, char *err, size_t err_len);
+	    int mons_v1, struct ccb_mapping **out, char *err, size_t err_len);
 
 /**
  * Drop the page cache of the layer under the device (the fuse file of a

@@ -232,6 +232,12 @@ static void test_bad_commands(void **state)
 	a = parse("write", NULL);
 	expect_err(a, "unknown command 'write'");
 	args_free(a);
+	a = parse("clean", "--all-runs", "-p", "x", NULL);
+	expect_err(a, "unknown command 'clean'");
+	args_free(a);
+	a = parse("cleanupx", "--all-runs", "-p", "x", NULL);
+	expect_err(a, "unknown command 'cleanupx'");
+	args_free(a);
 
 	a = parse("-p", "x", NULL);
 	expect_err(a, "no command");

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ccbench/engine.h"
 #include "ccbench/path.h"
@@ -70,6 +71,7 @@ struct fake {
 	struct ccb_slot *q[QCAP];
 	size_t q_head, q_len;
 	bool quit;
+	bool up; /* fake_init() ran; fake_fini() not yet */
 	pthread_t threads[MAX_COMPLETERS];
 };
 
@@ -237,13 +239,19 @@ static void fake_init(struct fake *f, enum fake_mode mode, unsigned n_completers
 	f->fail_open_idx = -1;
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->cond, NULL);
-	f->n_completers = mode == FAKE_ASYNC ? n_completers : 0;
-	for (unsigned i = 0; i < f->n_completers; i++)
+	f->n_completers = 0;
+	f->up = true;
+	for (unsigned i = 0; mode == FAKE_ASYNC && i < n_completers; i++) {
 		assert_int_equal(pthread_create(&f->threads[i], NULL, completer_main, f), 0);
+		f->n_completers++;
+	}
 }
 
 static void fake_fini(struct fake *f)
 {
+	if (!f->up)
+		return;
+	f->up = false;
 	pthread_mutex_lock(&f->lock);
 	f->quit = true;
 	pthread_cond_broadcast(&f->cond);
@@ -283,6 +291,62 @@ static void run_init(struct ccb_run *run, struct ccb_opts *o, struct fake *f, un
 	run->buf_bytes = buf_bytes;
 	atomic_init(&run->stop, CCB_STOP_NONE);
 	atomic_init(&run->issued_bytes, 0);
+}
+
+/*
+ * Each test's state lives on the heap, not on its stack, and the teardown
+ * stops the fake's threads and frees the run whatever the test did: a
+ * failed assertion longjmps out of the test, and threads left waiting on a
+ * condition variable in a dead stack frame would corrupt the next tests.
+ */
+struct fixture {
+	struct fake f;
+	struct ccb_opts o;
+	struct ccb_run run;
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	*state = fx;
+	return fx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	struct ccb_client *clients = fx->run.clients;
+	unsigned n_clients = fx->run.n_clients;
+	bool stranded = false;
+
+	/* The "library" goes first: no callback can come after this. */
+	fake_fini(&fx->f);
+	for (unsigned i = 0; clients && i < n_clients; i++)
+		stranded |= clients[i].stranded;
+	ccb_run_free(&fx->run);
+	/*
+	 * ccb_run_free() deliberately leaks stranded clients (library threads
+	 * may still write into them, and the process is about to exit). Here
+	 * the client threads are joined and the fake is stopped, so the test
+	 * frees them and the suite stays leak-clean under ASan.
+	 */
+	if (stranded) {
+		for (unsigned i = 0; i < n_clients; i++) {
+			if (!clients[i].stranded)
+				continue;
+			for (unsigned j = 0; clients[i].slots && j < clients[i].n_slots; j++)
+				free(clients[i].slots[j].buf);
+			free(clients[i].slots);
+			ccb_series_free(&clients[i].series);
+		}
+		free(clients);
+	}
+	free(fx);
+	ccb_signal_pending = 0;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return 0;
 }
 
 struct totals {
@@ -348,34 +412,34 @@ static uint64_t elapsed_since(uint64_t t0)
 /* (a) Inline completions, stopped by --total. */
 static void test_inline_total(void **state)
 {
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	const uint64_t buf = 4096, total = 1000 * 4096 + 1;
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
 	struct totals t;
 	json_t *res;
 
-	(void)state;
-	fake_init(&f, FAKE_INLINE, 0);
-	run_init(&run, &o, &f, 2, 4, buf);
-	run.total_bytes = total;
-	assert_int_equal(ccb_run_execute(&run), 0);
+	fake_init(f, FAKE_INLINE, 0);
+	run_init(run, o, f, 2, 4, buf);
+	run->total_bytes = total;
+	assert_int_equal(ccb_run_execute(run), 0);
 
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_DONE);
-	assert_string_equal(run.reason, "--total reached");
-	assert_string_equal(ccb_result_status(&run), "ok");
-	t = check_accounting(&run, &f);
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_DONE);
+	assert_string_equal(run->reason, "--total reached");
+	assert_string_equal(ccb_result_status(run), "ok");
+	t = check_accounting(run, f);
 	/* An op is issued while less than the total was issued: ceil(total / op). */
 	assert_int_equal(t.ops, (total + buf - 1) / buf);
 	assert_true(t.bytes >= total && t.bytes < total + buf);
-	assert_true(t.bytes <= total + run.n_clients * run.queue_depth * buf);
+	assert_true(t.bytes <= total + run->n_clients * run->queue_depth * buf);
 	assert_int_equal(t.errors, 0);
-	assert_int_equal(atomic_load(&f.completes), t.ops);
-	assert_int_equal(atomic_load(&f.opens), 2);
+	assert_int_equal(atomic_load(&f->completes), t.ops);
+	assert_int_equal(atomic_load(&f->opens), 2);
 
 	/* Slots own aligned, filled, distinct buffers. */
-	for (unsigned i = 0; i < run.n_clients; i++) {
-		struct ccb_client *cl = &run.clients[i];
+	for (unsigned i = 0; i < run->n_clients; i++) {
+		struct ccb_client *cl = &run->clients[i];
 
 		assert_int_equal(cl->n_slots, 4);
 		for (unsigned j = 0; j < cl->n_slots; j++) {
@@ -387,210 +451,204 @@ static void test_inline_total(void **state)
 				assert_true(memcmp(cl->slots[j].buf, cl->slots[j - 1].buf, 64) != 0);
 		}
 	}
-	assert_true(memcmp(run.clients[0].slots[0].buf, run.clients[1].slots[0].buf, 64) != 0);
+	assert_true(memcmp(run->clients[0].slots[0].buf, run->clients[1].slots[0].buf, 64) != 0);
 
 	/* The result sees what the engine counted. */
-	res = ccb_result_build(&run, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, 0, NULL);
+	res = ccb_result_build(run, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, 0, NULL);
 	assert_non_null(res);
 	assert_true(json_integer_value(json_object_get(res, "bytes")) == (json_int_t)t.bytes);
 	assert_true(json_integer_value(json_object_get(res, "ops")) == (json_int_t)t.ops);
 	assert_string_equal(json_string_value(json_object_get(res, "status")), "ok");
 	json_decref(res);
 
-	ccb_run_free(&run);
-	fake_fini(&f);
+	ccb_run_free(run);
 }
 
 /* (b) The path runs out of work: exactly its ops, and the run is not an error. */
 static void test_submit_end_inline(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	struct totals t;
 
-	(void)state;
-	fake_init(&f, FAKE_INLINE, 0);
-	f.end_after = 37;
-	run_init(&run, &o, &f, 1, 8, 1024);
-	assert_int_equal(ccb_run_execute(&run), 0);
-	t = check_accounting(&run, &f);
+	fake_init(f, FAKE_INLINE, 0);
+	f->end_after = 37;
+	run_init(run, o, f, 1, 8, 1024);
+	run->duration_usec = 20000000; /* only a backstop: the path ends first */
+	assert_int_equal(ccb_run_execute(run), 0);
+	t = check_accounting(run, f);
 	assert_int_equal(t.ops, 37);
 	assert_int_equal(t.bytes, 37 * 1024);
 	assert_int_equal(t.errors, 0);
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_NONE);
-	assert_string_equal(ccb_result_status(&run), "ok");
-	assert_int_equal(run.error_ret, 0);
-	ccb_run_free(&run);
-	fake_fini(&f);
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_NONE);
+	assert_string_equal(ccb_result_status(run), "ok");
+	assert_int_equal(run->error_ret, 0);
+	ccb_run_free(run);
 }
 
 static void test_submit_end_async(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	struct totals t;
 
-	(void)state;
-	fake_init(&f, FAKE_ASYNC, 2);
-	f.end_after = 500;
-	f.op_bytes = 100; /* shorter than the buffer: the path decides */
-	run_init(&run, &o, &f, 2, 8, 4096);
-	assert_int_equal(ccb_run_execute(&run), 0);
-	t = check_accounting(&run, &f);
+	fake_init(f, FAKE_ASYNC, 2);
+	f->end_after = 500;
+	f->op_bytes = 100; /* shorter than the buffer: the path decides */
+	run_init(run, o, f, 2, 8, 4096);
+	run->duration_usec = 20000000; /* only a backstop: the path ends first */
+	assert_int_equal(ccb_run_execute(run), 0);
+	t = check_accounting(run, f);
 	assert_int_equal(t.ops, 1000);
 	assert_int_equal(t.bytes, 1000 * 100);
 	for (unsigned i = 0; i < 2; i++)
-		assert_int_equal(atomic_load(&run.clients[i].ops_done), 500);
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_NONE);
-	assert_string_equal(ccb_result_status(&run), "ok");
-	ccb_run_free(&run);
-	fake_fini(&f);
+		assert_int_equal(atomic_load(&run->clients[i].ops_done), 500);
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_NONE);
+	assert_string_equal(ccb_result_status(run), "ok");
+	ccb_run_free(run);
 }
 
 /* (c) Completions from two "library" threads, two clients of eight slots. */
 static void test_async_total(void **state)
 {
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	const uint64_t buf = 4096, n_ops = 5000;
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
 	struct totals t;
 
-	(void)state;
-	fake_init(&f, FAKE_ASYNC, 2);
-	run_init(&run, &o, &f, 2, 8, buf);
-	run.total_bytes = n_ops * buf;
-	assert_int_equal(ccb_run_execute(&run), 0);
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_DONE);
-	t = check_accounting(&run, &f);
+	fake_init(f, FAKE_ASYNC, 2);
+	run_init(run, o, f, 2, 8, buf);
+	run->total_bytes = n_ops * buf;
+	assert_int_equal(ccb_run_execute(run), 0);
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_DONE);
+	t = check_accounting(run, f);
 	assert_int_equal(t.ops, n_ops);
 	assert_int_equal(t.bytes, n_ops * buf);
 	assert_int_equal(t.hist_n, n_ops);
 	assert_int_equal(t.series_ops, n_ops);
 	assert_int_equal(t.errors, 0);
-	assert_int_equal(atomic_load(&f.submit_ok), n_ops);
-	assert_int_equal(atomic_load(&f.completes), n_ops);
-	ccb_run_free(&run);
-	fake_fini(&f);
+	assert_int_equal(atomic_load(&f->submit_ok), n_ops);
+	assert_int_equal(atomic_load(&f->completes), n_ops);
+	ccb_run_free(run);
 }
 
 static void test_async_duration(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	struct totals t;
 	uint64_t t0, took;
 
-	(void)state;
-	fake_init(&f, FAKE_ASYNC, 2);
-	run_init(&run, &o, &f, 2, 8, 512);
-	run.duration_usec = 300000;
+	fake_init(f, FAKE_ASYNC, 2);
+	run_init(run, o, f, 2, 8, 512);
+	run->duration_usec = 300000;
 	t0 = ccb_now_nsec();
-	assert_int_equal(ccb_run_execute(&run), 0);
+	assert_int_equal(ccb_run_execute(run), 0);
 	took = elapsed_since(t0);
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_DONE);
-	assert_string_equal(run.reason, "--duration reached");
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_DONE);
+	assert_string_equal(run->reason, "--duration reached");
 	assert_true(took >= 300 * MSEC);
 	assert_true(took < 3 * SEC);
-	t = check_accounting(&run, &f);
+	t = check_accounting(run, f);
 	assert_true(t.ops > 0);
-	assert_int_equal(t.ops, atomic_load(&f.submit_ok));
+	assert_int_equal(t.ops, atomic_load(&f->submit_ok));
 	/* The run ends with its last op, which is about when the duration ran out. */
-	assert_true(run.end_nsec - run.start_nsec >= 200 * MSEC);
-	ccb_run_free(&run);
-	fake_fini(&f);
+	assert_true(run->end_nsec - run->start_nsec >= 200 * MSEC);
+	ccb_run_free(run);
 }
 
 /* (d) submit() fails: the run stops with an error naming the op. */
 static void test_submit_error(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	struct totals t;
 
-	(void)state;
-	fake_init(&f, FAKE_INLINE, 0);
-	f.fail_submit_at = 10;
-	run_init(&run, &o, &f, 1, 4, 4096);
-	run.duration_usec = 30000000; /* would run 30 s if the error did not stop it */
-	assert_int_equal(ccb_run_execute(&run), 0);
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_ERROR);
-	assert_string_equal(ccb_result_status(&run), "aborted");
-	assert_int_equal(run.error_ret, -EIO);
-	t = check_accounting(&run, &f);
+	fake_init(f, FAKE_INLINE, 0);
+	f->fail_submit_at = 10;
+	run_init(run, o, f, 1, 4, 4096);
+	run->duration_usec = 30000000; /* would run 30 s if the error did not stop it */
+	assert_int_equal(ccb_run_execute(run), 0);
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_ERROR);
+	assert_string_equal(ccb_result_status(run), "aborted");
+	assert_int_equal(run->error_ret, -EIO);
+	t = check_accounting(run, f);
 	assert_int_equal(t.errors, 1);
 	assert_int_equal(t.ops, 9);
-	assert_int_equal(atomic_load(&f.submits), 10);
-	assert_int_equal(run.clients[0].first_error, -EIO);
-	assert_non_null(strstr(run.reason, strerror(EIO)));
-	assert_non_null(strstr(run.reason, "fake_op(obj 9)"));
-	assert_string_equal(run.reason, run.clients[0].first_error_msg);
-	ccb_run_free(&run);
-	fake_fini(&f);
+	assert_int_equal(atomic_load(&f->submits), 10);
+	assert_int_equal(run->clients[0].first_error, -EIO);
+	assert_non_null(strstr(run->reason, strerror(EIO)));
+	assert_non_null(strstr(run->reason, "fake_op(obj 9)"));
+	assert_string_equal(run->reason, run->clients[0].first_error_msg);
+	ccb_run_free(run);
 }
 
 /* (d) The library reports an op failure; ops still in flight drain. */
 static void test_async_op_error(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	struct totals t;
 	json_t *res;
 
-	(void)state;
-	fake_init(&f, FAKE_ASYNC, 2);
-	f.fail_done_at = 200;
-	run_init(&run, &o, &f, 2, 8, 4096);
-	run.duration_usec = 30000000;
-	assert_int_equal(ccb_run_execute(&run), 0);
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_ERROR);
-	assert_int_equal(run.error_ret, -ENOSPC);
-	t = check_accounting(&run, &f);
+	fake_init(f, FAKE_ASYNC, 2);
+	f->fail_done_at = 200;
+	run_init(run, o, f, 2, 8, 4096);
+	run->duration_usec = 30000000;
+	assert_int_equal(ccb_run_execute(run), 0);
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_ERROR);
+	assert_int_equal(run->error_ret, -ENOSPC);
+	t = check_accounting(run, f);
 	assert_int_equal(t.errors, 1);
 	assert_true(t.ops >= 199);
-	assert_int_equal(t.ops + 1, atomic_load(&f.submit_ok));
-	assert_non_null(strstr(run.reason, strerror(ENOSPC)));
-	assert_non_null(strstr(run.reason, "fake_op(obj "));
-	res = ccb_result_build(&run, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, 0, NULL);
+	assert_int_equal(t.ops + 1, atomic_load(&f->submit_ok));
+	assert_non_null(strstr(run->reason, strerror(ENOSPC)));
+	assert_non_null(strstr(run->reason, "fake_op(obj "));
+	res = ccb_result_build(run, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, 0, NULL);
 	assert_string_equal(json_string_value(json_object_get(res, "status")), "aborted");
 	assert_int_equal(json_integer_value(json_object_get(res, "errors")), 1);
 	assert_non_null(strstr(json_string_value(json_object_get(res, "error")), strerror(ENOSPC)));
 	json_decref(res);
-	ccb_run_free(&run);
-	fake_fini(&f);
+	ccb_run_free(run);
 }
 
 /* (f) complete() (verification) fails: an op error, the run is aborted. */
 static void test_complete_error(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	struct totals t;
 
-	(void)state;
-	fake_init(&f, FAKE_INLINE, 0);
-	f.bad_complete_at = 20;
-	run_init(&run, &o, &f, 1, 4, 4096);
-	run.duration_usec = 30000000;
-	assert_int_equal(ccb_run_execute(&run), 0);
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_ERROR);
-	assert_int_equal(run.error_ret, -EBADMSG);
-	assert_string_equal(ccb_result_status(&run), "aborted");
-	t = check_accounting(&run, &f);
+	fake_init(f, FAKE_INLINE, 0);
+	f->bad_complete_at = 20;
+	run_init(run, o, f, 1, 4, 4096);
+	run->duration_usec = 30000000;
+	assert_int_equal(ccb_run_execute(run), 0);
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_ERROR);
+	assert_int_equal(run->error_ret, -EBADMSG);
+	assert_string_equal(ccb_result_status(run), "aborted");
+	t = check_accounting(run, f);
 	assert_int_equal(t.errors, 1);
 	/* The failed op is not counted as done; the others are. */
-	assert_int_equal(t.ops, atomic_load(&f.completes) - 1);
-	assert_int_equal(t.ops, atomic_load(&f.submit_ok) - 1);
+	assert_int_equal(t.ops, atomic_load(&f->completes) - 1);
+	assert_int_equal(t.ops, atomic_load(&f->submit_ok) - 1);
 	assert_true(t.ops >= 19);
-	assert_non_null(strstr(run.reason, strerror(EBADMSG)));
-	ccb_run_free(&run);
-	fake_fini(&f);
+	assert_non_null(strstr(run->reason, strerror(EBADMSG)));
+	ccb_run_free(run);
 }
 
 struct watcher {
@@ -620,99 +678,83 @@ static void *watcher_main(void *arg)
 /* (e) Ops that hang: the watchdog aborts after --op-timeout, the late completions drain. */
 static void test_op_timeout_drained(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	struct watcher w;
 	pthread_t th;
 	uint64_t took;
+	int r;
 
-	(void)state;
-	fake_init(&f, FAKE_STUCK, 0);
-	run_init(&run, &o, &f, 2, 2, 4096);
-	o.op_timeout_usec = 1000000;
-	run.duration_usec = 60000000;
+	fake_init(f, FAKE_STUCK, 0);
+	run_init(run, o, f, 2, 2, 4096);
+	o->op_timeout_usec = 1000000;
+	run->duration_usec = 15000000; /* bounds the test if the watchdog never fires */
 	memset(&w, 0, sizeof(w));
-	w.run = &run;
-	w.f = &f;
+	w.run = run;
+	w.f = f;
 	w.t0 = ccb_now_nsec();
 	assert_int_equal(pthread_create(&th, NULL, watcher_main, &w), 0);
-	assert_int_equal(ccb_run_execute(&run), 0);
+	r = ccb_run_execute(run);
 	took = elapsed_since(w.t0);
+	/* Joined before any assertion: the watcher points into this frame. */
 	pthread_join(th, NULL);
+	assert_int_equal(r, 0);
 
 	assert_int_equal(w.stop_seen, CCB_STOP_TIMEOUT);
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_TIMEOUT);
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_TIMEOUT);
 	/* The watchdog fires after the timeout, and not much later. */
 	assert_true(w.stop_after_nsec >= 1 * SEC);
 	assert_true(w.stop_after_nsec < 2500 * MSEC);
 	/* Drained as soon as the stuck ops completed, not at the backstop. */
 	assert_true(took < 4 * SEC);
 	assert_int_equal(w.completed, 4);
-	assert_int_equal(run.error_ret, -ETIMEDOUT);
-	assert_non_null(strstr(run.reason, "--op-timeout"));
-	assert_string_equal(ccb_result_status(&run), "aborted");
-	check_accounting(&run, &f);
-	for (unsigned i = 0; i < run.n_clients; i++) {
-		assert_false(run.clients[i].stranded);
-		assert_int_equal(run.clients[i].errors, 2); /* both its ops timed out */
-		assert_int_equal(atomic_load(&run.clients[i].ops_done), 0);
+	assert_int_equal(run->error_ret, -ETIMEDOUT);
+	assert_non_null(strstr(run->reason, "--op-timeout"));
+	assert_string_equal(ccb_result_status(run), "aborted");
+	check_accounting(run, f);
+	for (unsigned i = 0; i < run->n_clients; i++) {
+		assert_false(run->clients[i].stranded);
+		assert_int_equal(run->clients[i].errors, 2); /* both its ops timed out */
+		assert_int_equal(atomic_load(&run->clients[i].ops_done), 0);
 	}
-	ccb_run_free(&run);
-	fake_fini(&f);
+	ccb_run_free(run);
 }
 
 /* (e) Ops that never complete: the drain gives up at its backstop, clients are stranded. */
 static void test_op_timeout_stranded(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
-	struct ccb_client *clients;
-	unsigned n_clients;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	uint64_t t0, took;
 
-	(void)state;
-	fake_init(&f, FAKE_STUCK, 0);
-	run_init(&run, &o, &f, 2, 2, 4096);
-	o.op_timeout_usec = 1000000;
-	run.duration_usec = 60000000;
+	fake_init(f, FAKE_STUCK, 0);
+	run_init(run, o, f, 2, 2, 4096);
+	o->op_timeout_usec = 1000000;
+	run->duration_usec = 15000000; /* bounds the test if the watchdog never fires */
 	t0 = ccb_now_nsec();
-	assert_int_equal(ccb_run_execute(&run), 0);
+	assert_int_equal(ccb_run_execute(run), 0);
 	took = elapsed_since(t0);
 
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_TIMEOUT);
-	assert_non_null(strstr(run.reason, "--op-timeout"));
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_TIMEOUT);
+	assert_non_null(strstr(run->reason, "--op-timeout"));
 	/* Watchdog at ~1 s, then the op timeout + 5 s backstop: bounded, well under 10 s. */
 	assert_true(took >= 6 * SEC);
 	assert_true(took < 10 * SEC);
-	for (unsigned i = 0; i < run.n_clients; i++) {
-		assert_true(run.clients[i].stranded);
-		assert_int_equal(run.clients[i].in_flight, 2);
+	for (unsigned i = 0; i < run->n_clients; i++) {
+		assert_true(run->clients[i].stranded);
+		assert_int_equal(run->clients[i].in_flight, 2);
 	}
 	/* A stranded client's connection stays open: a callback may still come. */
-	assert_int_equal(atomic_load(&f.opens), 2);
-	assert_int_equal(atomic_load(&f.closes), 0);
+	assert_int_equal(atomic_load(&f->opens), 2);
+	assert_int_equal(atomic_load(&f->closes), 0);
 
 	/* The library calls back late: the engine must have kept the slots alive. */
-	assert_int_equal(complete_stuck(&f, -ETIMEDOUT), 4);
-
-	clients = run.clients;
-	n_clients = run.n_clients;
-	ccb_run_free(&run);
-	assert_null(run.clients);
-	/*
-	 * ccb_run_free() deliberately leaks stranded clients (the process is
-	 * about to exit); the test frees them so the suite stays leak-clean.
-	 */
-	for (unsigned i = 0; i < n_clients; i++) {
-		for (unsigned j = 0; j < clients[i].n_slots; j++)
-			free(clients[i].slots[j].buf);
-		free(clients[i].slots);
-		ccb_series_free(&clients[i].series);
-	}
-	free(clients);
-	fake_fini(&f);
+	assert_int_equal(complete_stuck(f, -ETIMEDOUT), 4);
+	/* The teardown frees what ccb_run_free() leaves of stranded clients. */
 }
 
 struct killer {
@@ -732,133 +774,126 @@ static void *killer_main(void *arg)
 	return NULL;
 }
 
-static int signal_teardown(void **state)
-{
-	(void)state;
-	ccb_signal_pending = 0;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	return 0;
-}
-
 /* (g) SIGINT during a long run: stops promptly as "interrupted". */
 static void test_signal(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 	struct killer k = {pthread_self(), 300, SIGINT};
 	pthread_t th;
 	uint64_t t0, took;
 	struct totals t;
+	int r;
 
-	(void)state;
 	ccb_signal_pending = 0;
 	ccb_signals_install();
-	fake_init(&f, FAKE_ASYNC, 2);
-	run_init(&run, &o, &f, 2, 4, 4096);
-	run.duration_usec = 60000000;
+	fake_init(f, FAKE_ASYNC, 2);
+	run_init(run, o, f, 2, 4, 4096);
+	run->duration_usec = 20000000; /* the signal must end it long before */
 	t0 = ccb_now_nsec();
 	assert_int_equal(pthread_create(&th, NULL, killer_main, &k), 0);
-	assert_int_equal(ccb_run_execute(&run), 0);
+	r = ccb_run_execute(run);
 	took = elapsed_since(t0);
 	pthread_join(th, NULL);
+	assert_int_equal(r, 0);
 
-	assert_int_equal(atomic_load(&run.stop), CCB_STOP_SIGNAL);
-	assert_int_equal(run.signal, SIGINT);
-	assert_non_null(strstr(run.reason, "SIGINT"));
-	assert_string_equal(ccb_result_status(&run), "interrupted");
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_SIGNAL);
+	assert_int_equal(run->signal, SIGINT);
+	assert_non_null(strstr(run->reason, "SIGINT"));
+	assert_string_equal(ccb_result_status(run), "interrupted");
 	assert_true(took >= 300 * MSEC);
 	assert_true(took < 2 * SEC);
-	t = check_accounting(&run, &f);
+	t = check_accounting(run, f);
 	assert_true(t.ops > 0);
 	assert_int_equal(t.errors, 0);
-	ccb_run_free(&run);
-	fake_fini(&f);
+	ccb_run_free(run);
 }
 
 /* A signal that arrived before the run: nothing is opened. */
 static void test_signal_before_start(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 
-	(void)state;
-	fake_init(&f, FAKE_INLINE, 0);
-	run_init(&run, &o, &f, 2, 4, 4096);
+	fake_init(f, FAKE_INLINE, 0);
+	run_init(run, o, f, 2, 4, 4096);
 	ccb_signal_pending = SIGTERM;
-	assert_int_equal(ccb_run_execute(&run), -EINTR);
-	assert_int_equal(atomic_load(&f.opens), 0);
-	assert_int_equal(atomic_load(&f.submits), 0);
-	ccb_run_free(&run);
-	fake_fini(&f);
+	assert_int_equal(ccb_run_execute(run), -EINTR);
+	assert_int_equal(atomic_load(&f->opens), 0);
+	assert_int_equal(atomic_load(&f->submits), 0);
+	ccb_run_free(run);
 }
 
 /* A client that cannot connect: the error comes back, opened clients are closed. */
 static void test_open_failure(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 
-	(void)state;
-	fake_init(&f, FAKE_INLINE, 0);
-	f.fail_open_idx = 1;
-	run_init(&run, &o, &f, 3, 4, 4096);
-	assert_int_equal(ccb_run_execute(&run), -ECONNREFUSED);
-	assert_int_equal(atomic_load(&f.opens), 1);
-	assert_int_equal(atomic_load(&f.closes), 1);
-	assert_int_equal(atomic_load(&f.submits), 0);
-	assert_int_equal(atomic_load(&f.bad_client), 0);
-	ccb_run_free(&run);
-	fake_fini(&f);
+	fake_init(f, FAKE_INLINE, 0);
+	f->fail_open_idx = 1;
+	run_init(run, o, f, 3, 4, 4096);
+	assert_int_equal(ccb_run_execute(run), -ECONNREFUSED);
+	assert_int_equal(atomic_load(&f->opens), 1);
+	assert_int_equal(atomic_load(&f->closes), 1);
+	assert_int_equal(atomic_load(&f->submits), 0);
+	assert_int_equal(atomic_load(&f->bad_client), 0);
+	ccb_run_free(run);
 }
 
 /* Warnings are collected in order, from any thread. */
 static void test_warn(void **state)
 {
-	struct ccb_opts o;
-	struct ccb_run run;
-	struct fake f;
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
 
-	(void)state;
-	fake_init(&f, FAKE_INLINE, 0);
-	run_init(&run, &o, &f, 1, 1, 64);
-	f.end_after = 1;
-	assert_int_equal(ccb_run_execute(&run), 0);
-	ccb_run_warn(&run, "first %d", 1);
-	ccb_run_warn(&run, "second %s", "two");
-	assert_int_equal(json_array_size(run.warnings), 2);
-	assert_string_equal(json_string_value(json_array_get(run.warnings, 0)), "first 1");
-	assert_string_equal(json_string_value(json_array_get(run.warnings, 1)), "second two");
+	fake_init(f, FAKE_INLINE, 0);
+	run_init(run, o, f, 1, 1, 64);
+	f->end_after = 1;
+	assert_int_equal(ccb_run_execute(run), 0);
+	ccb_run_warn(run, "first %d", 1);
+	ccb_run_warn(run, "second %s", "two");
+	assert_int_equal(json_array_size(run->warnings), 2);
+	assert_string_equal(json_string_value(json_array_get(run->warnings, 0)), "first 1");
+	assert_string_equal(json_string_value(json_array_get(run->warnings, 1)), "second two");
 	/* The first stop reason sticks. */
-	ccb_run_stop(&run, CCB_STOP_SIGNAL, -EINTR, "first");
-	ccb_run_stop(&run, CCB_STOP_SIGNAL, -EINTR, "second");
-	assert_string_equal(run.reason, "first");
-	ccb_run_free(&run);
-	assert_null(run.warnings);
-	fake_fini(&f);
+	ccb_run_stop(run, CCB_STOP_SIGNAL, -EINTR, "first");
+	ccb_run_stop(run, CCB_STOP_SIGNAL, -EINTR, "second");
+	assert_string_equal(run->reason, "first");
+	ccb_run_free(run);
+	assert_null(run->warnings);
 }
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_inline_total),
-		cmocka_unit_test(test_submit_end_inline),
-		cmocka_unit_test(test_submit_end_async),
-		cmocka_unit_test(test_async_total),
-		cmocka_unit_test(test_async_duration),
-		cmocka_unit_test(test_submit_error),
-		cmocka_unit_test(test_async_op_error),
-		cmocka_unit_test(test_complete_error),
-		cmocka_unit_test(test_op_timeout_drained),
-		cmocka_unit_test(test_op_timeout_stranded),
-		cmocka_unit_test_teardown(test_signal, signal_teardown),
-		cmocka_unit_test_teardown(test_signal_before_start, signal_teardown),
-		cmocka_unit_test(test_open_failure),
-		cmocka_unit_test(test_warn),
+		T(test_inline_total),
+		T(test_submit_end_inline),
+		T(test_submit_end_async),
+		T(test_async_total),
+		T(test_async_duration),
+		T(test_submit_error),
+		T(test_async_op_error),
+		T(test_complete_error),
+		T(test_op_timeout_drained),
+		T(test_op_timeout_stranded),
+		T(test_signal),
+		T(test_signal_before_start),
+		T(test_open_failure),
+		T(test_warn),
 	};
 
+	/* A broken engine tends to hang rather than fail: bound the whole suite. */
+	alarm(120);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,14 +25,14 @@ struct spec_case {
 static void test_spec_valid(void **state)
 {
 	static const struct spec_case cases[] = {
-		{"1", 0, 1024, 0, 0, 0},
-		{"16", 0, 16384, 0, 0, 0},
-		{"1:4k", 0, 1024, 4096, 0, 0},
-		{"1:4k:0:1", 0, 1024, 4096, 0, 1},
-		{"98:800k:500k:1000", 0, 98 * 1024, 800 * 1024, 500 * 1024, 1000},
-		{"2:1M:1M", 0, 2048, 1 << 20, 1 << 20, 0},
-		{"4096:0:0:100000", 0, 4096ull * 1024, 0, 0, 100000},
-		{"1:1G", 0, 1024, 1ull << 30, 0, 0},
+	    {"1", 0, 1024, 0, 0, 0},
+	    {"16", 0, 16384, 0, 0, 0},
+	    {"1:4k", 0, 1024, 4096, 0, 0},
+	    {"1:4k:0:1", 0, 1024, 4096, 0, 1},
+	    {"98:800k:500k:1000", 0, 98 * 1024, 800 * 1024, 500 * 1024, 1000},
+	    {"2:1M:1M", 0, 2048, 1 << 20, 1 << 20, 0},
+	    {"4096:0:0:100000", 0, 4096ull * 1024, 0, 0, 100000},
+	    {"1:1G", 0, 1024, 1ull << 30, 0, 0},
 	};
 	char err[256];
 
@@ -53,9 +53,10 @@ static void test_spec_valid(void **state)
 static void test_spec_invalid(void **state)
 {
 	static const char *const bad[] = {
-		"",         "0",         "4097",      "-1",      "x",      "1:",     ":4k",
-		"1::0",     "1:4k:8k",   "1:x",       "1:4k:y",  "1:4k:0:z", "1:4k:0:1:2",
-		"1:2G",     "1:4k:0:100001", "1 ",    "1.5",     "1:4k:0:-1", "1:4k:",
+	    "",       "0",        "4097",       "-1",      "x",
+	    "1:",     ":4k",      "1::0",       "1:4k:8k", "1:x",
+	    "1:4k:y", "1:4k:0:z", "1:4k:0:1:2", "1:2G",    "1:4k:0:100001",
+	    "1 ",     "1.5",      "1:4k:0:-1",  "1:4k:",
 	};
 	char err[256];
 
@@ -70,7 +71,7 @@ static void test_spec_invalid(void **state)
 		assert_non_null(strstr(err, "--files"));
 	}
 	assert_int_equal(ccb_fs_spec_parse(NULL, &(struct ccb_fs_spec){0}, err, sizeof(err)),
-			 -EINVAL);
+	                 -EINVAL);
 }
 
 /* Parse argv as the CLI does, then the cross-option rules. */
@@ -119,26 +120,30 @@ static void test_validate_rules(void **state)
 		int n;
 		const char *msg; /* NULL: accepted */
 	} cases[] = {
-		{{"ccbench", "fs", "write"}, 3, NULL},
-		{{"ccbench", "fs", "write", "--block-size", "8M", "--file-size", "4M"}, 7,
-		 "larger than --file-size"},
-		{{"ccbench", "fs", "write", "--block-size", "4M", "--file-size", "4M"}, 7, NULL},
-		{{"ccbench", "fs", "write", "--object-size", "4M", "--stripe-unit", "3M"}, 7,
-		 "does not divide"},
-		{{"ccbench", "fs", "write", "--stripe-unit", "1M"}, 5, NULL},
-		{{"ccbench", "fs", "write", "--stripe-unit", "32K"}, 5, "multiple of 64K"},
-		{{"ccbench", "fs", "write", "--object-size", "1M", "--stripe-unit", "4M"}, 7,
-		 "does not divide"},
-		{{"ccbench", "fs", "write", "--object-size", "100K"}, 5, "multiple of 64K"},
-		{{"ccbench", "fs", "write", "--object-size", "1M", "--stripe-unit", "256K",
-		  "--stripe-count", "4"},
-		 9, NULL},
-		{{"ccbench", "fs", "write", "--dir", "rel"}, 5, "absolute"},
-		{{"ccbench", "fs", "write", "--dir", "/"}, 5, "absolute"},
-		{{"ccbench", "fs", "write", "--dir", "/a/"}, 5, "absolute"},
-		{{"ccbench", "fs", "write", "--dir", "/a/.."}, 5, "absolute"},
-		{{"ccbench", "fs", "write", "--dir", "/bench/run1"}, 5, NULL},
-		{{"ccbench", "fs", "meta", "--files", "1:4k:0:1:1"}, 5, "at most 4 fields"},
+	    {{"ccbench", "fs", "write"}, 3, NULL},
+	    {{"ccbench", "fs", "write", "--block-size", "8M", "--file-size", "4M"},
+	     7,
+	     "larger than --file-size"},
+	    {{"ccbench", "fs", "write", "--block-size", "4M", "--file-size", "4M"}, 7, NULL},
+	    {{"ccbench", "fs", "write", "--object-size", "4M", "--stripe-unit", "3M"},
+	     7,
+	     "does not divide"},
+	    {{"ccbench", "fs", "write", "--stripe-unit", "1M"}, 5, NULL},
+	    {{"ccbench", "fs", "write", "--stripe-unit", "32K"}, 5, "multiple of 64K"},
+	    {{"ccbench", "fs", "write", "--object-size", "1M", "--stripe-unit", "4M"},
+	     7,
+	     "does not divide"},
+	    {{"ccbench", "fs", "write", "--object-size", "100K"}, 5, "multiple of 64K"},
+	    {{"ccbench", "fs", "write", "--object-size", "1M", "--stripe-unit", "256K",
+	      "--stripe-count", "4"},
+	     9,
+	     NULL},
+	    {{"ccbench", "fs", "write", "--dir", "rel"}, 5, "absolute"},
+	    {{"ccbench", "fs", "write", "--dir", "/"}, 5, "absolute"},
+	    {{"ccbench", "fs", "write", "--dir", "/a/"}, 5, "absolute"},
+	    {{"ccbench", "fs", "write", "--dir", "/a/.."}, 5, "absolute"},
+	    {{"ccbench", "fs", "write", "--dir", "/bench/run1"}, 5, NULL},
+	    {{"ccbench", "fs", "meta", "--files", "1:4k:0:1:1"}, 5, "at most 4 fields"},
 	};
 	char err[256];
 
@@ -163,10 +168,10 @@ static void test_validate_rules(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_spec_valid),
-		cmocka_unit_test(test_spec_invalid),
-		cmocka_unit_test(test_cli_n_is_spec),
-		cmocka_unit_test(test_validate_rules),
+	    cmocka_unit_test(test_spec_valid),
+	    cmocka_unit_test(test_spec_invalid),
+	    cmocka_unit_test(test_cli_n_is_spec),
+	    cmocka_unit_test(test_validate_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,298 @@
+/* Unit tests for the pure parts of src/group.c: parameters that must
+ * agree, start skew, bytes over a window, the aggregate over the window in
+ * which all members ran. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccbench/group.h"
+#include "ccbench/options.h"
+
+#define MIB 1048576.0
+
+static void assert_close(double got, double want, double tol, const char *what)
+{
+	if (!(fabs(got - want) <= tol))
+		fail_msg("%s: %.12g, want %.12g (tol %g)", what, got, want, tol);
+}
+
+static void set(struct ccb_opts *o, const char *name, const char *value)
+{
+	char err[256];
+
+	assert_int_equal(ccb_opt_set(o, ccb_opt_find(name), value, err, sizeof(err)), 0);
+}
+
+static void test_params_rados(void **state)
+{
+	struct ccb_opts o;
+	json_t *p;
+
+	(void)state;
+	ccb_opts_defaults(&o);
+	set(&o, "group", "g");
+	set(&o, "members", "3");
+	set(&o, "op-size", "64K");
+	p = ccb_group_params(&o, "rados write", CCB_CMD_RADOS);
+	assert_non_null(p);
+	assert_string_equal(json_string_value(json_object_get(p, "command")), "rados write");
+	assert_int_equal(json_integer_value(json_object_get(p, "members")), 3);
+	/* rados always stops on the (default) duration. */
+	assert_string_equal(json_string_value(json_object_get(p, "stop")), "duration");
+	assert_int_equal(json_integer_value(json_object_get(p, "duration")), 10000000);
+	assert_int_equal(json_integer_value(json_object_get(p, "op-size")), 65536);
+	assert_null(json_object_get(p, "total"));
+	json_decref(p);
+}
+
+static void test_params_rbd_pass_and_total(void **state)
+{
+	struct ccb_opts o;
+	json_t *p;
+
+	(void)state;
+	ccb_opts_defaults(&o);
+	set(&o, "members", "2");
+	p = ccb_group_params(&o, "rbd read", CCB_CMD_RBD);
+	/* rbd without --duration makes one pass over the image. */
+	assert_string_equal(json_string_value(json_object_get(p, "stop")), "pass");
+	assert_null(json_object_get(p, "duration"));
+	assert_non_null(json_object_get(p, "io-size"));
+	json_decref(p);
+
+	set(&o, "total", "1G");
+	p = ccb_group_params(&o, "rbd read", CCB_CMD_RBD);
+	assert_string_equal(json_string_value(json_object_get(p, "stop")), "total");
+	assert_int_equal(json_integer_value(json_object_get(p, "total")), 1 << 30);
+	json_decref(p);
+}
+
+static void test_params_check(void **state)
+{
+	json_t *g = json_pack("{s:s, s:i, s:s, s:i, s:i}", "command", "rados write", "members", 3,
+			      "stop", "duration", "duration", 3000000, "op-size", 65536);
+	json_t *m = json_deep_copy(g);
+	char why[256] = "";
+
+	(void)state;
+	assert_int_equal(ccb_group_params_check(g, m, why, sizeof(why)), 0);
+
+	json_object_set_new(m, "duration", json_integer(5000000));
+	assert_int_equal(ccb_group_params_check(g, m, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "--duration"));
+	assert_non_null(strstr(why, "5s"));
+	assert_non_null(strstr(why, "3s"));
+
+	/* How a run stops is named before its value. */
+	json_object_del(m, "duration");
+	json_object_set_new(m, "stop", json_string("total"));
+	json_object_set_new(m, "total", json_integer(1 << 30));
+	assert_int_equal(ccb_group_params_check(g, m, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "--total"));
+	assert_non_null(strstr(why, "stops"));
+
+	json_decref(m);
+	m = json_deep_copy(g);
+	json_object_set_new(m, "command", json_string("rados seq"));
+	assert_int_equal(ccb_group_params_check(g, m, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "rados seq"));
+
+	json_decref(m);
+	m = json_deep_copy(g);
+	json_object_set_new(m, "op-size", json_integer(4 << 20));
+	assert_int_equal(ccb_group_params_check(g, m, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "--op-size: this member has 4M, the group 64K"));
+
+	/* A key only one side has is a conflict too. */
+	json_decref(m);
+	m = json_deep_copy(g);
+	json_object_set_new(m, "io-size", json_integer(4096));
+	assert_int_equal(ccb_group_params_check(g, m, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "--io-size"));
+	json_decref(m);
+	json_decref(g);
+}
+
+static void test_skew(void **state)
+{
+	double starts[] = {100.010, 100.000, 100.004};
+
+	(void)state;
+	assert_close(ccb_group_skew_ms(starts, 3), 10.0, 1e-6, "skew");
+	assert_close(ccb_group_skew_ms(starts, 1), 0, 0, "one member");
+	assert_close(ccb_group_skew_ms(NULL, 0), 0, 0, "none");
+}
+
+static void test_bytes_between(void **state)
+{
+	uint64_t b[] = {100, 200, 300, 50};
+
+	(void)state;
+	/* Whole run: everything. The last bucket is [3, 3.5). */
+	assert_close(ccb_group_bytes_between(b, 4, 10.0, 3.5, 0, 100), 650, 1e-9, "all");
+	/* Half of bucket 0 and all of bucket 1. */
+	assert_close(ccb_group_bytes_between(b, 4, 10.0, 3.5, 10.5, 12.0), 250, 1e-9, "cut");
+	/* Half of the partial last bucket (0.25 of its 0.5 s). */
+	assert_close(ccb_group_bytes_between(b, 4, 10.0, 3.5, 13.25, 20), 25, 1e-9, "tail");
+	assert_close(ccb_group_bytes_between(b, 4, 10.0, 3.5, 0, 10), 0, 0, "before");
+	/* Ops ending exactly at the end land in an empty last bucket: counted once. */
+	uint64_t c[] = {100, 100, 7};
+	assert_close(ccb_group_bytes_between(c, 3, 0, 2.0, 0, 2.0), 200, 1e-6, "edge");
+	assert_close(ccb_group_bytes_between(c, 3, 0, 2.0, 0, 3.0), 207, 1e-6, "edge incl");
+}
+
+/* A member's stored result: @p mib per second, run of @p secs seconds. */
+static json_t *doc(double start, double secs, const double *mib, size_t n, const char *status)
+{
+	json_t *series = json_array();
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = (uint64_t)(mib[i] * MIB);
+		total += b;
+		json_array_append_new(series, json_pack("{s:I, s:I}", "t", (json_int_t)i + 1, "bytes",
+							(json_int_t)b));
+	}
+	return json_pack("{s:f, s:f, s:{s:s, s:f, s:I, s:f, s:f, s:{s:I, s:f, s:f, s:f}, s:o}}",
+			 "start_realtime", start, "end_realtime", start + secs, "result", "status",
+			 status, "seconds", secs, "bytes", (json_int_t)total, "bandwidth_mib_s",
+			 (double)total / MIB / secs, "iops", 1.0, "latency_us", "n", (json_int_t)10,
+			 "mean", 1000.0, "p50", 900.0, "p99", 2000.0, "series", series);
+}
+
+static json_t *reg(double at, const char *st)
+{
+	return json_pack("{s:s, s:i, s:f, s:s}", "host", "h", "pid", 1, "registered_at", at, "state",
+			 st);
+}
+
+static void test_aggregate_window(void **state)
+{
+	/* Three members, staggered by up to 10 ms; each moves 10 MiB/s,
+	 * 20 MiB/s, 30 MiB/s for 3 s. */
+	double a[] = {10, 10, 10}, b[] = {20, 20, 20}, c[] = {30, 30, 30};
+	json_t *st = json_pack("{s:s, s:{s:i}, s:{s:f, s:[s, s, s]}, s:{s:o, s:o, s:o}}", "name",
+			       "g", "params", "members", 3, "started", "start_realtime", 1000.0,
+			       "members", "a", "b", "c", "members", "a", reg(1, "done"), "b",
+			       reg(2, "done"), "c", reg(3, "done"));
+	json_t *res = json_pack("{s:o, s:o, s:o}", "a", doc(1000.000, 3.0, a, 3, "ok"), "b",
+				doc(1000.004, 3.0, b, 3, "ok"), "c", doc(1000.010, 3.0, c, 3, "ok"));
+	json_t *rep, *agg, *win, *m;
+	double sum = 0, series_sum = 0;
+	size_t i;
+
+	(void)state;
+	rep = ccb_group_aggregate(st, res);
+	assert_non_null(rep);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "complete");
+	assert_close(json_number_value(json_object_get(rep, "start_skew_ms")), 10, 1e-6, "skew");
+	win = json_object_get(rep, "window");
+	/* All ran from the last start (1000.010) to the first end (1003.000). */
+	assert_close(json_number_value(json_object_get(win, "seconds")), 2.990, 1e-9, "window");
+	assert_int_equal(json_integer_value(json_object_get(win, "start_realtime_us")), 1000010000);
+	agg = json_object_get(rep, "aggregate");
+	assert_int_equal(json_integer_value(json_object_get(agg, "members")), 3);
+	json_array_foreach(json_object_get(rep, "members"), i, m)
+	{
+		assert_string_equal(json_string_value(json_object_get(m, "state")), "done");
+		sum += json_number_value(json_object_get(m, "window_bytes"));
+	}
+	/* The aggregate is the sum over the common window, and a steady
+	 * 60 MiB/s here. */
+	assert_close(json_number_value(json_object_get(agg, "bytes")), sum, 1e-3, "sum");
+	assert_close(json_number_value(json_object_get(agg, "bandwidth_mib_s")), 60, 1e-6, "bw");
+	json_array_foreach(json_object_get(agg, "series"), i, m)
+		series_sum += json_number_value(json_object_get(m, "bytes"));
+	assert_int_equal(json_array_size(json_object_get(agg, "series")), 3);
+	assert_close(series_sum, sum, 1e-3, "series sum");
+	/* Jain's index of 10, 20, 30: 60^2 / (3 * 1400). */
+	assert_close(json_number_value(json_object_get(agg, "jain_index")), 3600.0 / 4200.0, 1e-9,
+		     "jain");
+	assert_int_equal(json_array_size(json_object_get(rep, "missing")), 0);
+	json_decref(rep);
+	json_decref(st);
+	json_decref(res);
+}
+
+static void test_aggregate_missing_and_withdrawn(void **state)
+{
+	double a[] = {10, 10, 10}, b[] = {20, 5};
+	json_t *st = json_pack("{s:s, s:{s:i}, s:{s:f, s:[s, s, s]}, s:{s:o, s:o, s:o}}", "name",
+			       "g", "params", "members", 3, "started", "start_realtime", 1000.0,
+			       "members", "a", "b", "c", "members", "a", reg(1, "done"), "b",
+			       reg(2, "withdrawn"), "c", reg(3, "running"));
+	json_t *res = json_pack("{s:o, s:o}", "a", doc(1000.0, 3.0, a, 2, "ok"), "b",
+				doc(1000.0, 1.5, b, 2, "interrupted"));
+	json_t *rep, *members;
+
+	(void)state;
+	rep = ccb_group_aggregate(st, res);
+	assert_non_null(rep);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "incomplete");
+	members = json_object_get(rep, "members");
+	assert_int_equal(json_array_size(members), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(members, 0), "state")),
+			    "done");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(members, 1), "state")),
+			    "withdrawn");
+	/* A member that never reported is listed, not silently dropped. */
+	assert_string_equal(json_string_value(json_object_get(json_array_get(members, 2), "state")),
+			    "missing");
+	assert_string_equal(
+		json_string_value(json_object_get(json_array_get(members, 2), "last_state")),
+		"running");
+	assert_int_equal(json_array_size(json_object_get(rep, "missing")), 1);
+	/* The withdrawn member does not shrink the window or join the sum. */
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(rep, "aggregate"), "members")), 1);
+	assert_close(json_number_value(json_object_get(json_object_get(rep, "window"), "seconds")),
+		     3.0, 1e-9, "window");
+	json_decref(rep);
+	json_decref(st);
+	json_decref(res);
+}
+
+static void test_aggregate_waiting(void **state)
+{
+	json_t *st = json_pack("{s:s, s:{s:i}, s:n, s:{s:o, s:o}}", "name", "g", "params", "members",
+			       3, "started", "members", "b", reg(2, "registered"), "a",
+			       reg(1, "registered"));
+	json_t *res = json_object(), *rep;
+
+	(void)state;
+	rep = ccb_group_aggregate(st, res);
+	assert_non_null(rep);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "waiting");
+	assert_true(json_is_null(json_object_get(rep, "window")));
+	/* Registration order, not the omap's alphabetical one. */
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(rep, "members"), 0), "member")),
+			    "a");
+	assert_int_equal(json_array_size(json_object_get(rep, "missing")), 2);
+	json_decref(rep);
+	json_decref(st);
+	json_decref(res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_params_rados),
+		cmocka_unit_test(test_params_rbd_pass_and_total),
+		cmocka_unit_test(test_params_check),
+		cmocka_unit_test(test_skew),
+		cmocka_unit_test(test_bytes_between),
+		cmocka_unit_test(test_aggregate_window),
+		cmocka_unit_test(test_aggregate_missing_and_withdrawn),
+		cmocka_unit_test(test_aggregate_waiting),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
