@@ -264,8 +264,24 @@ static void *client_main(void *arg)
 	return NULL;
 }
 
+/* A non-zero, non-repeating fill, so compression or zero detection on the
+ * way cannot flatter a write result. */
+static void fill_pattern(char *buf, uint64_t bytes, uint64_t seed)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull ^ seed;
+
+	for (uint64_t off = 0; off + 8 <= bytes; off += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(buf + off, &x, 8);
+	}
+}
+
 static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
 {
+	char *shared = NULL;
+
 	cl->run = run;
 	cl->idx = idx;
 	cl->n_slots = (unsigned)run->queue_depth;
@@ -276,24 +292,30 @@ static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
 	cl->slots = calloc(cl->n_slots, sizeof(*cl->slots));
 	if (!cl->slots)
 		return -ENOMEM;
+	/* Writes through a library that copies the data at submit time (or only
+	 * reads it) can all come from one buffer: queue depth x op size less
+	 * memory, and no fill per slot. Reads need a buffer per slot, and no fill. */
+	if (run->is_write && run->shared_buf) {
+		if (posix_memalign((void **)&shared, 4096, run->buf_bytes))
+			return -ENOMEM;
+		fill_pattern(shared, run->buf_bytes, (uint64_t)idx << 32);
+		cl->shared_buf = shared;
+	}
 	for (unsigned i = 0; i < cl->n_slots; i++) {
 		struct ccb_slot *s = &cl->slots[i];
 
 		s->cl = cl;
 		s->idx = i;
 		s->buf_bytes = run->buf_bytes;
+		if (shared) {
+			s->buf = shared;
+			continue;
+		}
 		/* 4K alignment keeps O_DIRECT paths (io_uring) on the same buffers. */
 		if (posix_memalign((void **)&s->buf, 4096, run->buf_bytes))
 			return -ENOMEM;
-		/* A non-zero, non-repeating fill, so compression or zero detection
-		 * on the way cannot flatter the result. */
-		uint64_t x = 0x9e3779b97f4a7c15ull ^ ((uint64_t)idx << 32) ^ i;
-		for (uint64_t off = 0; off + 8 <= run->buf_bytes; off += 8) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			memcpy(s->buf + off, &x, 8);
-		}
+		if (run->is_write || run->mode == CCB_MODE_RW)
+			fill_pattern(s->buf, run->buf_bytes, ((uint64_t)idx << 32) ^ i);
 	}
 	return 0;
 }
@@ -392,8 +414,9 @@ void ccb_run_free(struct ccb_run *run)
 				stranded = true;
 				continue;
 			}
-			for (unsigned j = 0; cl->slots && j < cl->n_slots; j++)
+			for (unsigned j = 0; cl->slots && !cl->shared_buf && j < cl->n_slots; j++)
 				free(cl->slots[j].buf);
+			free(cl->shared_buf);
 			free(cl->slots);
 			ccb_series_free(&cl->series);
 		}

@@ -16,7 +16,12 @@
  *
  * kernel: `rbd device map --read-only` (it finds the monitors and the
  * secret as every ceph CLI does), unmapped through
- * /sys/bus/rbd/remove_single_major, which needs no credentials.
+ * /sys/bus/rbd/remove_single_major, which needs no credentials. Two map
+ * options are added when the host or the cluster needs them and the user
+ * did not say: noudev where no udev daemon runs (rbd would wait for udev's
+ * event forever: containers, the krbd-vm guest), and ms_mode=prefer-crc
+ * when the monitors speak msgr v2 only (the driver's default, legacy,
+ * retries "V1_BANNER" until it gives up after about a minute).
  */
 #include <ccbench/cluster.h>
 #include <ccbench/mapping.h>
@@ -659,7 +664,117 @@ static int undo_krbd(void *arg)
 	return r;
 }
 
-static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, char *err, size_t err_len)
+int ccb_map_mons_speak_v1(rados_t cl)
+{
+	const char *cmd[] = {"{\"prefix\": \"mon dump\", \"format\": \"json\"}"};
+	char *outbuf = NULL, *outs = NULL;
+	size_t outlen = 0, outslen = 0;
+	json_t *doc, *mons, *mon, *a;
+	size_t i, j;
+	int r, v1 = 0, any = 0;
+
+	r = rados_mon_command(cl, cmd, 1, "", 0, &outbuf, &outlen, &outs, &outslen);
+	if (r < 0)
+		goto out;
+	doc = json_loadb(outbuf, outlen, 0, NULL);
+	mons = json_object_get(doc, "mons");
+	if (!json_is_array(mons)) {
+		json_decref(doc);
+		r = -EPROTO;
+		goto out;
+	}
+	json_array_foreach(mons, i, mon)
+	{
+		json_t *vec = json_object_get(json_object_get(mon, "public_addrs"), "addrvec");
+
+		json_array_foreach(vec, j, a)
+		{
+			const char *type = json_string_value(json_object_get(a, "type"));
+
+			any = 1;
+			if (type && strcmp(type, "v1") == 0)
+				v1 = 1;
+		}
+		/* Old mon maps have only "addr", a v1 address. */
+		if (!json_is_array(vec) && json_object_get(mon, "addr"))
+			any = v1 = 1;
+	}
+	json_decref(doc);
+	r = any ? v1 : -EPROTO;
+out:
+	rados_buffer_free(outbuf);
+	rados_buffer_free(outs);
+	return r;
+}
+
+/* The value of option @p key in the comma-separated @p opts ("" for a bare
+ * flag), or NULL when absent. */
+static const char *opt_find(const char *opts, const char *key, char *val, size_t val_len)
+{
+	size_t kl = strlen(key);
+	const char *p = opts, *found = NULL;
+
+	while (p && *p) {
+		size_t l = strcspn(p, ",");
+
+		if (l >= kl && strncmp(p, key, kl) == 0 && (l == kl || p[kl] == '=')) {
+			size_t vl = l > kl ? l - kl - 1 : 0;
+			snprintf(val, val_len, "%.*s", (int)vl, p + kl + (l > kl));
+			found = val; /* the last one wins, as in the driver */
+		}
+		p += l + (p[l] == ',');
+	}
+	return found;
+}
+
+int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running,
+			   struct ccb_mapping *m)
+{
+	char val[64];
+	size_t len = sizeof(m->options);
+	int n;
+
+	given = given ? given : "";
+	n = snprintf(m->options, len, "%s", given);
+	m->noudev = false;
+	m->ms_mode[0] = '\0';
+	if (!udev_running && !opt_find(given, "udev", val, sizeof(val)) &&
+	    !opt_find(given, "noudev", val, sizeof(val))) {
+		n += snprintf(m->options + n, len > (size_t)n ? len - n : 0, "%snoudev",
+			      m->options[0] ? "," : "");
+		m->noudev = true;
+	}
+	if (n >= 0 && (size_t)n < len && opt_find(given, "ms_mode", val, sizeof(val))) {
+		snprintf(m->ms_mode, sizeof(m->ms_mode), "%s", val);
+		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why), "given in --map-options");
+	} else if (n >= 0 && (size_t)n < len && mons_v1 == 0) {
+		n += snprintf(m->options + n, len - n, "%sms_mode=prefer-crc",
+			      m->options[0] ? "," : "");
+		snprintf(m->ms_mode, sizeof(m->ms_mode), "prefer-crc");
+		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
+			 "chosen by ccbench: the monitors speak msgr v2 only, which the "
+			 "driver's default (legacy) cannot");
+	} else if (mons_v1 < 0) {
+		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
+			 "the driver's default (legacy): the mon map could not be read to check "
+			 "for msgr v2-only monitors");
+	} else {
+		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
+			 "the driver's default (legacy): the monitors speak msgr v1");
+	}
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static bool udev_running(void)
+{
+	struct stat st;
+
+	/* systemd-udevd's control socket; eudev's is the same path. */
+	return stat("/run/udev/control", &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons_v1, char *err,
+		      size_t err_len)
 {
 	char spec[260], confbuf[PATH_MAX], out[sizeof(m->dev)], errtxt[512], what[320];
 	const char *conf = ccb_cluster_conf_path(o, confbuf, sizeof(confbuf));
@@ -669,15 +784,20 @@ static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 	int n = 0, h, st;
 
 	snprintf(spec, sizeof(spec), "%s/%s", m->pool, m->image);
+	if (ccb_map_kernel_options(o->map_options, mons_v1, udev_running(), m) < 0) {
+		snprintf(err, err_len, "--map-options %s: too long", o->map_options);
+		free_mapping(m);
+		return -EINVAL;
+	}
 	argv[n++] = "rbd";
 	argv[n++] = "device";
 	argv[n++] = "map";
 	argv[n++] = "--read-only";
 	argv[n++] = "-c";
 	argv[n++] = (char *)conf;
-	if (o->map_options) {
+	if (m->options[0]) {
 		argv[n++] = "-o";
-		argv[n++] = (char *)o->map_options;
+		argv[n++] = m->options;
 	}
 	argv[n++] = spec;
 	argv[n] = NULL;
@@ -697,7 +817,7 @@ static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 	free_env(env);
 	if (st != 0 || strncmp(out, "/dev/rbd", 8) != 0) {
 		snprintf(err, err_len, "rbd device map --read-only %s%s%s: %s", spec,
-			 o->map_options ? " -o " : "", o->map_options ? o->map_options : "",
+			 m->options[0] ? " -o " : "", m->options,
 			 errtxt[0] ? errtxt : st < 0 ? strerror(-st) : "failed");
 		return st < 0 ? st : -EIO;
 	}
@@ -707,7 +827,7 @@ static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 }
 
 int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, const char *image,
-	    struct ccb_mapping **out, char *err, size_t err_len)
+	    int mons_v1, struct ccb_mapping **out, char *err, size_t err_len)
 {
 	struct ccb_mapping *m = calloc(1, sizeof(*m));
 	int r;
@@ -728,7 +848,7 @@ int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, co
 	*out = m;
 	/* From here on the undo log owns m, on success and failure alike. */
 	if (via == CCB_MAP_KERNEL)
-		return map_kernel(o, m, err, err_len);
+		return map_kernel(o, m, mons_v1, err, err_len);
 	return map_fuse_loop(o, m, err, err_len);
 }
 

@@ -83,7 +83,7 @@ static int undo_free(void *arg)
 
 /* The image of --map, as librbd sees it: exists, its size and layout. */
 static int probe_image(struct ccb_run *run, const char *pool, const char *image, json_t **layout,
-		       uint64_t *size_bytes)
+		       uint64_t *size_bytes, int *mons_v1)
 {
 	const struct ccb_opts *o = run->opts;
 	rbd_image_info_t info;
@@ -101,6 +101,8 @@ static int probe_image(struct ccb_run *run, const char *pool, const char *image,
 		return r;
 	}
 	rados_cluster_fsid(cl, run->fsid, sizeof(run->fsid));
+	/* For the kernel client's ms_mode: does any monitor still speak v1? */
+	*mons_v1 = ccb_map_mons_speak_v1(cl);
 	r = rados_ioctx_create(cl, pool, &io);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: --map %s/%s: pool '%s': %s\n", pool, image, pool,
@@ -297,6 +299,7 @@ static int krbd_prepare(struct ccb_run *run)
 
 	if (o->map) {
 		uint64_t image_bytes = 0;
+		int mons_v1 = -1;
 		const char *slash = strchr(o->map, '/');
 
 		snprintf(pool, sizeof(pool), "%.*s", (int)(slash - o->map), o->map);
@@ -307,7 +310,7 @@ static int krbd_prepare(struct ccb_run *run)
 			run->bad_input = true;
 			return r;
 		}
-		r = probe_image(run, pool, name, &image, &image_bytes);
+		r = probe_image(run, pool, name, &image, &image_bytes, &mons_v1);
 		if (r < 0)
 			return r;
 		if (o->offset_bytes >= image_bytes) {
@@ -318,7 +321,7 @@ static int krbd_prepare(struct ccb_run *run)
 			json_decref(image);
 			return -EINVAL;
 		}
-		r = ccb_map(o, kr->via, pool, name, &kr->map, err, sizeof(err));
+		r = ccb_map(o, kr->via, pool, name, mons_v1, &kr->map, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: --map %s via %s: %s\n", o->map,
 				ccb_map_via_name(kr->via), err);
@@ -409,6 +412,25 @@ static int krbd_prepare(struct ccb_run *run)
 				    o->map_options ? json_string(o->map_options) : json_null());
 		if (kr->via == CCB_MAP_FUSE_LOOP)
 			json_object_set_new(image, "backing_file", json_string(kr->map->backing));
+		if (kr->via == CCB_MAP_KERNEL) {
+			const struct ccb_mapping *m = kr->map;
+
+			/* What rbd device map was given, and why each addition. */
+			json_object_set_new(image, "map_options_used",
+					    m->options[0] ? json_string(m->options) : json_null());
+			json_object_set_new(image, "ms_mode",
+					    json_pack("{s:o, s:s, s:b}", "value",
+						      m->ms_mode[0] ? json_string(m->ms_mode)
+								    : json_null(),
+						      "why", m->ms_mode_why, "auto",
+						      m->ms_mode[0] && !(o->map_options &&
+									 strstr(o->map_options,
+										"ms_mode"))));
+			json_object_set_new(image, "noudev", json_boolean(m->noudev));
+			if (m->noudev)
+				ccb_run_warn(run, "no udev daemon here: mapped with noudev, so "
+						  "/dev/rbd/POOL/IMAGE links are not made");
+		}
 		json_object_set_new(run->layout, "image", image);
 	}
 	return 0;

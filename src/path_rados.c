@@ -574,6 +574,10 @@ static int rados_prepare(struct ccb_run *run)
 		return r;
 	rr->chunks = rr->obj_bytes / rr->op_bytes;
 	run->buf_bytes = rr->op_bytes;
+	/* librados' C API copies write data into its own bufferlist inside
+	 * rados_aio_write*, before returning: the header stamped into the
+	 * shared buffer for the next op cannot reach an op already submitted. */
+	run->shared_buf = true;
 	run->layout = json_pack("{s:s, s:s, s:s, s:I, s:I}", "pool", o->pool, "namespace",
 				o->rados_namespace, "run_name", rr->run, "op_size",
 				(json_int_t)rr->op_bytes, "object_size", (json_int_t)rr->obj_bytes);

@@ -114,6 +114,14 @@ static int apply_rbd_settings(struct ccb_run *run, rados_t r, bool warn, char *e
 		snprintf(v, sizeof(v), "%" PRIu64, o->cache_size_bytes);
 		ret = conf_set(r, "rbd_cache_size", v, err, err_len);
 	}
+	/* librbd copies write data by default; ccbench never touches a slot's
+	 * buffer while its op is in flight, so it can lend it instead, as a
+	 * VM's block layer does. An explicit -o setting wins. */
+	bool user_set = false;
+	for (unsigned i = 0; i < o->n_sets; i++)
+		user_set |= strncmp(o->sets[i], "rbd_disable_zero_copy_writes=", 29) == 0;
+	if (!ret && !user_set)
+		ret = conf_set(r, "rbd_disable_zero_copy_writes", "false", err, err_len);
 	if (!ret && o->sim_osd_latency_usec) {
 		/* ms_inject_delay_max is the upper bound of a uniform delay: twice the
 		 * mean gives about DUR per message from an OSD. */
@@ -133,6 +141,7 @@ static json_t *effective_settings(rados_t r, bool simulated)
 	static const char *const keys[] = {
 		"rbd_cache", "rbd_cache_policy", "rbd_cache_size", "rbd_readahead_max_bytes",
 		"rbd_readahead_trigger_requests", "rbd_readahead_disable_after_bytes",
+		"rbd_disable_zero_copy_writes",
 		"ms_inject_delay_type", "ms_inject_delay_max",
 	};
 	json_t *j = json_object();
@@ -442,6 +451,9 @@ static int rbd_prepare(struct ccb_run *run)
 			return r;
 	}
 	run->buf_bytes = rr->io_bytes;
+	/* Write data is never modified after the fill, so every slot can hand
+	 * librbd the same buffer, copied or (zero-copy) referenced. */
+	run->shared_buf = true;
 	rr->one_pass = !run->duration_usec && !run->total_bytes;
 	rr->region_bytes = rr->image_bytes / run->n_clients / rr->io_bytes * rr->io_bytes;
 	if (!rr->region_bytes)

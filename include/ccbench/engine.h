@@ -93,6 +93,7 @@ struct ccb_client {
 
 	pthread_t thread;
 	bool joined; /**< main thread only */
+	char *shared_buf; /**< the one write buffer of all slots (run->shared_buf) */
 };
 
 /** One point of work: a plain run, or one point of a sweep. */
@@ -107,6 +108,8 @@ struct ccb_run {
 	unsigned n_clients;
 	uint64_t queue_depth;
 	uint64_t buf_bytes;   /**< per-slot buffer size */
+	bool shared_buf;      /**< set by prepare(): write slots may share one buffer,
+			       *   because the library copies it at submit or only reads it */
 	uint64_t total_bytes; /**< stop after this many bytes issued; 0 = no limit */
 	uint64_t duration_usec; /**< 0 = no limit */
 
