@@ -18,6 +18,8 @@ PACKAGES=(
     libjansson-dev libcmocka-dev liburing-dev
     # rbd-fuse needs fusermount (package fuse) to mount
     rbd-fuse fuse
+    # the fs tests check file layouts independently through a ceph-fuse mount
+    ceph-fuse
     fio
     # build
     cmake pkg-config gcc make
