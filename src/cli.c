@@ -21,7 +21,7 @@ struct command {
 };
 
 static const char *const rbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
-static const char *const krbd_defaults[] = {"queue-depth", "1", NULL};
+static const char *const krbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
 
 static const struct command commands[] = {
 	{"rados write", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	 * never connects, so a typo costs nothing on the cluster. A plain krbd
 	 * --device run, krbd restore, report and compare need no cluster. */
 	if ((cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP | CCB_CMD_FS)) ||
-	    ((cli.cmd_mask & CCB_CMD_KRBD) && cli.opts.map)) {
+	    ((cli.cmd_mask & CCB_CMD_KRBD) && !cli.opts.device)) {
 		r = ccb_cluster_configure(&cli.opts, &probe, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: %s\n", err);

@@ -41,7 +41,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	{"keyring", 'k', CCB_OPT_STR, OFF(keyring), NULL, 0, 0, CONN, "PATH", "keyring file"},
 	{"set", 'o', CCB_OPT_SET, OFF(sets), NULL, 0, 0, CONN, "KEY=VALUE",
 	 "set any librados/librbd option (repeatable)"},
-	{"pool", 'p', CCB_OPT_STR, OFF(pool), NULL, 0, 0, RADOS | CLEANUP | RBD | SWEEP | GROUP,
+	{"pool", 'p', CCB_OPT_STR, OFF(pool), NULL, 0, 0, RADOS | CLEANUP | RBD | KRBD | SWEEP | GROUP,
 	 "POOL",
 	 "pool to use (rbd: default rbd)"},
 	{"namespace", 'N', CCB_OPT_STR, OFF(rados_namespace), "ccbench", 0, 0, RADOS | CLEANUP, "NS",
@@ -57,7 +57,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	{"op-size", 'b', CCB_OPT_BYTES, OFF(op_size_bytes), "4M", 1, MAX_OP_BYTES, RADOS, "BYTES",
 	 "bytes per op"},
 	{"object-size", 0, CCB_OPT_BYTES, OFF(object_size_bytes), NULL, 1, 64ull << 30,
-	 RADOS | RBD | FS,
+	 RADOS | RBD | KRBD | FS,
 	 "BYTES",
 	 "object size (rados: default op size, larger objects take op-size writes; rbd: power "
 	 "of two, 4K to 32M)"},
@@ -81,21 +81,22 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	/* rbd */
 	{"image", 0, CCB_OPT_STR, OFF(image), NULL, 0, 0, RBD, "POOL/NAME",
 	 "use this existing image (read-only for read modes) instead of a temporary one"},
-	{"size", 's', CCB_OPT_BYTES, OFF(image_size_bytes), "1G", 4096, 1ull << 50, RBD, "BYTES",
+	{"size", 's', CCB_OPT_BYTES, OFF(image_size_bytes), "1G", 4096, 1ull << 50, RBD | KRBD, "BYTES",
 	 "size of the temporary image"},
-	{"order", 0, CCB_OPT_UINT, OFF(order), NULL, 12, 25, RBD, "N",
+	{"order", 0, CCB_OPT_UINT, OFF(order), NULL, 12, 25, RBD | KRBD, "N",
 	 "object size 2^N bytes (12 to 25)"},
-	{"stripe-unit", 0, CCB_OPT_BYTES, OFF(stripe_unit_bytes), NULL, 4096, 1ull << 25, RBD | FS,
+	{"stripe-unit", 0, CCB_OPT_BYTES, OFF(stripe_unit_bytes), NULL, 4096, 1ull << 25,
+	 RBD | KRBD | FS,
 	 "BYTES", "stripe unit (divides the object size)"},
-	{"stripe-count", 0, CCB_OPT_UINT, OFF(stripe_count), NULL, 1, 4096, RBD | FS, "N",
+	{"stripe-count", 0, CCB_OPT_UINT, OFF(stripe_count), NULL, 1, 4096, RBD | KRBD | FS, "N",
 	 "objects per stripe"},
-	{"image-features", 0, CCB_OPT_STR, OFF(image_features), NULL, 0, 0, RBD, "LIST",
+	{"image-features", 0, CCB_OPT_STR, OFF(image_features), NULL, 0, 0, RBD | KRBD, "LIST",
 	 "features of the temporary image, e.g. layering,exclusive-lock"},
-	{"data-pool", 0, CCB_OPT_STR, OFF(data_pool), NULL, 0, 0, RBD | FS, "POOL",
+	{"data-pool", 0, CCB_OPT_STR, OFF(data_pool), NULL, 0, 0, RBD | KRBD | FS, "POOL",
 	 "data pool of the temporary image or of the files"},
 	{"allow-write-existing", 0, CCB_OPT_FLAG, OFF(allow_write_existing), NULL, 0, 0, RBD, NULL,
 	 "let a write mode write into --image"},
-	{"keep", 0, CCB_OPT_FLAG, OFF(keep), NULL, 0, 0, RBD | FS, NULL,
+	{"keep", 0, CCB_OPT_FLAG, OFF(keep), NULL, 0, 0, RBD | KRBD | FS, NULL,
 	 "keep the temporary image or directory"},
 	{"io-size", 0, CCB_OPT_BYTES, OFF(io_size_bytes), "64K", 512, MAX_OP_BYTES, RBD | KRBD,
 	 "BYTES", "bytes per I/O"},
@@ -448,9 +449,22 @@ static int validate_rbd(const struct ccb_opts *o, char *err, size_t err_len)
 
 static int validate_krbd(const struct ccb_opts *o, char *err, size_t err_len)
 {
-	if (!!o->device == !!o->map) {
+	static const char *const temp_only[] = {"size", "order", "object-size", "stripe-unit",
+						"stripe-count", "image-features", "data-pool",
+						"keep"};
+
+	if (o->device && o->map) {
 		snprintf(err, err_len, "krbd: give one of --device DEV or --map POOL/IMAGE");
 		return -EINVAL;
+	}
+	/* Neither: a temporary prefilled image, mapped for the run, laid out by
+	 * the rbd layout flags (the same image `rbd read --image` can read). */
+	for (size_t i = 0; (o->device || o->map) && i < sizeof(temp_only) / sizeof(temp_only[0]); i++) {
+		if (ccb_opt_given(o, temp_only[i])) {
+			snprintf(err, err_len, "--%s: applies to the temporary image, not to --%s",
+				 temp_only[i], o->device ? "device" : "map");
+			return -EINVAL;
+		}
 	}
 	if (o->map_options && !o->map) {
 		snprintf(err, err_len, "--map-options: only with --map");

@@ -3,6 +3,7 @@
  * and each member of a group, so they cannot drift apart.
  */
 #include <ccbench/path.h>
+#include <ccbench/path_rbd.h>
 #include <ccbench/point.h>
 #include <ccbench/result.h>
 #include <ccbench/undo.h>
@@ -15,6 +16,8 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 {
 	const struct ccb_opts *o = pt->opts;
 	struct ccb_run run = {0};
+	struct ccb_opts krbd_opts;
+	char image_spec[300];
 	int mark = ccb_undo_mark();
 	int r, status = 1;
 
@@ -42,6 +45,18 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	 * file per client, like dd; the path ends it with CCB_SUBMIT_END. */
 	atomic_init(&run.stop, CCB_STOP_NONE);
 
+	/* krbd without --device or --map reads a temporary prefilled image,
+	 * mapped for the point and removed with it (unless --keep). */
+	if ((pt->cmd_mask & CCB_CMD_KRBD) && !o->device && !o->map) {
+		r = ccb_rbd_shared_image(o, image_spec, sizeof(image_spec));
+		if (r < 0) {
+			status = ccb_signal_pending ? 128 + ccb_signal_pending : 1;
+			goto out;
+		}
+		krbd_opts = *o;
+		krbd_opts.map = image_spec;
+		run.opts = o = &krbd_opts;
+	}
 	r = run.ops->prepare(&run);
 	if (r < 0) {
 		status = run.bad_input ? 2 : ccb_signal_pending ? 128 + ccb_signal_pending : 1;

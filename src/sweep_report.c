@@ -145,8 +145,14 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 			if (p && json_integer_value(json_object_get(json_object_get(p, "aggregate"),
 								    "runs_ok")) > 0) {
 				bool knee = what[0] == 'b' && is_knee(doc, p, row_key);
-				snprintf(cell, sizeof(cell), "%s%.1f ± %.1f", knee ? "*" : "",
-					 agg(p, what, "mean") * scale, agg(p, what, "stddev") * scale);
+				if (strcmp(what, "latency") == 0)
+					snprintf(cell, sizeof(cell), "%.2f / %.2f",
+						 agg(p, "latency_p50_us", "mean") / 1e3,
+						 agg(p, "latency_p99_us", "mean") / 1e3);
+				else
+					snprintf(cell, sizeof(cell), "%s%.1f ± %.1f", knee ? "*" : "",
+						 agg(p, what, "mean") * scale,
+						 agg(p, what, "stddev") * scale);
 			}
 			fprintf(out, "  %24s", cell);
 		}
@@ -174,6 +180,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	table(doc, out, "bandwidth_mib_s",
 	      "\nMiB/s, mean ± stddev over repeats (* = knee: smallest value within 5% of the best)",
 	      NULL);
+	table(doc, out, "latency", "\nlatency p50 / p99 (ms), mean over repeats", NULL);
 	json_array_foreach(json_object_get(doc, "points"), i, p)
 		any_tradeoff |= json_object_get(json_object_get(p, "aggregate"),
 						"tradeoff_randread_4k") != NULL;

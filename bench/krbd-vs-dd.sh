@@ -4,13 +4,13 @@
 # MB/s (10^6 bytes/s, as dd does), the ccbench/dd ratio and client CPU
 # seconds per GiB. Not part of the tests.
 #
-# usage: bench/vs-dd.sh DEV [RA_KB...]    (default RA_KB: 128 1024 4096)
+# usage: bench/krbd-vs-dd.sh DEV [RA_KB...]    (default RA_KB: 128 1024 4096)
 #   CCBENCH=build/ccbench RUNS=3 BS=64k
 # The device is only read. dd drops the page cache first like ccbench does
 # (blockdev --flushbufs); read_ahead_kb is set with blockdev --setra for dd
 # and with --read-ahead-kb for ccbench, and put back at the end.
 set -euo pipefail
-dev=${1:?usage: bench/vs-dd.sh DEV [RA_KB...]}
+dev=${1:?usage: bench/krbd-vs-dd.sh DEV [RA_KB...]}
 shift
 ras=("${@:-128 1024 4096}")
 [ $# -gt 0 ] || ras=(128 1024 4096)
