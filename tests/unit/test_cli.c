@@ -14,7 +14,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define CMD_RADOS (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+#define CMD_RADOS   (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
 #define CMD_CLEANUP (CCB_CMD_CONN | CCB_CMD_CLEANUP)
 
 #define MAX_ARGS 32
@@ -117,9 +117,9 @@ static void test_modes(void **state)
 		enum ccb_mode mode;
 		const char *command;
 	} cases[] = {
-		{"write", CCB_MODE_WRITE, "rados write"},
-		{"seq", CCB_MODE_SEQ, "rados seq"},
-		{"rand", CCB_MODE_RAND, "rados rand"},
+	    {"write", CCB_MODE_WRITE, "rados write"},
+	    {"seq", CCB_MODE_SEQ, "rados seq"},
+	    {"rand", CCB_MODE_RAND, "rados rand"},
 	};
 
 	(void)state;
@@ -148,7 +148,7 @@ static void test_options_anywhere(void **state)
 
 	/* Between the command words, with long options in both spellings. */
 	a = parse("--pool", "p1", "rados", "-t", "4", "rand", "--op-size", "1M", "--duration=2m",
-		  "-q", NULL);
+	          "-q", NULL);
 	expect_ok(a);
 	assert_string_equal(a->cli.command, "rados rand");
 	assert_int_equal(a->cli.mode, CCB_MODE_RAND);
@@ -161,7 +161,7 @@ static void test_options_anywhere(void **state)
 
 	/* Short options glued to their value and grouped flags. */
 	a = parse("rados", "write", "-prbd", "-t7", "-qf", "json", "--clients", "3", "-o", "a=b",
-		  "--set", "c=d", NULL);
+	          "--set", "c=d", NULL);
 	expect_ok(a);
 	assert_string_equal(a->cli.opts.pool, "rbd");
 	assert_int_equal(a->cli.opts.queue_depth, 7);
@@ -199,7 +199,7 @@ static void test_cleanup(void **state)
 	a = parse("cleanup", "--run-name", "r1", "-p", "x", "-t", "4", NULL);
 	expect_ok(a);
 	assert_int_equal(ccb_opts_validate(&a->cli.opts, a->cli.cmd_mask, err, sizeof(err)),
-			 -EINVAL);
+	                 -EINVAL);
 	assert_non_null(strstr(err, "--queue-depth"));
 	args_free(a);
 }
@@ -408,16 +408,11 @@ static void test_usage(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rados_write),
-		cmocka_unit_test(test_modes),
-		cmocka_unit_test(test_options_anywhere),
-		cmocka_unit_test(test_cleanup),
-		cmocka_unit_test(test_bad_commands),
-		cmocka_unit_test(test_extra_args),
-		cmocka_unit_test(test_bad_options),
-		cmocka_unit_test(test_help_version),
-		cmocka_unit_test(test_reparse),
-		cmocka_unit_test(test_usage),
+	    cmocka_unit_test(test_rados_write),      cmocka_unit_test(test_modes),
+	    cmocka_unit_test(test_options_anywhere), cmocka_unit_test(test_cleanup),
+	    cmocka_unit_test(test_bad_commands),     cmocka_unit_test(test_extra_args),
+	    cmocka_unit_test(test_bad_options),      cmocka_unit_test(test_help_version),
+	    cmocka_unit_test(test_reparse),          cmocka_unit_test(test_usage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

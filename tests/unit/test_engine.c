@@ -26,11 +26,11 @@
 #include "ccbench/path.h"
 #include "ccbench/result.h"
 
-#define MAX_CLIENTS 4
-#define QCAP 1024 /* >= clients x queue depth of any test */
+#define MAX_CLIENTS    4
+#define QCAP           1024 /* >= clients x queue depth of any test */
 #define MAX_COMPLETERS 2
-#define SEC 1000000000ull
-#define MSEC 1000000ull
+#define SEC            1000000000ull
+#define MSEC           1000000ull
 
 enum fake_mode {
 	FAKE_INLINE, /* ccb_slot_done() inside submit */
@@ -45,23 +45,23 @@ struct fake_client {
 
 struct fake {
 	enum fake_mode mode;
-	uint64_t op_bytes;       /* bytes per op; 0 = the slot's buffer */
-	long end_after;          /* per client: ops before CCB_SUBMIT_END; 0 = never */
-	long fail_submit_at;     /* the n-th submit (all clients) returns -EIO; 0 = never */
-	long fail_done_at;       /* the n-th async completion reports -ENOSPC; 0 = never */
-	long bad_complete_at;    /* the n-th complete() returns -EBADMSG; 0 = never */
-	int fail_open_idx;       /* client whose open fails; -1 = none */
+	uint64_t op_bytes;    /* bytes per op; 0 = the slot's buffer */
+	long end_after;       /* per client: ops before CCB_SUBMIT_END; 0 = never */
+	long fail_submit_at;  /* the n-th submit (all clients) returns -EIO; 0 = never */
+	long fail_done_at;    /* the n-th async completion reports -ENOSPC; 0 = never */
+	long bad_complete_at; /* the n-th complete() returns -EBADMSG; 0 = never */
+	int fail_open_idx;    /* client whose open fails; -1 = none */
 	unsigned n_completers;
 
-	atomic_long submits;     /* submit() calls */
-	atomic_long submit_ok;   /* ops started */
-	atomic_long done_calls;  /* async completions delivered */
-	atomic_long completes;   /* complete() calls */
-	atomic_long releases;    /* release() calls */
+	atomic_long submits;    /* submit() calls */
+	atomic_long submit_ok;  /* ops started */
+	atomic_long done_calls; /* async completions delivered */
+	atomic_long completes;  /* complete() calls */
+	atomic_long releases;   /* release() calls */
 	atomic_long opens, closes;
-	atomic_long overlaps;    /* a slot submitted again before its release */
-	atomic_long bad_ret;     /* complete() saw a ret or timestamps that are wrong */
-	atomic_long bad_client;  /* a callback saw another client's state */
+	atomic_long overlaps;   /* a slot submitted again before its release */
+	atomic_long bad_ret;    /* complete() saw a ret or timestamps that are wrong */
+	atomic_long bad_client; /* a callback saw another client's state */
 
 	struct fake_client cl[MAX_CLIENTS];
 
@@ -275,7 +275,7 @@ static unsigned complete_stuck(struct fake *f, int ret)
 }
 
 static void run_init(struct ccb_run *run, struct ccb_opts *o, struct fake *f, unsigned n_clients,
-		     uint64_t queue_depth, uint64_t buf_bytes)
+                     uint64_t queue_depth, uint64_t buf_bytes)
 {
 	memset(run, 0, sizeof(*run));
 	ccb_opts_defaults(o);
@@ -336,7 +336,9 @@ static int teardown(void **state)
 			if (!clients[i].stranded)
 				continue;
 			for (unsigned j = 0; clients[i].slots && j < clients[i].n_slots; j++)
-				free(clients[i].slots[j].buf);
+				if (clients[i].slots[j].buf != clients[i].shared_buf)
+					free(clients[i].slots[j].buf);
+			free(clients[i].shared_buf);
 			free(clients[i].slots);
 			ccb_series_free(&clients[i].series);
 		}
@@ -448,7 +450,8 @@ static void test_inline_total(void **state)
 			assert_true(cl->slots[j].buf_bytes == buf);
 			assert_true(memcmp(cl->slots[j].buf, zero, sizeof(zero)) != 0);
 			if (j)
-				assert_true(memcmp(cl->slots[j].buf, cl->slots[j - 1].buf, 64) != 0);
+				assert_true(memcmp(cl->slots[j].buf, cl->slots[j - 1].buf, 64) !=
+				            0);
 		}
 	}
 	assert_true(memcmp(run->clients[0].slots[0].buf, run->clients[1].slots[0].buf, 64) != 0);
@@ -462,6 +465,36 @@ static void test_inline_total(void **state)
 	json_decref(res);
 
 	ccb_run_free(run);
+}
+
+/* Write slots of a path that copies at submit share one filled buffer per client. */
+static void test_shared_write_buffer(void **state)
+{
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
+	static const char zero[64];
+	struct totals t;
+
+	fake_init(f, FAKE_ASYNC, 2);
+	run_init(run, o, f, 2, 8, 8192);
+	run->shared_buf = true;
+	run->total_bytes = 400 * 8192;
+	assert_int_equal(ccb_run_execute(run), 0);
+	t = check_accounting(run, f);
+	assert_int_equal(t.ops, 400);
+	for (unsigned i = 0; i < run->n_clients; i++) {
+		struct ccb_client *cl = &run->clients[i];
+
+		assert_non_null(cl->shared_buf);
+		assert_true(((uintptr_t)cl->shared_buf & 4095) == 0);
+		assert_true(memcmp(cl->shared_buf, zero, sizeof(zero)) != 0);
+		for (unsigned j = 0; j < cl->n_slots; j++)
+			assert_ptr_equal(cl->slots[j].buf, cl->shared_buf);
+	}
+	/* Still one pattern per client. */
+	assert_true(memcmp(run->clients[0].shared_buf, run->clients[1].shared_buf, 64) != 0);
 }
 
 /* (b) The path runs out of work: exactly its ops, and the run is not an error. */
@@ -877,20 +910,11 @@ static void test_warn(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_inline_total),
-		T(test_submit_end_inline),
-		T(test_submit_end_async),
-		T(test_async_total),
-		T(test_async_duration),
-		T(test_submit_error),
-		T(test_async_op_error),
-		T(test_complete_error),
-		T(test_op_timeout_drained),
-		T(test_op_timeout_stranded),
-		T(test_signal),
-		T(test_signal_before_start),
-		T(test_open_failure),
-		T(test_warn),
+	    T(test_inline_total),        T(test_shared_write_buffer), T(test_submit_end_inline),
+	    T(test_submit_end_async),    T(test_async_total),         T(test_async_duration),
+	    T(test_submit_error),        T(test_async_op_error),      T(test_complete_error),
+	    T(test_op_timeout_drained),  T(test_op_timeout_stranded), T(test_signal),
+	    T(test_signal_before_start), T(test_open_failure),        T(test_warn),
 	};
 
 	/* A broken engine tends to hang rather than fail: bound the whole suite. */

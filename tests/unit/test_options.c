@@ -17,7 +17,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The masks cli.c gives its commands. */
-#define CMD_RADOS (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+#define CMD_RADOS   (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
 #define CMD_CLEANUP (CCB_CMD_CONN | CCB_CMD_CLEANUP)
 
 #define MIB (1ull << 20)
@@ -67,7 +67,7 @@ static void set_bad(const char *name, const char *value)
 	snprintf(want_value, sizeof(want_value), "'%s'", value);
 	if (!strstr(err, want_name) || !strstr(err, want_value))
 		fail_msg("--%s '%s': message \"%s\" does not name option and value", name, value,
-			 err);
+		         err);
 	if (memcmp(&o, &before, sizeof(o)) != 0)
 		fail_msg("--%s '%s': refused value changed the options", name, value);
 }
@@ -128,7 +128,8 @@ static void test_table_sane(void **state)
 	}
 }
 
-/* Every default parses through the same path as user input, and lands where ccb_opts_defaults puts it. */
+/* Every default parses through the same path as user input, and lands where ccb_opts_defaults puts
+ * it. */
 static void test_defaults_parse(void **state)
 {
 	struct ccb_opts o;
@@ -150,7 +151,7 @@ static void test_defaults_parse(void **state)
 		case CCB_OPT_BYTES:
 		case CCB_OPT_DURATION:
 			assert_true(*(uint64_t *)((char *)&one + d->offset) ==
-				    *(uint64_t *)((char *)&o + d->offset));
+			            *(uint64_t *)((char *)&o + d->offset));
 			break;
 		case CCB_OPT_STR:
 		case CCB_OPT_NAME:
@@ -159,7 +160,7 @@ static void test_defaults_parse(void **state)
 			break;
 		case CCB_OPT_FORMAT:
 			assert_int_equal(*(enum ccb_format *)((char *)&one + d->offset),
-					 *(enum ccb_format *)((char *)&o + d->offset));
+			                 *(enum ccb_format *)((char *)&o + d->offset));
 			break;
 		default:
 			break;
@@ -367,7 +368,7 @@ static void test_set_option(void **state)
 	assert_int_equal(o.n_sets, CCB_MAX_SETS);
 	snprintf(vals[CCB_MAX_SETS], sizeof(vals[0]), "one=toomany");
 	assert_int_equal(ccb_opt_set(&o, desc("set"), vals[CCB_MAX_SETS], err, sizeof(err)),
-			 -E2BIG);
+	                 -E2BIG);
 	assert_non_null(strstr(err, "--set"));
 	assert_int_equal(o.n_sets, CCB_MAX_SETS);
 	for (int i = 0; i < CCB_MAX_SETS; i++)
@@ -377,8 +378,8 @@ static void test_set_option(void **state)
 static void test_run_name(void **state)
 {
 	static const char *const good[] = {"r", "run_1", "A-Z_a-z-0-9", "0000"};
-	static const char *const bad[] = {"",      "a.b",  "a/b", "a b",  "run\n",
-					  "ru\xc3\xa4n", "a:b", "a*", "../x", "a=b"};
+	static const char *const bad[] = {"",    "a.b", "a/b",  "a b", "run\n", "ru\xc3\xa4n",
+	                                  "a:b", "a*",  "../x", "a=b"};
 	struct ccb_opts o;
 	char name[80];
 
@@ -658,24 +659,24 @@ static void test_to_json_given(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table_sane),
-		cmocka_unit_test(test_defaults_parse),
-		cmocka_unit_test(test_given),
-		cmocka_unit_test(test_queue_depth_range),
-		cmocka_unit_test(test_sizes),
-		cmocka_unit_test(test_durations),
-		cmocka_unit_test(test_ranges_from_table),
-		cmocka_unit_test(test_format_and_strings),
-		cmocka_unit_test(test_set_option),
-		cmocka_unit_test(test_run_name),
-		cmocka_unit_test(test_validate_sizes),
-		cmocka_unit_test(test_validate_stop_rules),
-		cmocka_unit_test(test_validate_identity),
-		cmocka_unit_test(test_validate_files),
-		cmocka_unit_test(test_validate_command_options),
-		cmocka_unit_test(test_validate_cleanup),
-		cmocka_unit_test(test_to_json_defaults),
-		cmocka_unit_test(test_to_json_given),
+	    cmocka_unit_test(test_table_sane),
+	    cmocka_unit_test(test_defaults_parse),
+	    cmocka_unit_test(test_given),
+	    cmocka_unit_test(test_queue_depth_range),
+	    cmocka_unit_test(test_sizes),
+	    cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_ranges_from_table),
+	    cmocka_unit_test(test_format_and_strings),
+	    cmocka_unit_test(test_set_option),
+	    cmocka_unit_test(test_run_name),
+	    cmocka_unit_test(test_validate_sizes),
+	    cmocka_unit_test(test_validate_stop_rules),
+	    cmocka_unit_test(test_validate_identity),
+	    cmocka_unit_test(test_validate_files),
+	    cmocka_unit_test(test_validate_command_options),
+	    cmocka_unit_test(test_validate_cleanup),
+	    cmocka_unit_test(test_to_json_defaults),
+	    cmocka_unit_test(test_to_json_given),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,8 +25,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define MIB 1048576ull
-#define SEC 1000000000ull
+#define MIB       1048576ull
+#define SEC       1000000000ull
 #define CMD_RADOS (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
 
 /* Only the name is read when building a result. */
@@ -38,6 +38,7 @@ struct fixture {
 	struct ccb_opts opts;
 	struct ccb_run run;
 	json_t *res;
+	char tmpdir[64]; /* removed by the teardown, even after a failure */
 };
 
 /*
@@ -79,8 +80,8 @@ static void make_run(struct fixture *fx, unsigned n_clients)
 	memset(fx, 0, sizeof(*fx));
 	ccb_opts_defaults(&fx->opts);
 	assert_int_equal(ccb_opt_set(&fx->opts, ccb_opt_find("pool"), "rbd", err, sizeof(err)), 0);
-	assert_int_equal(
-		ccb_opt_set(&fx->opts, ccb_opt_find("queue-depth"), "4", err, sizeof(err)), 0);
+	assert_int_equal(ccb_opt_set(&fx->opts, ccb_opt_find("queue-depth"), "4", err, sizeof(err)),
+	                 0);
 	run->opts = &fx->opts;
 	run->ops = &fake_ops;
 	run->command = "rados write";
@@ -119,10 +120,31 @@ static int setup3(void **state)
 	return fx->res ? 0 : -1;
 }
 
+/* Remove @p dir and what it holds (files and empty directories). */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[512];
+
+	while (d && (de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (unlink(path) < 0)
+			rmdir(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
 
+	if (fx->tmpdir[0])
+		remove_dir(fx->tmpdir);
 	json_decref(fx->res);
 	ccb_run_free(&fx->run);
 	free(fx);
@@ -163,8 +185,8 @@ static void assert_rel(double got, double want, const char *what)
 
 static void check_latency_shape(const json_t *lat)
 {
-	static const char *const keys[] = {"min", "mean", "stddev", "p50", "p90",
-					   "p99", "p99_9", "max"};
+	static const char *const keys[] = {"min", "mean", "stddev", "p50",
+	                                   "p90", "p99",  "p99_9",  "max"};
 
 	assert_true(json_is_object(lat));
 	field(lat, "n", JSON_INTEGER);
@@ -261,14 +283,15 @@ static void test_shape(void **state)
 	warnings = field(r, "warnings", JSON_ARRAY);
 	assert_int_equal(json_array_size(warnings), 1);
 	assert_string_equal(json_string_value(json_array_get(warnings, 0)),
-			    "readahead inactive under writearound");
+	                    "readahead inactive under writearound");
 }
 
 static void test_values(void **state)
 {
 	struct fixture *fx = *state;
 	const json_t *r = fx->res, *v, *lat;
-	const json_t *series = json_object_get(r, "series"), *clients = json_object_get(r, "clients");
+	const json_t *series = json_object_get(r, "series"),
+	             *clients = json_object_get(r, "clients");
 	json_int_t bytes = integer(r, "bytes"), ops = integer(r, "ops");
 	json_int_t sum_bytes = 0, sum_ops = 0, want_bytes = 0, want_ops = 0;
 	double secs = real(r, "seconds");
@@ -298,7 +321,7 @@ static void test_values(void **state)
 	{
 		assert_true(integer(v, "bytes") == (json_int_t)((i + 1) * 12 * MIB));
 		assert_rel(real(v, "bandwidth_mib_s"), (double)integer(v, "bytes") / MIB,
-			   "series bandwidth");
+		           "series bandwidth");
 		assert_rel(real(v, "lat_mean_us"), 2.0, "series latency");
 		sum_bytes += integer(v, "bytes");
 		sum_ops += integer(v, "ops");
@@ -333,10 +356,10 @@ static void test_values(void **state)
 		assert_true(integer(v, "bytes") == (json_int_t)atomic_load(&cl->bytes_done));
 		assert_true(integer(v, "ops") == (json_int_t)atomic_load(&cl->ops_done));
 		assert_rel(real(v, "bandwidth_mib_s"), (double)integer(v, "bytes") / MIB / secs,
-			   "client bandwidth");
+		           "client bandwidth");
 		assert_rel(real(v, "iops"), (double)integer(v, "ops") / secs, "client iops");
 		assert_true(integer(json_object_get(v, "latency_us"), "n") ==
-			    (json_int_t)cl->hist.count);
+		            (json_int_t)cl->hist.count);
 		sum_bytes += integer(v, "bytes");
 		sum_ops += integer(v, "ops");
 	}
@@ -368,9 +391,11 @@ static void test_errors_and_status(void **state)
 		enum ccb_stop stop;
 		const char *status;
 	} map[] = {
-		{CCB_STOP_NONE, "ok"},          {CCB_STOP_DONE, "ok"},
-		{CCB_STOP_SIGNAL, "interrupted"}, {CCB_STOP_TIMEOUT, "aborted"},
-		{CCB_STOP_ERROR, "aborted"},
+	    {CCB_STOP_NONE, "ok"},
+	    {CCB_STOP_DONE, "ok"},
+	    {CCB_STOP_SIGNAL, "interrupted"},
+	    {CCB_STOP_TIMEOUT, "aborted"},
+	    {CCB_STOP_ERROR, "aborted"},
 	};
 	struct fixture fx;
 	json_t *r;
@@ -391,7 +416,7 @@ static void test_errors_and_status(void **state)
 	fx.run.clients[0].errors = 2;
 	fx.run.clients[1].errors = 3;
 	snprintf(fx.run.clients[1].first_error_msg, sizeof(fx.run.clients[1].first_error_msg),
-		 "fake_write(obj 7) at offset 0, client 1: Input/output error");
+	         "fake_write(obj 7) at offset 0, client 1: Input/output error");
 	r = ccb_result_build(&fx.run, CMD_RADOS, 0, NULL);
 	assert_string_equal(string(r, "status"), "aborted");
 	assert_string_equal(string(r, "reason"), "fake_write(obj 7): Input/output error");
@@ -579,11 +604,10 @@ static void test_render_csv(void **state)
 	assert_string_equal(csv_get(hdr, row, nh, "ops"), want);
 	snprintf(want, sizeof(want), "%.3f", real(r, "bandwidth_mib_s"));
 	assert_string_equal(csv_get(hdr, row, nh, "bandwidth_mib_s"), want);
-	snprintf(want, sizeof(want), "%.3f",
-		 real(json_object_get(r, "latency_us"), "p99"));
+	snprintf(want, sizeof(want), "%.3f", real(json_object_get(r, "latency_us"), "p99"));
 	assert_string_equal(csv_get(hdr, row, nh, "latency_us_p99"), want);
 	snprintf(want, sizeof(want), "%.3f",
-		 real(json_object_get(r, "bandwidth_per_second_mib_s"), "stddev"));
+	         real(json_object_get(r, "bandwidth_per_second_mib_s"), "stddev"));
 	assert_string_equal(csv_get(hdr, row, nh, "bandwidth_per_second_mib_s_stddev"), want);
 	assert_string_equal(csv_get(hdr, row, nh, "clients_n"), "3");
 	free(out);
@@ -644,13 +668,14 @@ static void list_dir(const char *dir, char *buf, size_t len)
 static void test_emit_file(void **state)
 {
 	struct fixture *fx = *state;
-	char dir[] = "/tmp/ccb_test_report_XXXXXX";
+	char *dir = fx->tmpdir;
 	char path[256], sub[256], listing[512];
 	struct ccb_opts o;
 	json_error_t jerr;
 	json_t *back;
 	FILE *f;
 
+	snprintf(dir, sizeof(fx->tmpdir), "/tmp/ccb_test_report_XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	ccb_opts_defaults(&o);
 	o.format = CCB_FMT_JSON;
@@ -712,6 +737,7 @@ static void test_emit_file(void **state)
 	unlink(sub);
 	unlink(path);
 	assert_int_equal(rmdir(dir), 0);
+	fx->tmpdir[0] = '\0';
 }
 
 static void test_emit_unwritable(void **state)
@@ -731,16 +757,16 @@ static void test_emit_unwritable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_shape, setup3, teardown),
-		cmocka_unit_test_setup_teardown(test_values, setup3, teardown),
-		cmocka_unit_test(test_single_client),
-		cmocka_unit_test(test_errors_and_status),
-		cmocka_unit_test(test_empty_run),
-		cmocka_unit_test_setup_teardown(test_render_json, setup3, teardown),
-		cmocka_unit_test_setup_teardown(test_render_csv, setup3, teardown),
-		cmocka_unit_test_setup_teardown(test_render_text, setup3, teardown),
-		cmocka_unit_test_setup_teardown(test_emit_file, setup3, teardown),
-		cmocka_unit_test_setup_teardown(test_emit_unwritable, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_shape, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_values, setup3, teardown),
+	    cmocka_unit_test(test_single_client),
+	    cmocka_unit_test(test_errors_and_status),
+	    cmocka_unit_test(test_empty_run),
+	    cmocka_unit_test_setup_teardown(test_render_json, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_render_csv, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_render_text, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_emit_file, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_emit_unwritable, setup3, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

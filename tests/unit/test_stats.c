@@ -78,10 +78,10 @@ static void test_add_growth(void **state)
 		if (s.bytes[i] != want_bytes[i] || s.ops[i] != want_ops[i] ||
 		    s.lat_sum_nsec[i] != want_lat[i])
 			fail_msg("second %zu: %llu/%llu/%llu, want %llu/%llu/%llu", i,
-				 (unsigned long long)s.bytes[i], (unsigned long long)s.ops[i],
-				 (unsigned long long)s.lat_sum_nsec[i],
-				 (unsigned long long)want_bytes[i], (unsigned long long)want_ops[i],
-				 (unsigned long long)want_lat[i]);
+			         (unsigned long long)s.bytes[i], (unsigned long long)s.ops[i],
+			         (unsigned long long)s.lat_sum_nsec[i],
+			         (unsigned long long)want_bytes[i], (unsigned long long)want_ops[i],
+			         (unsigned long long)want_lat[i]);
 	}
 	assert_int_equal(s.ops[1000], 2);
 	assert_int_equal(s.ops[0], 2);
@@ -113,7 +113,7 @@ static void test_add_geometric(void **state)
 }
 
 static void check_sum(const struct ccb_series *a, const struct ccb_series *b,
-		      const struct ccb_series *m)
+                      const struct ccb_series *m)
 {
 	size_t n = a->n_secs > b->n_secs ? a->n_secs : b->n_secs;
 
@@ -122,7 +122,7 @@ static void check_sum(const struct ccb_series *a, const struct ccb_series *b,
 		uint64_t wb = (i < a->n_secs ? a->bytes[i] : 0) + (i < b->n_secs ? b->bytes[i] : 0);
 		uint64_t wo = (i < a->n_secs ? a->ops[i] : 0) + (i < b->n_secs ? b->ops[i] : 0);
 		uint64_t wl = (i < a->n_secs ? a->lat_sum_nsec[i] : 0) +
-			      (i < b->n_secs ? b->lat_sum_nsec[i] : 0);
+		              (i < b->n_secs ? b->lat_sum_nsec[i] : 0);
 		if (m->bytes[i] != wb || m->ops[i] != wo || m->lat_sum_nsec[i] != wl)
 			fail_msg("merged second %zu wrong", i);
 	}
@@ -300,15 +300,15 @@ static void test_jain(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_empty),
-		cmocka_unit_test(test_add_growth),
-		cmocka_unit_test(test_add_geometric),
-		cmocka_unit_test(test_merge),
-		cmocka_unit_test(test_bw_whole_seconds),
-		cmocka_unit_test(test_bw_partial_tail),
-		cmocka_unit_test(test_bw_sub_second),
-		cmocka_unit_test(test_bw_stddev_precision),
-		cmocka_unit_test(test_jain),
+	    cmocka_unit_test(test_init_empty),
+	    cmocka_unit_test(test_add_growth),
+	    cmocka_unit_test(test_add_geometric),
+	    cmocka_unit_test(test_merge),
+	    cmocka_unit_test(test_bw_whole_seconds),
+	    cmocka_unit_test(test_bw_partial_tail),
+	    cmocka_unit_test(test_bw_sub_second),
+	    cmocka_unit_test(test_bw_stddev_precision),
+	    cmocka_unit_test(test_jain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

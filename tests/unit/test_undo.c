@@ -276,13 +276,13 @@ static void test_null_free(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reverse_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_many, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_drop, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_handles_unique, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failure_continues, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_null_free, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reverse_order, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_many, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_drop, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_handles_unique, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_failure_continues, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_null_free, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
