@@ -745,7 +745,7 @@ int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running,
 		m->noudev = true;
 	}
 	if (n >= 0 && (size_t)n < len && opt_find(given, "ms_mode", val, sizeof(val))) {
-		snprintf(m->ms_mode, sizeof(m->ms_mode), "%s", val);
+		snprintf(m->ms_mode, sizeof(m->ms_mode), "%.*s", (int)sizeof(m->ms_mode) - 1, val);
 		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why), "given in --map-options");
 	} else if (n >= 0 && (size_t)n < len && mons_v1 == 0) {
 		n += snprintf(m->options + n, len - n, "%sms_mode=prefer-crc",
