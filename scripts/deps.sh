@@ -20,7 +20,7 @@ PACKAGES=(
     rbd-fuse fuse
     # the fs tests check file layouts independently through a ceph-fuse mount
     ceph-fuse
-    fio
+    fio qemu-system-x86 busybox-static cpio kmod
     # build
     cmake pkg-config gcc make
     # scripts: python3, jq, timeout (coreutils), flock (util-linux),

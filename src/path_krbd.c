@@ -60,6 +60,8 @@ struct krun {
 	struct ccb_mapping *map;
 	enum ccb_map_via via;
 	bool cache_dropped;
+	bool stat_ok;
+	uint64_t stat_reqs, stat_sectors; /* the device's reads before the run */
 };
 
 struct kclient {
@@ -247,6 +249,28 @@ static int check_device(struct ccb_run *run, struct krun *kr)
 
 /* ---- prepare ------------------------------------------------------------- */
 
+/* Reads completed and sectors read by the device since it appeared (fields
+ * 1 and 3 of its stat; partitions have their own). */
+static int device_reads(const struct krun *kr, uint64_t *reqs, uint64_t *sectors)
+{
+	char path[PATH_MAX];
+	unsigned long long r, m, sec;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/class/block/%s/stat", ccb_sysfs_root(), kr->name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fscanf(f, "%llu %llu %llu", &r, &m, &sec);
+	fclose(f);
+	if (n != 3)
+		return -EPROTO;
+	*reqs = r;
+	*sectors = sec;
+	return 0;
+}
+
 /* Drop the device's cached pages so the pass reads from the cluster. */
 static int drop_cache(struct ccb_run *run, struct krun *kr)
 {
@@ -360,6 +384,7 @@ static int krbd_prepare(struct ccb_run *run)
 		return r;
 	}
 	kr->cache_dropped = true;
+	kr->stat_ok = device_reads(kr, &kr->stat_reqs, &kr->stat_sectors) == 0;
 
 	run->n_clients = (unsigned)o->streams;
 	run->buf_bytes = kr->io_bytes;
@@ -638,6 +663,16 @@ static void krbd_finish(struct ccb_run *run)
 
 	if (!kr || !run->layout)
 		return;
+	/* What the device itself read during the run: bytes equal to the
+	 * run's when no read was served from the page cache; bytes/requests
+	 * the average request size, which follows read_ahead_kb. */
+	uint64_t reqs, sectors;
+	if (kr->stat_ok && device_reads(kr, &reqs, &sectors) == 0 && reqs >= kr->stat_reqs &&
+	    sectors >= kr->stat_sectors)
+		json_object_set_new(run->layout, "device_reads",
+				    json_pack("{s:I, s:I}", "requests",
+					      (json_int_t)(reqs - kr->stat_reqs), "bytes",
+					      (json_int_t)((sectors - kr->stat_sectors) * 512)));
 	ccb_sysfs_queue_attr(ccb_sysfs_root(), kr->disk, "read_ahead_kb", path, sizeof(path));
 	ccb_sysfs_read_u64(path, &now);
 	if (now != UINT64_MAX && now != kr->ra_during)

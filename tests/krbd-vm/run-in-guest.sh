@@ -151,8 +151,8 @@ kvm_log "kernel $KVM_KV, ports $(echo $ports), binds${vm_binds:- none}; booting 
 setsid timeout -k 5 "$timeout_s" "${qemu[@]}" </dev/null >"$work/console" 2>"$work/qemu.err" &
 qpid=$!
 # Stream the script's lines (between the markers) as they come.
-tail -n +1 -f --pid=$qpid "$work/console" 2>/dev/null | tr -d '\r' |
-	awk '/^CCB-VM-BEGIN$/ {on=1; next} /^CCB-VM-END$/ {on=0; next} on || /^(krbd-vm-guest|dmesg): / {print; fflush()}' &
+tail -n +1 -f --pid=$qpid "$work/console" 2>/dev/null |
+	awk '{sub(/\r$/, "")} /^CCB-VM-BEGIN$/ {on=1; next} /^CCB-VM-END$/ {on=0; next} on || /^(krbd-vm-guest|dmesg): / {print; fflush()}' &
 tpid=$!
 wait $qpid
 qrc=$?

@@ -1,0 +1,30 @@
+# The kernel path against the real rbd driver: a qemu guest (TCG, no KVM)
+# boots Debian's kernel, which has rbd.ko, and runs
+# tests/krbd-vm/guest-krbd.sh against this throwaway cluster. Counts only,
+# never speeds. The first run fetches the kernel (about 70 MB, cached).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/krbd_lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+# The image is written from the host (natively, fast); the guest only reads.
+img=vm$$
+krbd_image "$img" 64M
+cleanup() {
+	rbd rm "rbd/$img" >/dev/null 2>&1 || true
+}
+trap 'cleanup; detach_file_loops' EXIT
+
+relays() { pgrep -fc "busybox nc 127.0.0.1 " || true; }
+relays_before=$(relays)
+timed "$top/tests/krbd-vm/run-in-guest.sh" --timeout 420 "$top/tests/krbd-vm/guest-krbd.sh" "rbd/$img"
+echo "guest: exit $RC after ${ELAPSED}s"
+[ "$RC" = 0 ] || fail "in the guest: exit $RC"
+
+# Nothing of the harness is left on the host: no qemu, no relay.
+left=$(pgrep -af "qemu-system-x86_64.*ccbench-krbd-vm" || true)
+[ -z "$left" ] || fail "qemu left: $left"
+[ "$(relays)" -le "$relays_before" ] || fail "relays left: $(pgrep -af "busybox nc 127.0.0.1 ")"
+# The image has no watchers: every kernel client let go.
+w=$(rbd status "rbd/$img" 2>/dev/null | grep -c "watcher=" || true)
+[ "$w" = 0 ] || fail "rbd/$img still has $w watcher(s): $(rbd status "rbd/$img")"
