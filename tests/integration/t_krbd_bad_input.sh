@@ -24,7 +24,7 @@ check "out of range" krbd read --device "$LOOP" --read-ahead-kb 2000000
 check "beyond the end" krbd read --device "$LOOP" --offset 8M --read-ahead-kb 1024
 check "multiple of 512" krbd read --device "$LOOP" --direct --io-size 1000
 check "logical block size" krbd read --device "$LOOP" --direct --offset 100 --read-ahead-kb 64
-check "give one of --device" krbd read
+check "applies to the temporary image" krbd read --device "$LOOP" --order 20
 check "give one of --device" krbd read --device "$LOOP" --map rbd/x
 check "expected POOL/IMAGE" krbd read --map nopool
 check "buffered reads are one per stream" krbd read --device "$LOOP" -t 4
