@@ -30,7 +30,10 @@
 #define FILL_BYTES (4ull << 20)
 
 struct rbdrun {
+	/* Valid during the point only: a sweep's shared image outlives the
+	 * options it was made from, so the undo entries use copies (quiet). */
 	const struct ccb_opts *opts;
+	bool quiet;
 	rados_t ctl;
 	rados_ioctx_t io;
 	char pool[128];
@@ -192,7 +195,7 @@ static int undo_remove_image(void *arg)
 	struct rbdrun *rr = arg;
 	int r;
 
-	if (!rr->opts->quiet)
+	if (!rr->quiet)
 		fprintf(stderr, "ccbench: removing temporary image %s/%s\n", rr->pool, rr->image);
 	r = rbd_remove(rr->io, rr->image);
 	if (r < 0 && r != -ENOENT) {
@@ -379,6 +382,7 @@ static int rbd_prepare(struct ccb_run *run)
 	if (!rr)
 		return -ENOMEM;
 	rr->opts = o;
+	rr->quiet = o->quiet;
 	if (o->image && (slash = strchr(o->image, '/'))) {
 		snprintf(rr->pool, sizeof(rr->pool), "%.*s", (int)(slash - o->image), o->image);
 		snprintf(rr->image, sizeof(rr->image), "%s", slash + 1);
