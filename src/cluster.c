@@ -111,6 +111,23 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
 	return r;
 }
 
+int ccb_cluster_split_set(const char *setting, char *key, size_t key_len, const char **value,
+			  char *err, size_t err_len)
+{
+	const char *eq = strchr(setting, '=');
+	size_t kl = eq ? (size_t)(eq - setting) : 0;
+
+	if (!eq || !kl || kl >= key_len) {
+		snprintf(err, err_len, "--set '%s': %s", setting,
+			 kl >= key_len ? "key too long" : "expected KEY=VALUE");
+		return -EINVAL;
+	}
+	memcpy(key, setting, kl);
+	key[kl] = '\0';
+	*value = eq + 1;
+	return 0;
+}
+
 static void set_err(char *err, size_t err_len, const char *call, const char *what, int r)
 {
 	snprintf(err, err_len, "%s(%s): %s", call, what, strerror(-r));
@@ -182,17 +199,13 @@ int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, siz
 	}
 	for (unsigned i = 0; i < o->n_sets; i++) {
 		char key[256];
-		const char *eq = strchr(o->sets[i], '=');
-		size_t kl = (size_t)(eq - o->sets[i]);
+		const char *value;
 
-		if (kl >= sizeof(key)) {
-			snprintf(err, err_len, "--set '%s': key too long", o->sets[i]);
+		if (ccb_cluster_split_set(o->sets[i], key, sizeof(key), &value, err, err_len) < 0) {
 			ret = -EINVAL;
 			goto fail;
 		}
-		memcpy(key, o->sets[i], kl);
-		key[kl] = '\0';
-		ret = rados_conf_set(r, key, eq + 1);
+		ret = rados_conf_set(r, key, value);
 		if (ret < 0) {
 			snprintf(err, err_len, "--set '%s': %s", o->sets[i],
 				 ret == -ENOENT ? "no such librados/librbd option"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 volatile sig_atomic_t ccb_signal_pending;
 
@@ -26,6 +27,14 @@ uint64_t ccb_now_nsec(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t ccb_client_rand(struct ccb_client *cl)
+{
+	cl->rng ^= cl->rng >> 12;
+	cl->rng ^= cl->rng << 25;
+	cl->rng ^= cl->rng >> 27;
+	return cl->rng * 0x2545f4914f6cdd1dull;
 }
 
 static void on_signal(int signo)
@@ -285,6 +294,8 @@ static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
 	cl->run = run;
 	cl->idx = idx;
 	cl->n_slots = (unsigned)run->queue_depth;
+	cl->rng = 0x2545f4914f6cdd1dull ^ ((uint64_t)getpid() << 16) ^
+		  (idx + 1) * 0x9e3779b97f4a7c15ull;
 	pthread_mutex_init(&cl->lock, NULL);
 	pthread_cond_init(&cl->cond, NULL);
 	ccb_hist_init(&cl->hist);

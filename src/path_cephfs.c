@@ -264,17 +264,13 @@ static int fs_mount(const struct ccb_opts *o, struct ceph_mount_info **out, char
 	}
 	for (unsigned i = 0; i < o->n_sets; i++) {
 		char key[256];
-		const char *eq = strchr(o->sets[i], '=');
-		size_t kl = (size_t)(eq - o->sets[i]);
+		const char *value;
 
-		if (kl >= sizeof(key)) {
-			snprintf(err, err_len, "--set '%s': key too long", o->sets[i]);
+		if (ccb_cluster_split_set(o->sets[i], key, sizeof(key), &value, err, err_len) < 0) {
 			r = -EINVAL;
 			goto fail;
 		}
-		memcpy(key, o->sets[i], kl);
-		key[kl] = '\0';
-		if ((r = ceph_conf_set(cm, key, eq + 1)) < 0) {
+		if ((r = ceph_conf_set(cm, key, value)) < 0) {
 			snprintf(err, err_len, "ceph_conf_set(%s): %s", o->sets[i], strerror(-r));
 			r = -EINVAL;
 			goto fail;

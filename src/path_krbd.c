@@ -68,7 +68,6 @@ struct kclient {
 	int fd;
 	uint64_t rstart, rend, pos;
 	uint64_t passes;
-	uint64_t rng;
 	bool uring;
 	struct io_uring ring;
 	pthread_t reaper;
@@ -516,8 +515,6 @@ static int krbd_client_open(struct ccb_client *cl)
 		kc->rend = kr->end;
 	}
 	kc->pos = kc->rstart;
-	kc->rng = 0x2545f4914f6cdd1dull ^ ((uint64_t)getpid() << 16) ^
-		  (cl->idx + 1) * 0x9e3779b97f4a7c15ull;
 	if (kr->direct) {
 		r = io_uring_queue_init((unsigned)run->queue_depth, &kc->ring, 0);
 		if (r < 0) {
@@ -543,22 +540,14 @@ static int krbd_client_open(struct ccb_client *cl)
 	return 0;
 }
 
-static uint64_t next_rand(struct kclient *kc)
-{
-	/* xorshift64*: cheap and good enough to pick offsets. */
-	kc->rng ^= kc->rng >> 12;
-	kc->rng ^= kc->rng << 25;
-	kc->rng ^= kc->rng >> 27;
-	return kc->rng * 0x2545f4914f6cdd1dull;
-}
-
 /* Next offset and length for @p s, or CCB_SUBMIT_END after one pass. */
-static int pick(struct ccb_run *run, struct krun *kr, struct kclient *kc, struct ccb_slot *s)
+static int pick(struct ccb_run *run, struct krun *kr, struct ccb_client *cl, struct kclient *kc,
+		struct ccb_slot *s)
 {
 	if (run->mode == CCB_MODE_RAND) {
 		uint64_t n = (kc->rend - kc->rstart) / kr->io_bytes;
 
-		s->offset = kc->rstart + (n ? next_rand(kc) % n * kr->io_bytes : 0);
+		s->offset = kc->rstart + (n ? ccb_client_rand(cl) % n * kr->io_bytes : 0);
 		s->len_bytes = n ? kr->io_bytes : kc->rend - kc->rstart;
 		return 0;
 	}
@@ -588,7 +577,7 @@ static int krbd_submit(struct ccb_client *cl, struct ccb_slot *s)
 	struct krun *kr = run->path_data;
 	struct kclient *kc = cl->path_data;
 	ssize_t n;
-	int r = pick(run, kr, kc, s);
+	int r = pick(run, kr, cl, kc, s);
 
 	if (r)
 		return r;

@@ -61,7 +61,6 @@ struct rclient {
 	rados_ioctx_t io;
 	uint64_t cur_obj, next_chunk;
 	bool have_obj;
-	uint64_t rng;
 };
 
 static uint64_t fnv1a(const char *s)
@@ -605,18 +604,8 @@ static int rados_client_open(struct ccb_client *cl)
 		free(rc);
 		return r;
 	}
-	rc->rng = 0x2545f4914f6cdd1dull ^ ((uint64_t)getpid() << 16) ^ (cl->idx + 1) * 0x9e3779b97f4a7c15ull;
 	cl->path_data = rc;
 	return 0;
-}
-
-static uint64_t next_rand(struct rclient *rc)
-{
-	/* xorshift64*: cheap and good enough to pick objects. */
-	rc->rng ^= rc->rng >> 12;
-	rc->rng ^= rc->rng << 25;
-	rc->rng ^= rc->rng >> 27;
-	return rc->rng * 0x2545f4914f6cdd1dull;
 }
 
 static void rados_complete_cb(rados_completion_t c, void *arg)
@@ -625,7 +614,7 @@ static void rados_complete_cb(rados_completion_t c, void *arg)
 	ccb_slot_done(arg, rados_aio_get_return_value(c));
 }
 
-static int pick_read(struct ccb_run *run, struct rrun *rr, struct rclient *rc, struct ccb_slot *s)
+static int pick_read(struct ccb_run *run, struct rrun *rr, struct ccb_client *cl, struct ccb_slot *s)
 {
 	uint64_t total = rr->n_objects * rr->chunks;
 
@@ -641,9 +630,9 @@ static int pick_read(struct ccb_run *run, struct rrun *rr, struct rclient *rc, s
 		}
 	}
 	do {
-		s->object = next_rand(rc) % rr->n_objects;
+		s->object = ccb_client_rand(cl) % rr->n_objects;
 	} while (is_partial(rr, s->object));
-	s->offset = (next_rand(rc) % rr->chunks) * rr->op_bytes;
+	s->offset = (ccb_client_rand(cl) % rr->chunks) * rr->op_bytes;
 	return 0;
 }
 
@@ -678,7 +667,7 @@ static int rados_submit(struct ccb_client *cl, struct ccb_slot *s)
 			memcpy(s->buf, &h, sizeof(h));
 		}
 	} else {
-		r = pick_read(run, rr, rc, s);
+		r = pick_read(run, rr, cl, s);
 		if (r)
 			return r;
 	}

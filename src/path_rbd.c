@@ -50,7 +50,6 @@ struct rbdclient {
 	rados_ioctx_t io;
 	rbd_image_t img;
 	uint64_t start, end, pos;
-	uint64_t rng;
 	uint64_t passes;
 };
 
@@ -518,7 +517,6 @@ static int rbd_client_open(struct ccb_client *cl)
 	if (rc->end > rr->image_bytes)
 		rc->end = rr->image_bytes / rr->io_bytes * rr->io_bytes;
 	rc->pos = rc->start;
-	rc->rng = 0x9e3779b97f4a7c15ull * (cl->idx + 1) ^ (uint64_t)getpid();
 	cl->path_data = rc;
 	return 0;
 
@@ -530,14 +528,6 @@ fail_free:
 	fprintf(stderr, "ccbench: client %u: %s\n", cl->idx, err);
 	free(rc);
 	return r;
-}
-
-static uint64_t next_rand(struct rbdclient *rc)
-{
-	rc->rng ^= rc->rng >> 12;
-	rc->rng ^= rc->rng << 25;
-	rc->rng ^= rc->rng >> 27;
-	return rc->rng * 0x2545f4914f6cdd1dull;
 }
 
 static void rbd_cb(rbd_completion_t c, void *arg)
@@ -567,7 +557,7 @@ static int rbd_submit(struct ccb_client *cl, struct ccb_slot *s)
 		write = false, rand = true;
 		break;
 	case CCB_MODE_RW:
-		write = next_rand(rc) % 100 >= o->rw_mix_read_pct;
+		write = ccb_client_rand(cl) % 100 >= o->rw_mix_read_pct;
 		rand = strcmp(o->pattern, "rand") == 0;
 		break;
 	case CCB_MODE_SEQ:
@@ -576,7 +566,7 @@ static int rbd_submit(struct ccb_client *cl, struct ccb_slot *s)
 		break;
 	}
 	if (rand) {
-		s->offset = next_rand(rc) % (rr->image_bytes / rr->io_bytes) * rr->io_bytes;
+		s->offset = ccb_client_rand(cl) % (rr->image_bytes / rr->io_bytes) * rr->io_bytes;
 		if (rr->one_pass && ++rc->passes > rr->region_bytes / rr->io_bytes)
 			return CCB_SUBMIT_END; /* as many ops as one pass over the region */
 	} else {

@@ -46,6 +46,15 @@ int ccb_cluster_connect_handle(rados_t r, const struct ccb_opts *o, char *err, s
 int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, char *err,
 		      size_t err_len);
 
+/**
+ * Split a --set KEY=VALUE into @p key and @p value (pointing into
+ * @p setting), for rados_conf_set and ceph_conf_set alike.
+ *
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ccb_cluster_split_set(const char *setting, char *key, size_t key_len, const char **value,
+			  char *err, size_t err_len);
+
 /** The conf path that will be read (from -c, $CEPH_CONF or /etc/ceph/$cluster.conf). */
 const char *ccb_cluster_conf_path(const struct ccb_opts *o, char *buf, size_t buf_len);
 

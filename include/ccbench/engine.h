@@ -94,6 +94,7 @@ struct ccb_client {
 	pthread_t thread;
 	bool joined; /**< main thread only */
 	char *shared_buf; /**< the one write buffer of all slots (run->shared_buf) */
+	uint64_t rng;     /**< random state for the path's offsets (client thread only) */
 };
 
 /** One point of work: a plain run, or one point of a sweep. */
@@ -130,6 +131,12 @@ struct ccb_run {
 
 /** Value returned by ccb_path_ops.submit when the path has no work left. */
 #define CCB_SUBMIT_END 1
+
+/**
+ * Next pseudo-random number of client @p cl (xorshift64*): cheap and good
+ * enough to pick objects and offsets. Seeded per client and process.
+ */
+uint64_t ccb_client_rand(struct ccb_client *cl);
 
 /** Monotonic clock in nanoseconds. */
 uint64_t ccb_now_nsec(void);
