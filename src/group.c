@@ -1715,33 +1715,6 @@ out:
 	return r;
 }
 
-/* Write FILE beside and rename it into place, so no reader sees half of it. */
-static int write_file(const char *path, const char *opt, const json_t *rep,
-		      int (*render)(const json_t *, FILE *))
-{
-	char tmp[4096];
-	FILE *f;
-	int r;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		r = -errno;
-		fprintf(stderr, "ccbench: %s '%s': %s\n", opt, path, strerror(errno));
-		return r;
-	}
-	r = render(rep, f);
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s '%s': %s\n", opt, path, strerror(-r));
-		unlink(tmp);
-	}
-	return r;
-}
-
 static int render_csv(const json_t *rep, FILE *f)
 {
 	csv_report(rep, f);
@@ -1828,9 +1801,9 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 		fprintf(stderr, "ccbench: writing the report to stdout: %s\n", strerror(errno));
 		status = 1;
 	}
-	if (o->csv_file && write_file(o->csv_file, "--csv", rep, render_csv) < 0)
+	if (o->csv_file && ccb_report_to_file(o->csv_file, "--csv", rep, render_csv) < 0)
 		status = 1;
-	if (o->svg_file && write_file(o->svg_file, "--svg", rep, svg_report) < 0)
+	if (o->svg_file && ccb_report_to_file(o->svg_file, "--svg", rep, svg_report) < 0)
 		status = 1;
 	if (status == 1 && !strcmp(str(rep, "status"), "incomplete"))
 		fprintf(stderr,

@@ -267,35 +267,60 @@ int ccb_report_write(const json_t *result, enum ccb_format fmt, FILE *out)
 	}
 }
 
-int ccb_report_emit(const json_t *result, const struct ccb_opts *o)
+int ccb_report_to_file(const char *path, const char *opt, const json_t *doc,
+		       int (*render)(const json_t *, FILE *))
 {
 	char tmp[4096];
 	FILE *f;
 	int r;
 
-	if (!o->output) {
-		r = ccb_report_write(result, o->format, stdout);
-		if (fflush(stdout) != 0)
-			r = -errno;
-		if (r < 0)
-			fprintf(stderr, "ccbench: writing the result to stdout: %s\n", strerror(-r));
-		return r;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", o->output, (int)getpid());
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
 	f = fopen(tmp, "w");
 	if (!f) {
 		r = -errno;
-		fprintf(stderr, "ccbench: --output '%s': %s\n", o->output, strerror(errno));
+		fprintf(stderr, "ccbench: %s '%s': %s\n", opt, path, strerror(errno));
 		return r;
 	}
-	r = ccb_report_write(result, o->format, f);
+	r = render(doc, f);
 	if (fclose(f) != 0 && r == 0)
 		r = -errno;
-	if (r == 0 && rename(tmp, o->output) < 0)
+	if (r == 0 && rename(tmp, path) < 0)
 		r = -errno;
 	if (r < 0) {
-		fprintf(stderr, "ccbench: --output '%s': %s\n", o->output, strerror(-r));
+		fprintf(stderr, "ccbench: %s '%s': %s\n", opt, path, strerror(-r));
 		unlink(tmp);
 	}
+	return r;
+}
+
+static int render_text(const json_t *doc, FILE *f)
+{
+	return ccb_report_write(doc, CCB_FMT_TEXT, f);
+}
+
+static int render_json(const json_t *doc, FILE *f)
+{
+	return ccb_report_write(doc, CCB_FMT_JSON, f);
+}
+
+static int render_csv(const json_t *doc, FILE *f)
+{
+	return ccb_report_write(doc, CCB_FMT_CSV, f);
+}
+
+int ccb_report_emit(const json_t *result, const struct ccb_opts *o)
+{
+	int r;
+
+	if (o->output)
+		return ccb_report_to_file(o->output, "--output", result,
+					  o->format == CCB_FMT_JSON  ? render_json :
+					  o->format == CCB_FMT_CSV   ? render_csv :
+								       render_text);
+	r = ccb_report_write(result, o->format, stdout);
+	if (fflush(stdout) != 0)
+		r = -errno;
+	if (r < 0)
+		fprintf(stderr, "ccbench: writing the result to stdout: %s\n", strerror(-r));
 	return r;
 }

@@ -460,31 +460,6 @@ static const char *pick_row_key(const json_t *matrix)
 	return "";
 }
 
-static int write_file(const char *path, const json_t *doc,
-		      int (*render)(const json_t *, FILE *))
-{
-	char tmp[4096];
-	FILE *f;
-	int r;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "ccbench: %s: %s\n", path, strerror(errno));
-		return -errno;
-	}
-	r = render(doc, f);
-	if (fclose(f) != 0 && !r)
-		r = -errno;
-	if (!r && rename(tmp, path) < 0)
-		r = -errno;
-	if (r) {
-		fprintf(stderr, "ccbench: %s: %s\n", path, strerror(-r));
-		unlink(tmp);
-	}
-	return r;
-}
-
 static int render_json(const json_t *doc, FILE *f)
 {
 	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
@@ -504,14 +479,14 @@ static int write_outputs(const json_t *doc, const struct ccb_opts *o)
 {
 	int r = 0;
 
-	if (o->json_file && write_file(o->json_file, doc, render_json) < 0)
+	if (o->json_file && ccb_report_to_file(o->json_file, "--json", doc, render_json) < 0)
 		r = -EIO;
-	if (o->csv_file && write_file(o->csv_file, doc, ccb_sweep_render_csv) < 0)
+	if (o->csv_file && ccb_report_to_file(o->csv_file, "--csv", doc, ccb_sweep_render_csv) < 0)
 		r = -EIO;
-	if (o->svg_file && write_file(o->svg_file, doc, ccb_sweep_render_svg) < 0)
+	if (o->svg_file && ccb_report_to_file(o->svg_file, "--svg", doc, ccb_sweep_render_svg) < 0)
 		r = -EIO;
 	if (o->output)
-		r |= write_file(o->output, doc,
+		r |= ccb_report_to_file(o->output, "--output", doc,
 				o->format == CCB_FMT_JSON  ? render_json :
 				o->format == CCB_FMT_CSV   ? ccb_sweep_render_csv :
 							     render_text);

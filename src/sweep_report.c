@@ -353,21 +353,6 @@ static json_t *load_result(const char *path, char *err, size_t err_len)
 	return doc;
 }
 
-static int render_to(const char *path, const json_t *doc, int (*fn)(const json_t *, FILE *))
-{
-	FILE *f = fopen(path, "w");
-	int r;
-
-	if (!f) {
-		fprintf(stderr, "ccbench: %s: %s\n", path, strerror(errno));
-		return -errno;
-	}
-	r = fn(doc, f);
-	if (fclose(f) != 0 && !r)
-		r = -EIO;
-	return r;
-}
-
 static int single_csv(const json_t *doc, FILE *f)
 {
 	return ccb_report_write(doc, CCB_FMT_CSV, f);
@@ -393,9 +378,10 @@ int ccb_report_command(const struct ccb_cli *cli)
 		return 2;
 	}
 	if (o->svg_file)
-		r |= render_to(o->svg_file, doc, ccb_sweep_render_svg);
+		r |= ccb_report_to_file(o->svg_file, "--svg", doc, ccb_sweep_render_svg);
 	if (o->csv_file)
-		r |= render_to(o->csv_file, doc, sweep ? ccb_sweep_render_csv : single_csv);
+		r |= ccb_report_to_file(o->csv_file, "--csv", doc,
+					sweep ? ccb_sweep_render_csv : single_csv);
 	if (!sweep)
 		r |= ccb_report_emit(doc, o);
 	else if (o->format == CCB_FMT_JSON)

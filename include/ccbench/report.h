@@ -15,6 +15,16 @@
 int ccb_report_write(const json_t *result, enum ccb_format fmt, FILE *out);
 
 /**
+ * Render @p doc with @p render into @p path: written beside and renamed
+ * into place, so a reader never sees half a file. Errors are printed
+ * naming @p opt ("--svg") and the path.
+ *
+ * @return 0, or -errno.
+ */
+int ccb_report_to_file(const char *path, const char *opt, const json_t *doc,
+		       int (*render)(const json_t *, FILE *));
+
+/**
  * Render to --output FILE, or stdout. The file is written beside and
  * renamed into place, so a reader never sees half a result.
  *
