@@ -2,7 +2,7 @@
 # minicluster.sh - a throwaway, vstart.sh-like Ceph cluster for tests.
 #
 # Usage:
-#   scripts/minicluster.sh start  [--osds N] [--mds] [--osd-mem BYTES]
+#   scripts/minicluster.sh start  [--osds N] [--mds] [--osd-mem BYTES|auto]
 #                                 [--timeout SECS] [DIR]
 #   scripts/minicluster.sh status [DIR]
 #   scripts/minicluster.sh stop   [--keep] [DIR]
@@ -73,7 +73,7 @@ CMD=${1:-}
 shift
 NUM_OSDS=3
 WITH_MDS=0
-OSD_MEM=2G
+OSD_MEM=auto
 TIMEOUT=60
 KEEP=0
 KILL=0
@@ -113,10 +113,21 @@ osd-stop | osd-start)
 esac
 [[ "$NUM_OSDS" =~ ^[1-9][0-9]*$ ]] || die "--osds must be a positive integer"
 [[ "$TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer"
-OSD_MEM=${OSD_MEM%B}
-OSD_MEM_BYTES=$(numfmt --from=iec "${OSD_MEM%i}" 2>/dev/null) ||
-    die "--osd-mem: bad size '$OSD_MEM' (e.g. 2147483648, 512M, 2G)"
-((OSD_MEM_BYTES >= 64 * 1024 * 1024)) || die "--osd-mem: at least 64M"
+# Memstore keeps every object in RAM. "auto" (the default) gives each OSD
+# half of the memory available now, shared out, within [1G, 8G]: a fast
+# machine writes GiBs in seconds, and a fixed 2G per OSD filled up mid-run
+# there, while a small machine must not be pushed into swap or the OOM killer.
+if [[ "$OSD_MEM" == auto ]]; then
+    avail_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo 2>/dev/null || echo 0)
+    OSD_MEM_BYTES=$((avail_kb * 1024 / 2 / NUM_OSDS))
+    ((OSD_MEM_BYTES >= 1 << 30)) || OSD_MEM_BYTES=$((1 << 30))
+    ((OSD_MEM_BYTES <= 8 << 30)) || OSD_MEM_BYTES=$((8 << 30))
+else
+    OSD_MEM=${OSD_MEM%B}
+    OSD_MEM_BYTES=$(numfmt --from=iec "${OSD_MEM%i}" 2>/dev/null) ||
+        die "--osd-mem: bad size '$OSD_MEM' (e.g. 2147483648, 512M, 2G, auto)"
+    ((OSD_MEM_BYTES >= 64 * 1024 * 1024)) || die "--osd-mem: at least 64M"
+fi
 
 DIR=$(realpath -m -- "${DIR:-./.cluster}")
 [[ "$DIR" != / ]] || die "refusing to use / as the cluster directory"
@@ -334,8 +345,10 @@ write_conf() { # write_conf FSID V2PORT V1PORT
 	osd pool default min size = 1
 	mon allow pool size one = true
 	mon allow pool delete = true
-	osd pool default pg num = 8
-	osd pool default pgp num = 8
+	; 32 PGs a pool, so that data spreads evenly over the OSDs: with 8, one
+	; OSD filled long before the others
+	osd pool default pg num = 32
+	osd pool default pgp num = 32
 	osd pool default pg autoscale mode = off
 	mon max pg per osd = 1000
 	osd crush chooseleaf type = 0
@@ -758,6 +771,7 @@ do_start() {
     START_OK=1
     trap - EXIT
     log "cluster ready in $(elapsed "$t0") s: ${daemons[*]}"
+    log "memstore: $((OSD_MEM_BYTES >> 20)) MiB per OSD (--osd-mem)"
     log "  source $DIR/env   or   export CEPH_CONF=$CONF"
     echo "CEPH_CONF=$CONF"
 }

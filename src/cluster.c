@@ -54,12 +54,12 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
 		const char *lng, *shrt;
 		size_t off;
 	} known[] = {
-		{"--conf", "-c", offsetof(struct ccb_opts, conf)},
-		{"--cluster", NULL, offsetof(struct ccb_opts, cluster)},
-		{"--name", "-n", offsetof(struct ccb_opts, name)},
-		{"--id", "-i", offsetof(struct ccb_opts, id)},
-		{"--user", NULL, offsetof(struct ccb_opts, id)},
-		{"--keyring", "-k", offsetof(struct ccb_opts, keyring)},
+	    {"--conf", "-c", offsetof(struct ccb_opts, conf)},
+	    {"--cluster", NULL, offsetof(struct ccb_opts, cluster)},
+	    {"--name", "-n", offsetof(struct ccb_opts, name)},
+	    {"--id", "-i", offsetof(struct ccb_opts, id)},
+	    {"--user", NULL, offsetof(struct ccb_opts, id)},
+	    {"--keyring", "-k", offsetof(struct ccb_opts, keyring)},
 	};
 	const char *env = getenv("CEPH_ARGS");
 	char *copy, *save = NULL, *tok[128];
@@ -76,7 +76,8 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
 	else
 		atexit(free_kept);
 	kept_copy = copy;
-	for (char *t = strtok_r(copy, " \t\n", &save); t && n < 128; t = strtok_r(NULL, " \t\n", &save))
+	for (char *t = strtok_r(copy, " \t\n", &save); t && n < 128;
+	     t = strtok_r(NULL, " \t\n", &save))
 		tok[n++] = t;
 	for (int i = 0; i < n && r == 0; i++) {
 		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
@@ -84,8 +85,8 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
 			char *val = NULL;
 			const char **field = (const char **)((char *)o + known[k].off);
 			bool hit = strcmp(tok[i], known[k].lng) == 0 ||
-				   (known[k].shrt && strcmp(tok[i], known[k].shrt) == 0) ||
-				   (strncmp(tok[i], known[k].lng, ll) == 0 && tok[i][ll] == '=');
+			           (known[k].shrt && strcmp(tok[i], known[k].shrt) == 0) ||
+			           (strncmp(tok[i], known[k].lng, ll) == 0 && tok[i][ll] == '=');
 
 			if (!hit)
 				continue;
@@ -99,7 +100,7 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
 			/* The command line wins; an entity name given there in
 			 * either spelling hides both spellings in CEPH_ARGS. */
 			bool is_entity = known[k].off == offsetof(struct ccb_opts, name) ||
-					 known[k].off == offsetof(struct ccb_opts, id);
+			                 known[k].off == offsetof(struct ccb_opts, id);
 			if (!*field && !(is_entity && cli_name)) {
 				*field = val;
 				if (is_entity)
@@ -112,14 +113,14 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
 }
 
 int ccb_cluster_split_set(const char *setting, char *key, size_t key_len, const char **value,
-			  char *err, size_t err_len)
+                          char *err, size_t err_len)
 {
 	const char *eq = strchr(setting, '=');
 	size_t kl = eq ? (size_t)(eq - setting) : 0;
 
 	if (!eq || !kl || kl >= key_len) {
 		snprintf(err, err_len, "--set '%s': %s", setting,
-			 kl >= key_len ? "key too long" : "expected KEY=VALUE");
+		         kl >= key_len ? "key too long" : "expected KEY=VALUE");
 		return -EINVAL;
 	}
 	memcpy(key, setting, kl);
@@ -152,18 +153,20 @@ int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, siz
 		return ret == -EINVAL ? -EINVAL : ret;
 	}
 	for (unsigned i = 0; i < o->n_sets; i++)
-		if (strncmp(o->sets[i], "mon_host=", 9) == 0 || strncmp(o->sets[i], "mon-host=", 9) == 0)
+		if (strncmp(o->sets[i], "mon_host=", 9) == 0 ||
+		    strncmp(o->sets[i], "mon-host=", 9) == 0)
 			mon_given = true;
 	if (access(conf, R_OK) < 0 && !mon_given) {
 		snprintf(err, err_len, "--conf '%s': %s (give -c PATH or set CEPH_CONF)", conf,
-			 strerror(errno));
+		         strerror(errno));
 		ret = -EINVAL;
 		goto fail;
 	}
 	if (access(conf, R_OK) == 0) {
 		ret = rados_conf_read_file(r, conf);
 		if (ret < 0) {
-			snprintf(err, err_len, "rados_conf_read_file(%s): %s", conf, strerror(-ret));
+			snprintf(err, err_len, "rados_conf_read_file(%s): %s", conf,
+			         strerror(-ret));
 			ret = -EINVAL;
 			goto fail;
 		}
@@ -182,7 +185,7 @@ int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, siz
 	/* Bounded connects and ops; -o can still override both. */
 	/* These options take whole seconds; round up so 1500ms is not 1 s. */
 	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000));
+	         (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000));
 	if ((ret = rados_conf_set(r, "client_mount_timeout", val)) < 0) {
 		set_err(err, err_len, "rados_conf_set", "client_mount_timeout", ret);
 		goto fail;
@@ -192,7 +195,7 @@ int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, siz
 		goto fail;
 	}
 	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)((o->op_timeout_usec + 999999) / 1000000));
+	         (unsigned long long)((o->op_timeout_usec + 999999) / 1000000));
 	if ((ret = rados_conf_set(r, "rados_osd_op_timeout", val)) < 0) {
 		set_err(err, err_len, "rados_conf_set", "rados_osd_op_timeout", ret);
 		goto fail;
@@ -208,8 +211,8 @@ int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, siz
 		ret = rados_conf_set(r, key, value);
 		if (ret < 0) {
 			snprintf(err, err_len, "--set '%s': %s", o->sets[i],
-				 ret == -ENOENT ? "no such librados/librbd option"
-						: "invalid value for this option");
+			         ret == -ENOENT ? "no such librados/librbd option"
+			                        : "invalid value for this option");
 			ret = -EINVAL;
 			goto fail;
 		}
@@ -229,13 +232,15 @@ int ccb_cluster_connect_handle(rados_t r, const struct ccb_opts *o, char *err, s
 		char conf[512], entity[160];
 
 		snprintf(entity, sizeof(entity), "%s%s", o->name ? "" : "client.",
-			 o->name ? o->name : o->id ? o->id : "admin");
+		         o->name ? o->name
+		         : o->id ? o->id
+		                 : "admin");
 		snprintf(err, err_len, "rados_connect(%s, conf %s): %s%s", entity,
-			 ccb_cluster_conf_path(o, conf, sizeof(conf)), strerror(-ret),
-			 ret == -ETIMEDOUT ? " (cluster unreachable within --connect-timeout)" :
-			 ret == -ENOENT	   ? " (no keyring with this entity's key: give -k PATH)" :
-			 ret == -EACCES || ret == -EPERM ? " (authentication refused)" :
-							    "");
+		         ccb_cluster_conf_path(o, conf, sizeof(conf)), strerror(-ret),
+		         ret == -ETIMEDOUT ? " (cluster unreachable within --connect-timeout)"
+		         : ret == -ENOENT  ? " (no keyring with this entity's key: give -k PATH)"
+		         : ret == -EACCES || ret == -EPERM ? " (authentication refused)"
+		                                           : "");
 	}
 	return ret;
 }
@@ -257,15 +262,90 @@ int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_
 }
 
 int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, char *err,
-		      size_t err_len)
+                      size_t err_len)
 {
 	int ret = rados_ioctx_create(r, o->pool, out);
 
 	if (ret < 0) {
 		snprintf(err, err_len, "--pool '%s': %s", o->pool,
-			 ret == -ENOENT ? "no such pool" : strerror(-ret));
+		         ret == -ENOENT ? "no such pool" : strerror(-ret));
 		return ret;
 	}
 	rados_ioctx_set_namespace(*out, o->rados_namespace ? o->rados_namespace : "");
 	return 0;
+}
+
+/* Append "osd.N" names of the OSDs that are down (at most a few). */
+static void down_osds(json_t *dump, char *buf, size_t len)
+{
+	json_t *osds = json_object_get(dump, "osds"), *osd;
+	size_t i, used = 0, named = 0, down = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(osds, i, osd)
+	{
+		if (json_integer_value(json_object_get(osd, "up")) != 0)
+			continue;
+		if (named < 4 && used < len) {
+			int n =
+			    snprintf(buf + used, len - used, "%sosd.%lld", named ? ", " : "",
+			             (long long)json_integer_value(json_object_get(osd, "osd")));
+			if (n > 0)
+				used += (size_t)n;
+			named++;
+		}
+		down++;
+	}
+	if (down > named && used < len)
+		snprintf(buf + used, len - used, " and %zu more", down - named);
+}
+
+int ccb_cluster_diagnose(rados_t r, const char *pool, const char *pool2, char *why, size_t len)
+{
+	const char *cmd[] = {"{\"prefix\": \"osd dump\", \"format\": \"json\"}"};
+	char *out = NULL, *st = NULL, down[128];
+	size_t out_len = 0, st_len = 0, i;
+	json_t *dump, *p;
+	int ret = 0;
+
+	why[0] = '\0';
+	ret = rados_mon_command(r, cmd, 1, NULL, 0, &out, &out_len, &st, &st_len);
+	if (ret < 0)
+		goto out;
+	dump = json_loadb(out, out_len, 0, NULL);
+	if (!dump) {
+		ret = -EBADMSG;
+		goto out;
+	}
+	json_array_foreach(json_object_get(dump, "pools"), i, p)
+	{
+		const char *name = json_string_value(json_object_get(p, "pool_name"));
+		const char *flags = json_string_value(json_object_get(p, "flags_names"));
+
+		if (!name || !flags ||
+		    (strcmp(name, pool) != 0 && (!pool2 || strcmp(name, pool2) != 0)))
+			continue;
+		/* "full_quota" contains "full": test it first. */
+		if (strstr(flags, "full_quota")) {
+			snprintf(why, len, "pool %s is over its quota (osdmap flag full_quota)",
+			         name);
+			ret = -EDQUOT;
+			break;
+		}
+		if (strstr(flags, "full")) {
+			snprintf(why, len, "pool %s is full (osdmap flag full)", name);
+			ret = -ENOSPC;
+			break;
+		}
+	}
+	if (ret == 0) {
+		down_osds(dump, down, sizeof(down));
+		if (down[0])
+			snprintf(why, len, "%s down", down);
+	}
+	json_decref(dump);
+out:
+	rados_buffer_free(out);
+	rados_buffer_free(st);
+	return ret;
 }

@@ -121,11 +121,11 @@ static void op_failed(struct ccb_client *cl, struct ccb_slot *s, int ret, const 
 				run->ops->describe(cl, s, target, sizeof(target));
 			else
 				snprintf(target, sizeof(target), "%s (object %llu)", what,
-					 (unsigned long long)s->object);
+				         (unsigned long long)s->object);
 			snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
-				 "%s at offset %llu, client %u: %s%s", target,
-				 (unsigned long long)s->offset, cl->idx, strerror(-ret),
-				 ret == -ETIMEDOUT ? " (--op-timeout)" : "");
+			         "%s at offset %llu, client %u: %s%s", target,
+			         (unsigned long long)s->offset, cl->idx, strerror(-ret),
+			         ret == -ETIMEDOUT ? " (--op-timeout)" : "");
 		}
 	}
 	if (ret == -ETIMEDOUT)
@@ -210,11 +210,12 @@ static void check_watchdog(struct ccb_client *cl, uint64_t now)
 		struct ccb_slot *s = &cl->slots[i];
 
 		if (s->busy && now - s->start_nsec > limit) {
-			ccb_run_stop(run, CCB_STOP_TIMEOUT, -ETIMEDOUT,
-				     "op outstanding for more than %.1f s (--op-timeout) on client %u "
-				     "(object %llu, offset %llu)",
-				     (double)limit / 1e9, cl->idx, (unsigned long long)s->object,
-				     (unsigned long long)s->offset);
+			ccb_run_stop(
+			    run, CCB_STOP_TIMEOUT, -ETIMEDOUT,
+			    "op outstanding for more than %.1f s (--op-timeout) on client %u "
+			    "(object %llu, offset %llu)",
+			    (double)limit / 1e9, cl->idx, (unsigned long long)s->object,
+			    (unsigned long long)s->offset);
 			return;
 		}
 	}
@@ -250,7 +251,7 @@ static void *client_main(void *arg)
 		pthread_mutex_lock(&cl->lock);
 		if (!cl->done_head && cl->in_flight) {
 			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
+			clock_gettime(CLOCK_MONOTONIC, &ts);
 			ts.tv_nsec += (long)TICK_NSEC;
 			if (ts.tv_nsec >= 1000000000L) {
 				ts.tv_sec++;
@@ -287,6 +288,88 @@ static void fill_pattern(char *buf, uint64_t bytes, uint64_t seed)
 	}
 }
 
+/*
+ * The diagnosis thread: once no op has completed for CCB_STALL_CHECK_SEC
+ * while ops are in flight, ask the path why (read-only mon queries, which
+ * may block up to the mon op timeout: hence a thread of its own, so that
+ * neither progress nor signals wait for the answer). A full pool ends the
+ * run at once: Pacific's clients would wait on it until --op-timeout.
+ */
+struct diag {
+	struct ccb_run *run;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done;
+};
+
+static void *diag_main(void *arg)
+{
+	struct diag *d = arg;
+	struct ccb_run *run = d->run;
+	uint64_t period = CCB_STALL_CHECK_SEC * 1000000000ull, last_check = 0;
+
+	pthread_mutex_lock(&d->lock);
+	while (!d->done) {
+		struct timespec ts;
+		uint64_t now, since;
+		char why[sizeof(run->stall_why)];
+		int r;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 250000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&d->cond, &d->lock, &ts);
+		if (d->done)
+			break;
+		now = ccb_now_nsec();
+		since = atomic_load(&run->stalled_since_nsec);
+		if (!since || now - since < period || now - last_check < period ||
+		    atomic_load(&run->stop) != CCB_STOP_NONE)
+			continue;
+		pthread_mutex_unlock(&d->lock);
+		why[0] = '\0';
+		r = run->ops->stalled(run, why, sizeof(why));
+		last_check = ccb_now_nsec();
+		pthread_mutex_lock(&run->reason_lock);
+		snprintf(run->stall_why, sizeof(run->stall_why), "%s", why);
+		pthread_mutex_unlock(&run->reason_lock);
+		if (r < 0 && why[0]) {
+			ccb_run_stop(run, CCB_STOP_ERROR, r, "%s; measured until then", why);
+			if (!run->opts->quiet)
+				fprintf(
+				    stderr,
+				    "\nccbench: %s: stopping; ops already in flight may wait in "
+				    "the client library until --op-timeout\n",
+				    why);
+		}
+		pthread_mutex_lock(&d->lock);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+/* Supervisor: note when completions stop while ops are in flight. */
+static void watch_stall(struct ccb_run *run, uint64_t now, uint64_t *last_ops)
+{
+	uint64_t ops = 0, in_flight = 0;
+
+	for (unsigned i = 0; i < run->n_clients; i++) {
+		ops += atomic_load_explicit(&run->clients[i].ops_done, memory_order_relaxed);
+		in_flight +=
+		    atomic_load_explicit(&run->clients[i].in_flight_now, memory_order_relaxed);
+	}
+	if (ops != *last_ops || !in_flight) {
+		*last_ops = ops;
+		atomic_store(&run->stalled_since_nsec, 0);
+	} else if (!atomic_load(&run->stalled_since_nsec)) {
+		atomic_store(&run->stalled_since_nsec, now);
+	}
+}
+
 static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
 {
 	char *shared = NULL;
@@ -294,10 +377,18 @@ static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
 	cl->run = run;
 	cl->idx = idx;
 	cl->n_slots = (unsigned)run->queue_depth;
-	cl->rng = 0x2545f4914f6cdd1dull ^ ((uint64_t)getpid() << 16) ^
-		  (idx + 1) * 0x9e3779b97f4a7c15ull;
+	cl->rng =
+	    0x2545f4914f6cdd1dull ^ ((uint64_t)getpid() << 16) ^ (idx + 1) * 0x9e3779b97f4a7c15ull;
 	pthread_mutex_init(&cl->lock, NULL);
-	pthread_cond_init(&cl->cond, NULL);
+	{
+		/* The tick is a duration: a clock step must not stretch it. */
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&cl->cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	ccb_hist_init(&cl->hist);
 	ccb_series_init(&cl->series);
 	cl->slots = calloc(cl->n_slots, sizeof(*cl->slots));
@@ -334,7 +425,10 @@ static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
 int ccb_run_execute(struct ccb_run *run)
 {
 	struct ccb_progress prog;
+	struct diag diag = {.run = run};
+	bool diag_started = false;
 	unsigned opened = 0, started = 0;
+	uint64_t last_ops = 0;
 	int r = 0;
 
 	pthread_mutex_init(&run->reason_lock, NULL);
@@ -372,6 +466,16 @@ int ccb_run_execute(struct ccb_run *run)
 		started++;
 	}
 
+	if (run->ops->stalled) {
+		pthread_condattr_t ca;
+
+		pthread_mutex_init(&diag.lock, NULL);
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&diag.cond, &ca);
+		pthread_condattr_destroy(&ca);
+		diag_started = pthread_create(&diag.thread, NULL, diag_main, &diag) == 0;
+	}
 	ccb_progress_init(&prog, run->opts->quiet);
 	for (;;) {
 		struct timespec ts = {0, 50000000L};
@@ -380,7 +484,7 @@ int ccb_run_execute(struct ccb_run *run)
 		if (ccb_signal_pending && atomic_load(&run->stop) == CCB_STOP_NONE) {
 			run->signal = ccb_signal_pending;
 			ccb_run_stop(run, CCB_STOP_SIGNAL, -EINTR, "interrupted by %s",
-				     run->signal == SIGINT ? "SIGINT" : "SIGTERM");
+			             run->signal == SIGINT ? "SIGINT" : "SIGTERM");
 		}
 		for (unsigned i = 0; i < started; i++) {
 			struct ccb_client *cl = &run->clients[i];
@@ -391,10 +495,23 @@ int ccb_run_execute(struct ccb_run *run)
 		}
 		if (!active)
 			break;
+		watch_stall(run, ccb_now_nsec(), &last_ops);
 		ccb_progress_tick(&prog, run, ccb_now_nsec());
 		nanosleep(&ts, NULL);
 	}
 	ccb_progress_done(&prog);
+	if (diag_started) {
+		/* Bounded: a mon query in progress ends within the mon op timeout. */
+		pthread_mutex_lock(&diag.lock);
+		diag.done = true;
+		pthread_cond_signal(&diag.cond);
+		pthread_mutex_unlock(&diag.lock);
+		pthread_join(diag.thread, NULL);
+	}
+	if (run->ops->stalled) {
+		pthread_cond_destroy(&diag.cond);
+		pthread_mutex_destroy(&diag.lock);
+	}
 	/* The run ends when its last op completed, not when the loop noticed. */
 	run->end_nsec = run->start_nsec;
 	for (unsigned i = 0; i < run->n_clients; i++)

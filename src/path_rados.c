@@ -25,10 +25,8 @@
 
 #include <rados/librados.h>
 
-#define HDR_MAGIC "CCBENCH1"
+#define HDR_MAGIC      "CCBENCH1"
 #define META_MAX_BYTES (1u << 20)
-/* Removals in flight at once during cleanup. */
-#define CLEANUP_DEPTH 128
 
 struct chunk_hdr {
 	char magic[8];
@@ -44,12 +42,12 @@ struct rrun {
 	char run[65];
 	uint64_t run_hash;
 	uint64_t op_bytes, obj_bytes, chunks;
-	uint64_t max_objects;   /* write: 0 = no limit */
-	uint64_t n_objects;     /* read: objects the write left */
-	uint64_t old_objects;   /* write --reuse: objects of the run it overwrites */
+	uint64_t max_objects;      /* write: 0 = no limit */
+	uint64_t n_objects;        /* read: objects the write left */
+	uint64_t old_objects;      /* write --reuse: objects of the run it overwrites */
 	atomic_uint_fast64_t next; /* write: next object to claim; seq: next chunk */
 	pthread_mutex_t lock;
-	uint64_t *partial;      /* objects not fully written */
+	uint64_t *partial; /* objects not fully written */
 	size_t n_partial, cap_partial;
 	bool meta_claimed;
 	bool keep;
@@ -122,10 +120,10 @@ static json_t *meta_json(struct rrun *rr, bool complete)
 	if (rr->old_objects > n)
 		n = rr->old_objects;
 	return json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:b, s:s, s:i, s:I}", "ccbench_meta", 1,
-			 "run", rr->run, "op_size", (json_int_t)rr->op_bytes, "object_size",
-			 (json_int_t)rr->obj_bytes, "objects", (json_int_t)n, "partial", partial,
-			 "complete", complete, "host", host, "pid", (int)getpid(), "time",
-			 (json_int_t)time(NULL));
+	                 "run", rr->run, "op_size", (json_int_t)rr->op_bytes, "object_size",
+	                 (json_int_t)rr->obj_bytes, "objects", (json_int_t)n, "partial", partial,
+	                 "complete", complete, "host", host, "pid", (int)getpid(), "time",
+	                 (json_int_t)time(NULL));
 }
 
 static int meta_read(rados_ioctx_t io, const char *run, json_t **out)
@@ -178,97 +176,214 @@ static int meta_write(struct rrun *rr, bool complete, bool exclusive)
 
 /* ---- removal (shared by the undo log and `ccbench cleanup`) ------------- */
 
+/*
+ * Every removal of one cleanup is in flight at once (up to CLEANUP_WINDOW),
+ * and the whole cleanup has one deadline (--op-timeout). Removing objects
+ * in turn made a fault's end grow with what the machine had written: after
+ * an OSD stopped, each of its objects waited out a timeout of its own.
+ *
+ * Completions are counted by a callback on librados' thread, under the
+ * remover's lock. When the deadline passes with removals still in flight,
+ * the remover is left to the last of them to free (a reference each), and
+ * what was not removed is reported with the command that removes it.
+ */
+#define CLEANUP_WINDOW     4096
+#define CLEANUP_SLACK_NSEC 3000000000ull
+
+/* Set when a cleanup gave up on removals still in flight: shutting the
+ * connection down under them trips librados' asserts (Objecter::op_cancel
+ * on a timer), so the connection is left to the process exit instead. */
+static atomic_bool ops_abandoned;
+
+static void ctl_shutdown(rados_t r)
+{
+	if (!atomic_load(&ops_abandoned))
+		rados_shutdown(r);
+}
+
 struct remover {
 	rados_ioctx_t io;
-	rados_completion_t comp[CLEANUP_DEPTH];
-	unsigned n;
-	uint64_t removed, failed;
+	const struct ccb_opts *opts; /* pool and namespace for the message */
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* CLOCK_MONOTONIC: the deadline is a duration */
+	unsigned refs;       /* the owner + one per removal in flight */
+	unsigned in_flight;
+	uint64_t removed, failed, skipped;
 	int first_err;
-	char first_name[96];
+	uint64_t deadline_nsec;
+	bool expired;
 };
 
-static void remover_reap(struct remover *rm, unsigned keep)
+static void remover_put_locked(struct remover *rm)
 {
-	/* Completions finish roughly in order; waiting on the oldest is enough. */
-	while (rm->n > keep) {
-		rados_completion_t c = rm->comp[0];
-		int r;
+	bool last = --rm->refs == 0;
 
-		rados_aio_wait_for_complete(c);
-		r = rados_aio_get_return_value(c);
-		rados_aio_release(c);
-		memmove(rm->comp, rm->comp + 1, (rm->n - 1) * sizeof(rm->comp[0]));
-		rm->n--;
-		if (r == 0)
-			rm->removed++;
-		else if (r != -ENOENT) {
-			rm->failed++;
-			if (!rm->first_err)
-				rm->first_err = r;
-		}
+	pthread_mutex_unlock(&rm->lock);
+	if (last) {
+		pthread_cond_destroy(&rm->cond);
+		pthread_mutex_destroy(&rm->lock);
+		free(rm);
 	}
+}
+
+static struct remover *remover_new(rados_ioctx_t io, const struct ccb_opts *o)
+{
+	struct remover *rm = calloc(1, sizeof(*rm));
+	pthread_condattr_t ca;
+
+	if (!rm)
+		return NULL;
+	rm->io = io;
+	rm->opts = o;
+	rm->refs = 1;
+	pthread_mutex_init(&rm->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&rm->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	/* Each removal times out by itself after --op-timeout (rados_osd_op_timeout);
+	 * the slack lets those answers arrive, so that no op is left in flight
+	 * when the connection shuts down. */
+	rm->deadline_nsec = ccb_now_nsec() + o->op_timeout_usec * 1000ull + CLEANUP_SLACK_NSEC;
+	return rm;
+}
+
+static void remover_cb(rados_completion_t c, void *arg)
+{
+	struct remover *rm = arg;
+	int r = rados_aio_get_return_value(c);
+
+	/* librados thread: count, wake the owner, nothing more. The callback
+	 * holds its own reference to c, so releasing ours here is safe. */
+	rados_aio_release(c);
+	pthread_mutex_lock(&rm->lock);
+	if (r == 0)
+		rm->removed++;
+	else if (r != -ENOENT) {
+		rm->failed++;
+		if (!rm->first_err)
+			rm->first_err = r;
+	}
+	rm->in_flight--;
+	pthread_cond_broadcast(&rm->cond);
+	remover_put_locked(rm);
+}
+
+/* Wait (with the lock held) until at most @p keep removals are in flight or
+ * the deadline passed. @return false once the deadline has passed. */
+static bool remover_wait_locked(struct remover *rm, unsigned keep)
+{
+	while (rm->in_flight > keep && !rm->expired) {
+		struct timespec ts = {.tv_sec = (time_t)(rm->deadline_nsec / 1000000000ull),
+		                      .tv_nsec = (long)(rm->deadline_nsec % 1000000000ull)};
+
+		if (pthread_cond_timedwait(&rm->cond, &rm->lock, &ts) == ETIMEDOUT)
+			rm->expired = true;
+	}
+	return !rm->expired;
 }
 
 static void remover_add(struct remover *rm, const char *name)
 {
 	rados_completion_t c;
+	rados_write_op_t op;
 	int r;
 
-	remover_reap(rm, CLEANUP_DEPTH - 1);
-	r = rados_aio_create_completion2(NULL, NULL, &c);
+	pthread_mutex_lock(&rm->lock);
+	if (!remover_wait_locked(rm, CLEANUP_WINDOW - 1)) {
+		rm->skipped++;
+		pthread_mutex_unlock(&rm->lock);
+		return;
+	}
+	rm->in_flight++;
+	rm->refs++;
+	pthread_mutex_unlock(&rm->lock);
+
+	r = rados_aio_create_completion2(rm, remover_cb, &c);
 	if (r == 0) {
 		/* FULL_TRY: a pool over quota or full blocks plain removals, and
 		 * removing is exactly what gets it out of that state. */
-		rados_write_op_t op = rados_create_write_op();
+		op = rados_create_write_op();
 		rados_write_op_remove(op);
 		r = rados_aio_write_op_operate(op, rm->io, c, name, NULL,
-					       LIBRADOS_OPERATION_FULL_TRY);
+		                               LIBRADOS_OPERATION_FULL_TRY);
 		rados_release_write_op(op);
 		if (r < 0)
 			rados_aio_release(c);
 	}
 	if (r < 0) {
+		pthread_mutex_lock(&rm->lock);
+		rm->in_flight--;
 		rm->failed++;
-		if (!rm->first_err) {
+		if (!rm->first_err)
 			rm->first_err = r;
-			snprintf(rm->first_name, sizeof(rm->first_name), "%s", name);
-		}
-		return;
+		remover_put_locked(rm);
 	}
-	rm->comp[rm->n++] = c;
 }
 
-static int remover_finish(struct remover *rm, const char *run)
+/* Wait for every removal in flight (until the deadline). @return true when
+ * all of them were removed (or already gone). */
+static bool remover_drain(struct remover *rm)
 {
-	remover_reap(rm, 0);
-	if (rm->failed) {
+	bool clean;
+
+	pthread_mutex_lock(&rm->lock);
+	remover_wait_locked(rm, 0);
+	clean = !rm->in_flight && !rm->failed && !rm->skipped;
+	pthread_mutex_unlock(&rm->lock);
+	return clean;
+}
+
+/* Report, drop the owner's reference. @return 0, or -errno when anything
+ * is left. */
+static int remover_finish(struct remover *rm, const char *run, uint64_t *removed)
+{
+	const struct ccb_opts *o = rm->opts;
+	uint64_t left;
+	int r = 0;
+
+	pthread_mutex_lock(&rm->lock);
+	remover_wait_locked(rm, 0);
+	*removed = rm->removed;
+	left = rm->failed + rm->skipped + rm->in_flight;
+	if (rm->in_flight)
+		atomic_store(&ops_abandoned, true);
+	if (left) {
+		bool ns = strcmp(o->rados_namespace, "ccbench") != 0;
+
+		r = rm->first_err ? rm->first_err : -ETIMEDOUT;
 		fprintf(stderr,
-			"ccbench: rados_aio_remove: %" PRIu64 " objects of run %s not removed (%s); "
-			"remove them with: ccbench cleanup --run-name %s\n",
-			rm->failed, run, strerror(-rm->first_err), run);
-		return rm->first_err;
+		        "ccbench: %" PRIu64
+		        " objects of run %s not removed (%s%s); remove them with: "
+		        "ccbench cleanup -p %s%s%s --run-name %s\n",
+		        left, run, rm->first_err ? strerror(-rm->first_err) : "",
+		        rm->expired ? (rm->first_err ? "; cleanup deadline (--op-timeout) passed"
+		                                     : "cleanup deadline (--op-timeout) passed")
+		                    : "",
+		        o->pool, ns ? " -N " : "", ns ? o->rados_namespace : "", run);
 	}
-	return 0;
+	remover_put_locked(rm);
+	return r;
 }
 
-static int remove_by_count(rados_ioctx_t io, const char *run, uint64_t n_objects,
-			   uint64_t *removed)
+static int remove_by_count(rados_ioctx_t io, const struct ccb_opts *o, const char *run,
+                           uint64_t n_objects, uint64_t *removed)
 {
-	struct remover rm = {.io = io};
+	struct remover *rm = remover_new(io, o);
 	char name[96];
 
+	if (!rm)
+		return -ENOMEM;
 	for (uint64_t i = 0; i < n_objects; i++) {
 		obj_name(name, sizeof(name), run, i);
-		remover_add(&rm, name);
+		remover_add(rm, name);
 	}
 	/* The meta goes last: while any object remains, it still names the run. */
-	remover_reap(&rm, 0);
-	if (!rm.failed) {
+	if (remover_drain(rm)) {
 		snprintf(name, sizeof(name), "%s.meta", run);
-		remover_add(&rm, name);
+		remover_add(rm, name);
 	}
-	*removed = rm.removed;
-	return remover_finish(&rm, run);
+	return remover_finish(rm, run, removed);
 }
 
 /* True for names ccbench writes for @p run: RUN.meta and RUN.<digits>. */
@@ -287,9 +402,10 @@ static bool is_run_object(const char *name, const char *run)
 }
 
 /* For runs whose meta never got its final count (a crash): list the namespace. */
-static int remove_by_listing(rados_ioctx_t io, const char *run, uint64_t *removed)
+static int remove_by_listing(rados_ioctx_t io, const struct ccb_opts *o, const char *run,
+                             uint64_t *removed)
 {
-	struct remover rm = {.io = io};
+	struct remover *rm;
 	rados_list_ctx_t ctx;
 	const char *entry;
 	char meta[96];
@@ -298,6 +414,11 @@ static int remove_by_listing(rados_ioctx_t io, const char *run, uint64_t *remove
 
 	if (r < 0)
 		return r;
+	rm = remover_new(io, o);
+	if (!rm) {
+		rados_nobjects_list_close(ctx);
+		return -ENOMEM;
+	}
 	while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0) {
 		if (!is_run_object(entry, run))
 			continue;
@@ -305,21 +426,20 @@ static int remove_by_listing(rados_ioctx_t io, const char *run, uint64_t *remove
 			have_meta = true;
 			continue;
 		}
-		remover_add(&rm, entry);
+		remover_add(rm, entry);
 	}
 	rados_nobjects_list_close(ctx);
 	if (r != -ENOENT) {
-		remover_reap(&rm, 0);
-		*removed = rm.removed;
+		fprintf(stderr, "ccbench: rados_nobjects_list(pool %s): %s\n", o->pool,
+		        strerror(-r));
+		remover_finish(rm, run, removed);
 		return r;
 	}
-	remover_reap(&rm, 0);
-	if (have_meta && !rm.failed) {
+	if (remover_drain(rm) && have_meta) {
 		snprintf(meta, sizeof(meta), "%s.meta", run);
-		remover_add(&rm, meta);
+		remover_add(rm, meta);
 	}
-	*removed = rm.removed;
-	return remover_finish(&rm, run);
+	return remover_finish(rm, run, removed);
 }
 
 static int undo_remove_objects(void *arg)
@@ -331,15 +451,16 @@ static int undo_remove_objects(void *arg)
 		n = rr->old_objects;
 	if (!rr->opts->quiet)
 		fprintf(stderr, "ccbench: removing %" PRIu64 " objects of run %s\n", n, rr->run);
-	return remove_by_count(rr->io, rr->run, n, &removed);
+	return remove_by_count(rr->io, rr->opts, rr->run, n, &removed);
 }
 
 static int undo_close_ctl(void *arg)
 {
 	struct rrun *rr = arg;
 
-	rados_ioctx_destroy(rr->io);
-	rados_shutdown(rr->ctl);
+	if (!atomic_load(&ops_abandoned))
+		rados_ioctx_destroy(rr->io);
+	ctl_shutdown(rr->ctl);
 	pthread_mutex_destroy(&rr->lock);
 	free(rr->partial);
 	free(rr);
@@ -349,58 +470,40 @@ static int undo_close_ctl(void *arg)
 /* ---- pool state --------------------------------------------------------- */
 
 /*
- * Pacific's librados does not fail writes to a full pool or one over its
- * quota: they wait, and only the op timeout ends them. The osdmap flags say
- * why, so a run can report "pool full" instead of a bare timeout.
- * Returns "full_quota", "full", "nearfull"... or NULL (copied into @p buf).
+ * Writes go with FULL_TRY, so an OSD answers EDQUOT or ENOSPC at once once
+ * the osdmap flags the pool; plain writes would wait in the client until
+ * --op-timeout. Say which, in the words of the map.
  */
-static const char *pool_full_flag(rados_t r, const char *pool, char *buf, size_t len)
-{
-	const char *cmd[] = {"{\"prefix\": \"osd dump\", \"format\": \"json\"}"};
-	char *out = NULL, *st = NULL;
-	size_t out_len = 0, st_len = 0;
-	const char *found = NULL;
-	json_t *dump, *pools, *p;
-	size_t i;
-
-	if (rados_mon_command(r, cmd, 1, NULL, 0, &out, &out_len, &st, &st_len) < 0)
-		goto out;
-	dump = json_loadb(out, out_len, 0, NULL);
-	pools = json_object_get(dump, "pools");
-	json_array_foreach(pools, i, p)
-	{
-		const char *name = json_string_value(json_object_get(p, "pool_name"));
-		json_t *flags;
-
-		if (!name || strcmp(name, pool) != 0)
-			continue;
-		flags = json_object_get(p, "flags_names");
-		if (json_is_string(flags) && strstr(json_string_value(flags), "full_quota"))
-			found = "full_quota";
-		else if (json_is_string(flags) && strstr(json_string_value(flags), "full"))
-			found = "full";
-	}
-	if (found)
-		snprintf(buf, len, "%s", found);
-	json_decref(dump);
-out:
-	rados_buffer_free(out);
-	rados_buffer_free(st);
-	return found ? buf : NULL;
-}
-
 static void explain_full(struct ccb_run *run, struct rrun *rr)
 {
-	char flag[32];
+	char why[160];
+	int err = run->error_ret;
+	enum ccb_stop stop = (enum ccb_stop)atomic_load(&run->stop);
 
-	if (!pool_full_flag(rr->ctl, run->opts->pool, flag, sizeof(flag)))
+	if (stop == CCB_STOP_ERROR && (err == -EDQUOT || err == -ENOSPC)) {
+		pthread_mutex_lock(&run->reason_lock);
+		snprintf(run->reason, sizeof(run->reason),
+		         "pool %s %s: the OSD refused the write (%s); measured until then",
+		         run->opts->pool, err == -EDQUOT ? "is over its quota" : "is full",
+		         err == -EDQUOT ? "EDQUOT" : "ENOSPC");
+		pthread_mutex_unlock(&run->reason_lock);
+		return;
+	}
+	if (stop != CCB_STOP_TIMEOUT ||
+	    ccb_cluster_diagnose(rr->ctl, run->opts->pool, NULL, why, sizeof(why)) >= 0)
 		return;
 	pthread_mutex_lock(&run->reason_lock);
 	snprintf(run->reason, sizeof(run->reason),
-		 "pool %s is %s (%s): writes wait instead of failing, so the run stopped at "
-		 "--op-timeout; measured until then",
-		 run->opts->pool, strcmp(flag, "full_quota") == 0 ? "over its quota" : "full", flag);
+	         "%s: the run stopped at --op-timeout; measured until then", why);
 	pthread_mutex_unlock(&run->reason_lock);
+}
+
+/* The engine's stall check: no completion for a while. */
+static int rados_stalled(struct ccb_run *run, char *why, size_t len)
+{
+	struct rrun *rr = run->path_data;
+
+	return ccb_cluster_diagnose(rr->ctl, run->opts->pool, NULL, why, len);
 }
 
 /* ---- ops table ---------------------------------------------------------- */
@@ -415,7 +518,7 @@ static void default_run_name(char *buf, size_t len)
 			*p = '-';
 	host[24] = '\0';
 	snprintf(buf, len, "ccb-%s-%d-%lld", host[0] ? host : "host", (int)getpid(),
-		 (long long)time(NULL));
+	         (long long)time(NULL));
 }
 
 static int prepare_read(struct ccb_run *run, struct rrun *rr)
@@ -426,27 +529,30 @@ static int prepare_read(struct ccb_run *run, struct rrun *rr)
 	int r = meta_read(rr->io, rr->run, &m);
 
 	if (r == -ENOENT) {
-		fprintf(stderr,
-			"ccbench: --run-name '%s': no such run in pool %s namespace %s (write one with "
-			"ccbench rados write -p %s --no-cleanup --run-name %s)\n",
-			rr->run, o->pool, o->rados_namespace, o->pool, rr->run);
+		fprintf(
+		    stderr,
+		    "ccbench: --run-name '%s': no such run in pool %s namespace %s (write one with "
+		    "ccbench rados write -p %s --no-cleanup --run-name %s)\n",
+		    rr->run, o->pool, o->rados_namespace, o->pool, rr->run);
 		run->bad_input = true;
 		return r;
 	}
 	if (r < 0) {
 		fprintf(stderr, "ccbench: rados_read(%s.meta): %s\n", rr->run,
-			r == -EBADMSG ? "not a ccbench run header" : strerror(-r));
+		        r == -EBADMSG ? "not a ccbench run header" : strerror(-r));
 		return r;
 	}
 	rr->op_bytes = (uint64_t)json_integer_value(json_object_get(m, "op_size"));
 	rr->obj_bytes = (uint64_t)json_integer_value(json_object_get(m, "object_size"));
 	rr->n_objects = (uint64_t)json_integer_value(json_object_get(m, "objects"));
-	json_array_foreach(json_object_get(m, "partial"), i, p) add_partial(rr, (uint64_t)json_integer_value(p));
+	json_array_foreach(json_object_get(m, "partial"), i, p)
+	    add_partial(rr, (uint64_t)json_integer_value(p));
 	if (!json_is_true(json_object_get(m, "complete"))) {
-		fprintf(stderr,
-			"ccbench: run %s: its write has not finished (still running, or it crashed: "
-			"ccbench cleanup --run-name %s)\n",
-			rr->run, rr->run);
+		fprintf(
+		    stderr,
+		    "ccbench: run %s: its write has not finished (still running, or it crashed: "
+		    "ccbench cleanup --run-name %s)\n",
+		    rr->run, rr->run);
 		json_decref(m);
 		return -EBUSY;
 	}
@@ -460,7 +566,7 @@ static int prepare_read(struct ccb_run *run, struct rrun *rr)
 		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
 		ccb_format_bytes(rr->op_bytes, b, sizeof(b));
 		fprintf(stderr, "ccbench: --op-size %s: run %s was written with %s ops\n", a,
-			rr->run, b);
+		        rr->run, b);
 		run->bad_input = true;
 		return -EINVAL;
 	}
@@ -475,13 +581,13 @@ static int prepare_read(struct ccb_run *run, struct rrun *rr)
 static int prepare_write(struct ccb_run *run, struct rrun *rr)
 {
 	const struct ccb_opts *o = run->opts;
-	char flag[32];
+	char why[160];
 	int r;
 
-	if (pool_full_flag(rr->ctl, o->pool, flag, sizeof(flag))) {
-		fprintf(stderr, "ccbench: pool %s is %s (%s): a write run would only wait\n", o->pool,
-			strcmp(flag, "full_quota") == 0 ? "over its quota" : "full", flag);
-		return -ENOSPC;
+	r = ccb_cluster_diagnose(rr->ctl, o->pool, NULL, why, sizeof(why));
+	if (r == -EDQUOT || r == -ENOSPC) {
+		fprintf(stderr, "ccbench: %s: a write run would only be refused\n", why);
+		return r;
 	}
 	r = meta_write(rr, false, true);
 
@@ -489,28 +595,29 @@ static int prepare_write(struct ccb_run *run, struct rrun *rr)
 		json_t *m = NULL;
 		r = meta_read(rr->io, rr->run, &m);
 		if (r == 0) {
-			rr->old_objects = (uint64_t)json_integer_value(json_object_get(m, "objects"));
+			rr->old_objects =
+			    (uint64_t)json_integer_value(json_object_get(m, "objects"));
 			json_decref(m);
 			r = meta_write(rr, false, false);
 		} else {
 			fprintf(stderr, "ccbench: --reuse: %s.meta: %s\n", rr->run,
-				r == -EBADMSG ? "not a ccbench run header; not touching it"
-					      : strerror(-r));
+			        r == -EBADMSG ? "not a ccbench run header; not touching it"
+			                      : strerror(-r));
 			run->bad_input = r == -EBADMSG;
 			return r;
 		}
 	} else if (r == -EEXIST) {
 		fprintf(stderr,
-			"ccbench: --run-name '%s': objects of that run already exist in pool %s "
-			"namespace %s; choose another name, remove them (ccbench cleanup -p %s "
-			"--run-name %s), or overwrite them with --reuse\n",
-			rr->run, o->pool, o->rados_namespace, o->pool, rr->run);
+		        "ccbench: --run-name '%s': objects of that run already exist in pool %s "
+		        "namespace %s; choose another name, remove them (ccbench cleanup -p %s "
+		        "--run-name %s), or overwrite them with --reuse\n",
+		        rr->run, o->pool, o->rados_namespace, o->pool, rr->run);
 		run->bad_input = true;
 		return r;
 	}
 	if (r < 0) {
 		fprintf(stderr, "ccbench: rados_write_op_operate(%s.meta, pool %s): %s\n", rr->run,
-			o->pool, strerror(-r));
+		        o->pool, strerror(-r));
 		return r;
 	}
 	rr->meta_claimed = true;
@@ -574,12 +681,12 @@ static int rados_prepare(struct ccb_run *run)
 	rr->chunks = rr->obj_bytes / rr->op_bytes;
 	run->buf_bytes = rr->op_bytes;
 	/* librados' C API copies write data into its own bufferlist inside
-	 * rados_aio_write*, before returning: the header stamped into the
+	 * rados_write_op_write*, before returning: the header stamped into the
 	 * shared buffer for the next op cannot reach an op already submitted. */
 	run->shared_buf = true;
 	run->layout = json_pack("{s:s, s:s, s:s, s:I, s:I}", "pool", o->pool, "namespace",
-				o->rados_namespace, "run_name", rr->run, "op_size",
-				(json_int_t)rr->op_bytes, "object_size", (json_int_t)rr->obj_bytes);
+	                        o->rados_namespace, "run_name", rr->run, "op_size",
+	                        (json_int_t)rr->op_bytes, "object_size", (json_int_t)rr->obj_bytes);
 	return 0;
 }
 
@@ -614,7 +721,8 @@ static void rados_complete_cb(rados_completion_t c, void *arg)
 	ccb_slot_done(arg, rados_aio_get_return_value(c));
 }
 
-static int pick_read(struct ccb_run *run, struct rrun *rr, struct ccb_client *cl, struct ccb_slot *s)
+static int pick_read(struct ccb_run *run, struct rrun *rr, struct ccb_client *cl,
+                     struct ccb_slot *s)
 {
 	uint64_t total = rr->n_objects * rr->chunks;
 
@@ -660,9 +768,9 @@ static int rados_submit(struct ccb_client *cl, struct ccb_slot *s)
 			rc->have_obj = false;
 		if (!run->opts->no_verify) {
 			struct chunk_hdr h = {.run_hash = rr->run_hash,
-					      .object = s->object,
-					      .offset = s->offset,
-					      .op_bytes = rr->op_bytes};
+			                      .object = s->object,
+			                      .offset = s->offset,
+			                      .op_bytes = rr->op_bytes};
 			memcpy(h.magic, HDR_MAGIC, 8);
 			memcpy(s->buf, &h, sizeof(h));
 		}
@@ -679,15 +787,25 @@ static int rados_submit(struct ccb_client *cl, struct ccb_slot *s)
 	s->io = comp;
 	if (run->mode != CCB_MODE_WRITE)
 		r = rados_aio_read(rc->io, name, comp, s->buf, rr->op_bytes, s->offset);
-	else if (rr->chunks == 1)
-		r = rados_aio_write_full(rc->io, name, comp, s->buf, rr->op_bytes);
-	else
-		r = rados_aio_write(rc->io, name, comp, s->buf, rr->op_bytes, s->offset);
+	else {
+		/* FULL_TRY: on a full pool or one over its quota the OSD answers
+		 * ENOSPC / EDQUOT at once, where a plain write waits in the client
+		 * until --op-timeout. The op is consumed by operate. */
+		rados_write_op_t op = rados_create_write_op();
+
+		if (rr->chunks == 1)
+			rados_write_op_write_full(op, s->buf, rr->op_bytes);
+		else
+			rados_write_op_write(op, s->buf, rr->op_bytes, s->offset);
+		r = rados_aio_write_op_operate(op, rc->io, comp, name, NULL,
+		                               LIBRADOS_OPERATION_FULL_TRY);
+		rados_release_write_op(op);
+	}
 	if (r < 0) {
 		rados_aio_release(comp);
 		s->io = NULL;
 		snprintf(cl->first_error_msg, sizeof(cl->first_error_msg), "rados_aio_%s(%s): %s",
-			 run->mode == CCB_MODE_WRITE ? "write" : "read", name, strerror(-r));
+		         run->mode == CCB_MODE_WRITE ? "write" : "read", name, strerror(-r));
 	}
 	return r;
 }
@@ -705,9 +823,9 @@ static int rados_complete(struct ccb_client *cl, struct ccb_slot *s)
 	if ((uint64_t)s->ret != rr->op_bytes) {
 		if (!cl->first_error)
 			snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
-				 "rados_aio_read(%s, offset %" PRIu64 "): %d of %" PRIu64
-				 " bytes (object shorter than the run's layout)",
-				 name, s->offset, s->ret, rr->op_bytes);
+			         "rados_aio_read(%s, offset %" PRIu64 "): %d of %" PRIu64
+			         " bytes (object shorter than the run's layout)",
+			         name, s->offset, s->ret, rr->op_bytes);
 		return -EIO;
 	}
 	if (run->opts->no_verify)
@@ -717,10 +835,10 @@ static int rados_complete(struct ccb_client *cl, struct ccb_slot *s)
 	    h.object != s->object || h.offset != s->offset) {
 		if (!cl->first_error)
 			snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
-				 "verify %s at offset %" PRIu64
-				 ": header does not name this run, object and offset "
-				 "(overwritten, or written with --no-verify)",
-				 name, s->offset);
+			         "verify %s at offset %" PRIu64
+			         ": header does not name this run, object and offset "
+			         "(overwritten, or written with --no-verify)",
+			         name, s->offset);
 		return -EBADMSG;
 	}
 	return 0;
@@ -734,10 +852,10 @@ static void rados_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf,
 
 	obj_name(name, sizeof(name), rr->run, s->object);
 	snprintf(buf, len, "%s(%s)",
-		 run->mode != CCB_MODE_WRITE ? "rados_aio_read" :
-		 rr->chunks == 1	      ? "rados_aio_write_full" :
-					      "rados_aio_write",
-		 name);
+	         run->mode != CCB_MODE_WRITE ? "rados_aio_read"
+	         : rr->chunks == 1           ? "rados_write_op_write_full"
+	                                     : "rados_write_op_write",
+	         name);
 }
 
 static void rados_release(struct ccb_client *cl, struct ccb_slot *s)
@@ -774,32 +892,32 @@ static void rados_finish(struct ccb_run *run)
 
 	if (!rr || run->mode != CCB_MODE_WRITE || !rr->meta_claimed)
 		return;
-	if (atomic_load(&run->stop) == CCB_STOP_TIMEOUT)
-		explain_full(run, rr);
+	explain_full(run, rr);
 	json_object_set_new(run->layout, "objects", json_integer((json_int_t)claimed_objects(rr)));
 	if (!run->opts->no_cleanup)
 		return; /* the undo log removes everything, meta included */
 	r = meta_write(rr, true, false);
 	if (r < 0)
 		fprintf(stderr, "ccbench: rados_write_op_operate(%s.meta): %s\n", rr->run,
-			strerror(-r));
+		        strerror(-r));
 	else if (!run->opts->quiet)
 		fprintf(stderr,
-			"ccbench: kept %" PRIu64 " objects of run %s (read them with ccbench rados "
-			"seq --run-name %s; remove with ccbench cleanup -p %s --run-name %s)\n",
-			claimed_objects(rr), rr->run, rr->run, run->opts->pool, rr->run);
+		        "ccbench: kept %" PRIu64 " objects of run %s (read them with ccbench rados "
+		        "seq --run-name %s; remove with ccbench cleanup -p %s --run-name %s)\n",
+		        claimed_objects(rr), rr->run, rr->run, run->opts->pool, rr->run);
 }
 
 const struct ccb_path_ops ccb_path_rados = {
-	.name = "rados",
-	.prepare = rados_prepare,
-	.client_open = rados_client_open,
-	.submit = rados_submit,
-	.complete = rados_complete,
-	.describe = rados_describe,
-	.release = rados_release,
-	.client_close = rados_client_close,
-	.finish = rados_finish,
+    .name = "rados",
+    .prepare = rados_prepare,
+    .client_open = rados_client_open,
+    .submit = rados_submit,
+    .complete = rados_complete,
+    .describe = rados_describe,
+    .release = rados_release,
+    .client_close = rados_client_close,
+    .finish = rados_finish,
+    .stalled = rados_stalled,
 };
 
 /* ---- ccbench cleanup ---------------------------------------------------- */
@@ -812,13 +930,13 @@ static int cleanup_one(rados_ioctx_t io, const char *run, const struct ccb_opts 
 
 	if (r == 0 && json_is_true(json_object_get(m, "complete"))) {
 		uint64_t n = (uint64_t)json_integer_value(json_object_get(m, "objects"));
-		r = remove_by_count(io, run, n, &removed);
+		r = remove_by_count(io, o, run, n, &removed);
 	} else if (r == 0 || r == -ENOENT) {
 		/* No final count (a crash mid-write, or no meta): list the namespace. */
-		r = remove_by_listing(io, run, &removed);
+		r = remove_by_listing(io, o, run, &removed);
 	} else {
 		fprintf(stderr, "ccbench: %s.meta: %s; not touching run %s\n", run,
-			r == -EBADMSG ? "not a ccbench run header" : strerror(-r), run);
+		        r == -EBADMSG ? "not a ccbench run header" : strerror(-r), run);
 	}
 	json_decref(m);
 	printf("run %s: removed %" PRIu64 " objects from pool %s namespace %s\n", run, removed,
@@ -866,7 +984,7 @@ int ccb_rados_cleanup(const struct ccb_opts *o)
 			r = 0;
 		else if (r < 0)
 			fprintf(stderr, "ccbench: rados_nobjects_list(pool %s): %s\n", o->pool,
-				strerror(-r));
+			        strerror(-r));
 		json_array_foreach(runs, i, v)
 		{
 			json_t *m = NULL;
@@ -879,10 +997,12 @@ int ccb_rados_cleanup(const struct ccb_opts *o)
 				r = rr;
 		}
 		if (!json_array_size(runs))
-			printf("no ccbench runs in pool %s namespace %s\n", o->pool, o->rados_namespace);
+			printf("no ccbench runs in pool %s namespace %s\n", o->pool,
+			       o->rados_namespace);
 		json_decref(runs);
 	}
-	rados_ioctx_destroy(io);
-	rados_shutdown(cluster);
+	if (!atomic_load(&ops_abandoned))
+		rados_ioctx_destroy(io);
+	ctl_shutdown(cluster);
 	return r;
 }

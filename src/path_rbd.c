@@ -76,8 +76,7 @@ static int conf_set(rados_t r, const char *key, const char *val, char *err, size
  * both would silently void a readahead experiment, so they are set here
  * and reported.
  */
-static int apply_rbd_settings(struct ccb_run *run, rados_t r, bool warn, char *err,
-			      size_t err_len)
+static int apply_rbd_settings(struct ccb_run *run, rados_t r, bool warn, char *err, size_t err_len)
 {
 	const struct ccb_opts *o = run->opts;
 	char v[64];
@@ -93,15 +92,18 @@ static int apply_rbd_settings(struct ccb_run *run, rados_t r, bool warn, char *e
 		if (!ret && !o->cache_policy && o->readahead_bytes) {
 			ret = conf_set(r, "rbd_cache_policy", "writeback", err, err_len);
 			if (warn)
-				ccb_run_warn(run, "--readahead without --cache-policy: using writeback, "
-						  "since librbd reads ahead only under writeback or "
-						  "writethrough");
+				ccb_run_warn(run,
+				             "--readahead without --cache-policy: using writeback, "
+				             "since librbd reads ahead only under writeback or "
+				             "writethrough");
 		} else if (!ret && o->cache_policy && strcmp(o->cache_policy, "writearound") == 0 &&
-			   o->readahead_bytes && warn) {
-			ccb_run_warn(run, "readahead inactive: librbd ignores "
-					  "rbd_readahead_max_bytes under --cache-policy writearound");
-			fprintf(stderr, "ccbench: warning: readahead inactive: librbd ignores "
-					"rbd_readahead_max_bytes under --cache-policy writearound\n");
+		           o->readahead_bytes && warn) {
+			ccb_run_warn(run,
+			             "readahead inactive: librbd ignores "
+			             "rbd_readahead_max_bytes under --cache-policy writearound");
+			fprintf(stderr,
+			        "ccbench: warning: readahead inactive: librbd ignores "
+			        "rbd_readahead_max_bytes under --cache-policy writearound\n");
 		}
 	}
 	if (!ret && o->readahead_trigger) {
@@ -141,10 +143,15 @@ static int apply_rbd_settings(struct ccb_run *run, rados_t r, bool warn, char *e
 static json_t *effective_settings(rados_t r, bool simulated)
 {
 	static const char *const keys[] = {
-		"rbd_cache", "rbd_cache_policy", "rbd_cache_size", "rbd_readahead_max_bytes",
-		"rbd_readahead_trigger_requests", "rbd_readahead_disable_after_bytes",
-		"rbd_disable_zero_copy_writes",
-		"ms_inject_delay_type", "ms_inject_delay_max",
+	    "rbd_cache",
+	    "rbd_cache_policy",
+	    "rbd_cache_size",
+	    "rbd_readahead_max_bytes",
+	    "rbd_readahead_trigger_requests",
+	    "rbd_readahead_disable_after_bytes",
+	    "rbd_disable_zero_copy_writes",
+	    "ms_inject_delay_type",
+	    "ms_inject_delay_max",
 	};
 	json_t *j = json_object();
 	char buf[256];
@@ -172,8 +179,8 @@ static json_t *effective_settings(rados_t r, bool simulated)
 	json_t *cache = json_object_get(j, "rbd_cache");
 	json_int_t ra = json_integer_value(json_object_get(j, "rbd_readahead_max_bytes"));
 	json_object_set_new(j, "readahead_active",
-			    json_boolean(json_is_true(cache) && ra > 0 && policy &&
-					 strcmp(policy, "writearound") != 0));
+	                    json_boolean(json_is_true(cache) && ra > 0 && policy &&
+	                                 strcmp(policy, "writearound") != 0));
 	return j;
 }
 
@@ -194,12 +201,26 @@ static int undo_remove_image(void *arg)
 	struct rbdrun *rr = arg;
 	int r;
 
+	char why[160];
+
+	/* On a full pool (or one over its quota) Pacific's librbd cannot remove
+	 * an image: the removal waits, times out half-way and leaves an image
+	 * that `rbd rm` no longer removes either. Leave it whole instead, and
+	 * say how to remove it once the pool has room. */
+	r = ccb_cluster_diagnose(rr->ctl, rr->pool, NULL, why, sizeof(why));
+	if (r == -ENOSPC || r == -EDQUOT) {
+		fprintf(stderr,
+		        "ccbench: %s: the temporary image %s/%s cannot be removed until the pool "
+		        "has room; then remove it with: rbd rm %s/%s\n",
+		        why, rr->pool, rr->image, rr->pool, rr->image);
+		return r;
+	}
 	if (!rr->quiet)
 		fprintf(stderr, "ccbench: removing temporary image %s/%s\n", rr->pool, rr->image);
 	r = rbd_remove(rr->io, rr->image);
 	if (r < 0 && r != -ENOENT) {
-		fprintf(stderr, "ccbench: rbd_remove(%s/%s): %s\n", rr->pool, rr->image,
-			strerror(-r));
+		fprintf(stderr, "ccbench: rbd_remove(%s/%s): %s; remove it with: rbd rm %s/%s\n",
+		        rr->pool, rr->image, strerror(-r), rr->pool, rr->image);
 		return r;
 	}
 	return 0;
@@ -229,17 +250,19 @@ static int prefill(struct ccb_run *run, struct rbdrun *rr)
 	}
 	r = rbd_open(rr->io, rr->image, &img, NULL);
 	if (r < 0) {
-		fprintf(stderr, "ccbench: rbd_open(%s/%s): %s\n", rr->pool, rr->image, strerror(-r));
+		fprintf(stderr, "ccbench: rbd_open(%s/%s): %s\n", rr->pool, rr->image,
+		        strerror(-r));
 		free(buf);
 		return r;
 	}
 	if (!run->opts->quiet)
-		fprintf(stderr, "ccbench: filling %s/%s (%" PRIu64 " MiB) so reads touch the OSDs\n",
-			rr->pool, rr->image, rr->image_bytes >> 20);
+		fprintf(stderr,
+		        "ccbench: filling %s/%s (%" PRIu64 " MiB) so reads touch the OSDs\n",
+		        rr->pool, rr->image, rr->image_bytes >> 20);
 	while ((off < rr->image_bytes || n) && !first) {
 		if (off < rr->image_bytes && n < FILL_DEPTH && !ccb_signal_pending) {
-			uint64_t len = rr->image_bytes - off < FILL_BYTES ? rr->image_bytes - off
-									  : FILL_BYTES;
+			uint64_t len =
+			    rr->image_bytes - off < FILL_BYTES ? rr->image_bytes - off : FILL_BYTES;
 			rbd_aio_create_completion(NULL, fill_cb, &comp[n]);
 			r = rbd_aio_write(img, off, len, buf, comp[n]);
 			if (r < 0) {
@@ -272,7 +295,7 @@ static int prefill(struct ccb_run *run, struct rbdrun *rr)
 	free(buf);
 	if (first < 0)
 		fprintf(stderr, "ccbench: filling %s/%s: rbd_aio_write: %s\n", rr->pool, rr->image,
-			strerror(-first));
+		        strerror(-first));
 	else if (ccb_signal_pending)
 		return -EINTR;
 	else if (!run->opts->quiet)
@@ -298,9 +321,9 @@ static int create_image(struct ccb_run *run, struct rbdrun *rr)
 	}
 	if (o->stripe_unit_bytes || o->stripe_count) {
 		rbd_image_options_set_uint64(io_opts, RBD_IMAGE_OPTION_STRIPE_UNIT,
-					     o->stripe_unit_bytes ? o->stripe_unit_bytes : obj);
+		                             o->stripe_unit_bytes ? o->stripe_unit_bytes : obj);
 		rbd_image_options_set_uint64(io_opts, RBD_IMAGE_OPTION_STRIPE_COUNT,
-					     o->stripe_count ? o->stripe_count : 1);
+		                             o->stripe_count ? o->stripe_count : 1);
 	}
 	if (o->data_pool)
 		rbd_image_options_set_string(io_opts, RBD_IMAGE_OPTION_DATA_POOL, o->data_pool);
@@ -308,7 +331,7 @@ static int create_image(struct ccb_run *run, struct rbdrun *rr)
 	rbd_image_options_destroy(io_opts);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: rbd_create4(%s/%s, size %" PRIu64 ", order %d): %s\n",
-			rr->pool, rr->image, o->image_size_bytes, order, strerror(-r));
+		        rr->pool, rr->image, o->image_size_bytes, order, strerror(-r));
 		run->bad_input = r == -EINVAL;
 		return r;
 	}
@@ -323,9 +346,9 @@ static int create_image(struct ccb_run *run, struct rbdrun *rr)
 
 static json_t *image_layout(struct rbdrun *rr, char *err, size_t err_len)
 {
-	static const char *const fnames[] = {"layering", "striping", "exclusive-lock",
-					     "object-map", "fast-diff", "deep-flatten",
-					     "journaling", "data-pool", "operations"};
+	static const char *const fnames[] = {"layering",   "striping",  "exclusive-lock",
+	                                     "object-map", "fast-diff", "deep-flatten",
+	                                     "journaling", "data-pool", "operations"};
 	rbd_image_info_t info;
 	rbd_image_t img;
 	uint64_t su = 0, sc = 0, features = 0;
@@ -334,7 +357,7 @@ static json_t *image_layout(struct rbdrun *rr, char *err, size_t err_len)
 
 	if (r < 0) {
 		snprintf(err, err_len, "rbd_open_read_only(%s/%s): %s", rr->pool, rr->image,
-			 r == -ENOENT ? "no such image" : strerror(-r));
+		         r == -ENOENT ? "no such image" : strerror(-r));
 		json_decref(f);
 		return NULL;
 	}
@@ -348,9 +371,9 @@ static json_t *image_layout(struct rbdrun *rr, char *err, size_t err_len)
 			json_array_append_new(f, json_string(fnames[i]));
 	rr->image_bytes = info.size;
 	j = json_pack("{s:s, s:s, s:b, s:I, s:i, s:I, s:I, s:I, s:o}", "pool", rr->pool, "image",
-		      rr->image, "temporary", rr->temporary, "size", (json_int_t)info.size, "order",
-		      info.order, "object_size", (json_int_t)info.obj_size, "stripe_unit",
-		      (json_int_t)su, "stripe_count", (json_int_t)sc, "features", f);
+	              rr->image, "temporary", rr->temporary, "size", (json_int_t)info.size, "order",
+	              info.order, "object_size", (json_int_t)info.obj_size, "stripe_unit",
+	              (json_int_t)su, "stripe_count", (json_int_t)sc, "features", f);
 	return j;
 }
 
@@ -365,15 +388,15 @@ static int rbd_prepare(struct ccb_run *run)
 	/* Refused before anything is touched: writing into someone's image. */
 	if (o->image && run->is_write && !o->allow_write_existing) {
 		fprintf(stderr,
-			"ccbench: --image %s: a write mode would overwrite an existing image; add "
-			"--allow-write-existing if that is what you want\n",
-			o->image);
+		        "ccbench: --image %s: a write mode would overwrite an existing image; add "
+		        "--allow-write-existing if that is what you want\n",
+		        o->image);
 		run->bad_input = true;
 		return -EPERM;
 	}
 	if (run->mode == CCB_MODE_RW && o->image && !o->allow_write_existing) {
 		fprintf(stderr, "ccbench: --image %s: rw writes; add --allow-write-existing\n",
-			o->image);
+		        o->image);
 		run->bad_input = true;
 		return -EPERM;
 	}
@@ -395,7 +418,7 @@ static int rbd_prepare(struct ccb_run *run)
 				if (*p == '.' || *p == '/' || *p == '@')
 					*p = '-';
 			snprintf(rr->image, sizeof(rr->image), "ccbench-%s-%d-%lld", host,
-				 (int)getpid(), (long long)time(NULL));
+			         (int)getpid(), (long long)time(NULL));
 			rr->temporary = true;
 		}
 	}
@@ -410,7 +433,7 @@ static int rbd_prepare(struct ccb_run *run)
 	r = rados_ioctx_create(rr->ctl, rr->pool, &rr->io);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: --pool '%s': %s\n", rr->pool,
-			r == -ENOENT ? "no such pool" : strerror(-r));
+		        r == -ENOENT ? "no such pool" : strerror(-r));
 		run->bad_input = r == -ENOENT;
 		rados_shutdown(rr->ctl);
 		free(rr);
@@ -442,9 +465,10 @@ static int rbd_prepare(struct ccb_run *run)
 	}
 	rr->io_bytes = o->io_size_bytes;
 	if (rr->io_bytes > rr->image_bytes) {
-		fprintf(stderr, "ccbench: --io-size %" PRIu64 ": larger than image %s/%s (%" PRIu64
-				" bytes)\n",
-			rr->io_bytes, rr->pool, rr->image, rr->image_bytes);
+		fprintf(stderr,
+		        "ccbench: --io-size %" PRIu64 ": larger than image %s/%s (%" PRIu64
+		        " bytes)\n",
+		        rr->io_bytes, rr->pool, rr->image, rr->image_bytes);
 		run->bad_input = true;
 		return -EINVAL;
 	}
@@ -464,10 +488,12 @@ static int rbd_prepare(struct ccb_run *run)
 	if (o->sim_osd_latency_usec) {
 		char d[32];
 		ccb_format_duration(o->sim_osd_latency_usec, d, sizeof(d));
-		ccb_run_warn(run, "simulated: about %s of OSD latency injected on the client "
-				  "(--sim-osd-latency)", d);
+		ccb_run_warn(run,
+		             "simulated: about %s of OSD latency injected on the client "
+		             "(--sim-osd-latency)",
+		             d);
 		json_object_set_new(run->layout, "simulated_osd_latency_us",
-				    json_integer((json_int_t)o->sim_osd_latency_usec));
+		                    json_integer((json_int_t)o->sim_osd_latency_usec));
 	}
 	json_object_set_new(run->layout, "cache_invalidated_before_pass", json_true());
 	return 0;
@@ -505,13 +531,16 @@ static int rbd_client_open(struct ccb_client *cl)
 	else
 		r = rbd_open(rc->io, rr->image, &rc->img, NULL);
 	if (r < 0) {
-		snprintf(err, sizeof(err), "rbd_open(%s/%s): %s", rr->pool, rr->image, strerror(-r));
+		snprintf(err, sizeof(err), "rbd_open(%s/%s): %s", rr->pool, rr->image,
+		         strerror(-r));
 		goto fail_ioctx;
 	}
 	/* Each pass starts cold: nothing the prefill or a previous pass cached. */
 	rbd_invalidate_cache(rc->img);
 	if (cl->idx == 0)
-		json_object_set_new(run->layout, "librbd", effective_settings(rc->cluster, run->opts->sim_osd_latency_usec > 0));
+		json_object_set_new(
+		    run->layout, "librbd",
+		    effective_settings(rc->cluster, run->opts->sim_osd_latency_usec > 0));
 	rc->start = (uint64_t)cl->idx * rr->region_bytes;
 	rc->end = rc->start + rr->region_bytes;
 	if (rc->end > rr->image_bytes)
@@ -587,7 +616,7 @@ static int rbd_submit(struct ccb_client *cl, struct ccb_slot *s)
 		return r;
 	s->io = comp;
 	r = write ? rbd_aio_write(rc->img, s->offset, rr->io_bytes, s->buf, comp)
-		  : rbd_aio_read(rc->img, s->offset, rr->io_bytes, s->buf, comp);
+	          : rbd_aio_read(rc->img, s->offset, rr->io_bytes, s->buf, comp);
 	if (r < 0) {
 		rbd_aio_release(comp);
 		s->io = NULL;
@@ -601,8 +630,8 @@ static int rbd_complete(struct ccb_client *cl, struct ccb_slot *s)
 
 	if (!s->object && (uint64_t)s->ret != s->len_bytes) {
 		snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
-			 "rbd_aio_read(%.64s/%.96s, offset %" PRIu64 "): %d of %" PRIu64 " bytes", rr->pool,
-			 rr->image, s->offset, s->ret, s->len_bytes);
+		         "rbd_aio_read(%.64s/%.96s, offset %" PRIu64 "): %d of %" PRIu64 " bytes",
+		         rr->pool, rr->image, s->offset, s->ret, s->len_bytes);
 		return -EIO;
 	}
 	return 0;
@@ -612,8 +641,8 @@ static void rbd_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, s
 {
 	struct rbdrun *rr = cl->run->path_data;
 
-	snprintf(buf, len, "%s(%.64s/%.96s)", s->object ? "rbd_aio_write" : "rbd_aio_read", rr->pool,
-		 rr->image);
+	snprintf(buf, len, "%s(%.64s/%.96s)", s->object ? "rbd_aio_write" : "rbd_aio_read",
+	         rr->pool, rr->image);
 }
 
 static void rbd_release(struct ccb_client *cl, struct ccb_slot *s)
@@ -643,19 +672,33 @@ static void rbd_finish(struct ccb_run *run)
 
 	if (rr && rr->temporary && run->opts->keep && !run->opts->quiet)
 		fprintf(stderr, "ccbench: kept image %s/%s (remove with: rbd rm %s/%s)\n", rr->pool,
-			rr->image, rr->pool, rr->image);
+		        rr->image, rr->pool, rr->image);
+}
+
+/*
+ * The engine's stall check. librbd has no FULL_TRY for image writes: on a
+ * full pool (or one over its quota) its writes wait in the client. The
+ * osdmap says so, and the run ends with that reason within a few seconds;
+ * writes already in flight are held by librbd until --op-timeout.
+ */
+static int rbd_stalled(struct ccb_run *run, char *why, size_t len)
+{
+	struct rbdrun *rr = run->path_data;
+
+	return ccb_cluster_diagnose(rr->ctl, rr->pool, run->opts->data_pool, why, len);
 }
 
 const struct ccb_path_ops ccb_path_rbd = {
-	.name = "librbd",
-	.prepare = rbd_prepare,
-	.client_open = rbd_client_open,
-	.submit = rbd_submit,
-	.complete = rbd_complete,
-	.describe = rbd_describe,
-	.release = rbd_release,
-	.client_close = rbd_client_close,
-	.finish = rbd_finish,
+    .name = "librbd",
+    .prepare = rbd_prepare,
+    .client_open = rbd_client_open,
+    .submit = rbd_submit,
+    .complete = rbd_complete,
+    .describe = rbd_describe,
+    .release = rbd_release,
+    .client_close = rbd_client_close,
+    .finish = rbd_finish,
+    .stalled = rbd_stalled,
 };
 
 int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)

@@ -4,6 +4,7 @@
  */
 #include <ccbench/progress.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@ void ccb_progress_init(struct ccb_progress *p, bool quiet)
 void ccb_progress_tick(struct ccb_progress *p, struct ccb_run *run, uint64_t now_nsec)
 {
 	uint64_t bytes = 0, ops = 0, lat = 0, in_flight = 0;
+	uint64_t since;
 	double elapsed, dt, now_mib, avg_mib, lat_ms;
 
 	if (!p->enabled)
@@ -37,15 +39,30 @@ void ccb_progress_tick(struct ccb_progress *p, struct ccb_run *run, uint64_t now
 	dt = (double)(now_nsec - p->last_nsec) / 1e9;
 	now_mib = (double)(bytes - p->last_bytes) / 1048576.0 / dt;
 	avg_mib = elapsed > 0 ? (double)bytes / 1048576.0 / elapsed : 0;
-	lat_ms = ops > p->last_ops ? (double)(lat - p->last_lat_nsec) / 1e6 / (double)(ops - p->last_ops)
-				   : 0;
+	lat_ms = ops > p->last_ops
+	             ? (double)(lat - p->last_lat_nsec) / 1e6 / (double)(ops - p->last_ops)
+	             : 0;
 	if (p->tty ? p->lines == 0 : p->lines % 20 == 0)
 		fprintf(stderr, "%8s %9s %10s %10s %10s %10s\n", "sec", "in-flight", "completed",
-			"MiB/s", "avg MiB/s", "lat ms");
-	fprintf(stderr, p->tty ? "\r%8.0f %9llu %10llu %10.1f %10.1f %10.3f " :
-				 "%8.0f %9llu %10llu %10.1f %10.1f %10.3f\n",
-		elapsed, (unsigned long long)in_flight, (unsigned long long)ops, now_mib, avg_mib,
-		lat_ms);
+		        "MiB/s", "avg MiB/s", "lat ms");
+	fprintf(stderr, "%s%8.0f %9llu %10llu %10.1f %10.1f %10.3f", p->tty ? "\r" : "", elapsed,
+	        (unsigned long long)in_flight, (unsigned long long)ops, now_mib, avg_mib, lat_ms);
+	/* A 0 MiB/s line says why, as far as the engine knows. */
+	since = atomic_load(&run->stalled_since_nsec);
+	if (since && now_nsec - since >= 2000000000ull) {
+		char why[sizeof(run->stall_why)];
+
+		pthread_mutex_lock(&run->reason_lock);
+		snprintf(why, sizeof(why), "%s", run->stall_why);
+		pthread_mutex_unlock(&run->reason_lock);
+		fprintf(stderr, "  no completion for %.0f s%s%s", (double)(now_nsec - since) / 1e9,
+		        why[0] ? ": " : "", why);
+		p->stall_shown = true;
+	} else if (p->tty && p->stall_shown) {
+		fprintf(stderr, "\033[K"); /* erase the old note */
+		p->stall_shown = false;
+	}
+	fputs(p->tty ? " " : "\n", stderr);
 	fflush(stderr);
 	p->lines++;
 	p->last_nsec = now_nsec;

@@ -44,7 +44,7 @@ int ccb_cluster_connect_handle(rados_t r, const struct ccb_opts *o, char *err, s
  * @return 0, -ENOENT when the pool does not exist, or another -errno.
  */
 int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, char *err,
-		      size_t err_len);
+                      size_t err_len);
 
 /**
  * Split a --set KEY=VALUE into @p key and @p value (pointing into
@@ -53,7 +53,7 @@ int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, c
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_cluster_split_set(const char *setting, char *key, size_t key_len, const char **value,
-			  char *err, size_t err_len);
+                          char *err, size_t err_len);
 
 /** The conf path that will be read (from -c, $CEPH_CONF or /etc/ceph/$cluster.conf). */
 const char *ccb_cluster_conf_path(const struct ccb_opts *o, char *buf, size_t buf_len);
@@ -67,5 +67,18 @@ const char *ccb_cluster_conf_path(const struct ccb_opts *o, char *buf, size_t bu
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len);
+
+/**
+ * Why I/O to @p pool (or @p pool2, may be NULL) may not progress, from the
+ * osdmap alone (one read-only mon command): the pool's full flags, and
+ * which OSDs are down. For the engine's stall check: Pacific's clients
+ * wait on a full pool instead of failing, so only the map says why.
+ *
+ * @return -EDQUOT (pool over its quota) or -ENOSPC (pool full), with the
+ *         reason in @p why; 0 when nothing in the map stops I/O (@p why
+ *         then names down OSDs, or is empty); another -errno when the mon
+ *         could not be asked.
+ */
+int ccb_cluster_diagnose(rados_t r, const char *pool, const char *pool2, char *why, size_t len);
 
 #endif

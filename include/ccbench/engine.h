@@ -31,10 +31,10 @@ struct ccb_client;
 /** Why a run stopped issuing ops (first reason wins). */
 enum ccb_stop {
 	CCB_STOP_NONE = 0,
-	CCB_STOP_DONE,      /**< duration, total or the path's work ran out */
-	CCB_STOP_SIGNAL,    /**< SIGINT / SIGTERM */
-	CCB_STOP_TIMEOUT,   /**< an op outlived --op-timeout */
-	CCB_STOP_ERROR,     /**< an op failed with an error that ends the run */
+	CCB_STOP_DONE,    /**< duration, total or the path's work ran out */
+	CCB_STOP_SIGNAL,  /**< SIGINT / SIGTERM */
+	CCB_STOP_TIMEOUT, /**< an op outlived --op-timeout */
+	CCB_STOP_ERROR,   /**< an op failed with an error that ends the run */
 };
 
 /** What a run does; each path maps these onto its own calls. */
@@ -51,15 +51,15 @@ struct ccb_slot {
 	struct ccb_client *cl;
 	unsigned idx;
 	char *buf;
-	uint64_t buf_bytes;  /**< capacity of buf */
-	uint64_t len_bytes;  /**< bytes of the current op */
-	uint64_t offset;     /**< path-defined position (object offset, device offset) */
-	uint64_t object;     /**< path-defined target (object index) */
+	uint64_t buf_bytes; /**< capacity of buf */
+	uint64_t len_bytes; /**< bytes of the current op */
+	uint64_t offset;    /**< path-defined position (object offset, device offset) */
+	uint64_t object;    /**< path-defined target (object index) */
 	uint64_t start_nsec;
-	uint64_t end_nsec;   /**< written by ccb_slot_done() */
-	int ret;             /**< written by ccb_slot_done(): bytes or -errno */
+	uint64_t end_nsec; /**< written by ccb_slot_done() */
+	int ret;           /**< written by ccb_slot_done(): bytes or -errno */
 	bool busy;
-	void *io;            /**< the path's per-op handle (a completion) */
+	void *io; /**< the path's per-op handle (a completion) */
 	struct ccb_slot *next_done;
 };
 
@@ -80,9 +80,9 @@ struct ccb_client {
 	struct ccb_hist hist;
 	struct ccb_series series;
 	uint64_t errors;
-	int first_error;         /**< -errno of the first failed op */
+	int first_error; /**< -errno of the first failed op */
 	char first_error_msg[256];
-	bool stranded;           /**< ops still in flight after the drain deadline */
+	bool stranded; /**< ops still in flight after the drain deadline */
 	uint64_t first_op_nsec, last_op_nsec;
 
 	/* Read by the progress printer. */
@@ -92,7 +92,7 @@ struct ccb_client {
 	atomic_uint in_flight_now;
 
 	pthread_t thread;
-	bool joined; /**< main thread only */
+	bool joined;      /**< main thread only */
 	char *shared_buf; /**< the one write buffer of all slots (run->shared_buf) */
 	uint64_t rng;     /**< random state for the path's offsets (client thread only) */
 };
@@ -101,33 +101,39 @@ struct ccb_client {
 struct ccb_run {
 	const struct ccb_opts *opts;
 	const struct ccb_path_ops *ops;
-	const char *command;  /**< "rados write", ... */
+	const char *command; /**< "rados write", ... */
 	enum ccb_mode mode;
 	bool is_write;
-	void *path_data;      /**< the path's per-run state */
+	void *path_data; /**< the path's per-run state */
 	struct ccb_client *clients;
 	unsigned n_clients;
 	uint64_t queue_depth;
-	uint64_t buf_bytes;   /**< per-slot buffer size */
-	bool shared_buf;      /**< set by prepare(): write slots may share one buffer,
-			       *   because the library copies it at submit or only reads it */
-	uint64_t total_bytes; /**< stop after this many bytes issued; 0 = no limit */
+	uint64_t buf_bytes;     /**< per-slot buffer size */
+	bool shared_buf;        /**< set by prepare(): write slots may share one buffer,
+	                         *   because the library copies it at submit or only reads it */
+	uint64_t total_bytes;   /**< stop after this many bytes issued; 0 = no limit */
 	uint64_t duration_usec; /**< 0 = no limit */
 
 	uint64_t start_nsec, end_nsec;
-	atomic_int stop;      /**< enum ccb_stop */
+	atomic_int stop; /**< enum ccb_stop */
 	atomic_uint_fast64_t issued_bytes;
 	pthread_mutex_t reason_lock;
 	char reason[256];
-	int error_ret;        /**< -errno that ended the run (CCB_STOP_ERROR/TIMEOUT) */
-	int signal;           /**< signal number for CCB_STOP_SIGNAL */
+	int error_ret; /**< -errno that ended the run (CCB_STOP_ERROR/TIMEOUT) */
+	int signal;    /**< signal number for CCB_STOP_SIGNAL */
 	char fsid[64];
 	int (*before_start)(struct ccb_run *run, void *arg); /**< see struct ccb_point */
 	void *before_start_arg;
-	bool bad_input;       /**< prepare() failed on the user's input: exit 2 */
-	json_t *warnings;     /**< array of strings */
-	json_t *layout;       /**< object: path-specific description */
+	bool bad_input; /**< prepare() failed on the user's input: exit 2 */
+	/** Supervisor: when completions stopped with ops in flight (0: they did not). */
+	atomic_uint_fast64_t stalled_since_nsec;
+	char stall_why[160]; /**< the path's word on the stall (under reason_lock) */
+	json_t *warnings;    /**< array of strings */
+	json_t *layout;      /**< object: path-specific description */
 };
+
+/** Seconds without a completion (ops in flight) before the path is asked why. */
+#define CCB_STALL_CHECK_SEC 2
 
 /** Value returned by ccb_path_ops.submit when the path has no work left. */
 #define CCB_SUBMIT_END 1
@@ -152,7 +158,7 @@ void ccb_slot_done(struct ccb_slot *s, int ret);
  * @p fmt describes it for the result.
  */
 void ccb_run_stop(struct ccb_run *run, enum ccb_stop why, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /** Add a warning string to the result. */
 void ccb_run_warn(struct ccb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -39,6 +39,14 @@ struct ccb_path_ops {
 	 * finish(), while the path's run state is still alive.
 	 */
 	void (*result)(const struct ccb_run *run, json_t *res);
+	/**
+	 * Optional: why no op has completed for CCB_STALL_CHECK_SEC while ops
+	 * are in flight. Called on the engine's diagnosis thread (never a
+	 * client's), with read-only queries only. @return -errno to end the
+	 * run with @p why as its reason (a full pool: -ENOSPC, -EDQUOT), 0 to
+	 * only show @p why on the progress line (may be left empty).
+	 */
+	int (*stalled)(struct ccb_run *run, char *why, size_t len);
 };
 
 /** The rados object path (src/path_rados.c). */

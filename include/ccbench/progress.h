@@ -17,6 +17,7 @@ struct ccb_progress {
 	uint64_t last_nsec;
 	uint64_t last_bytes, last_ops, last_lat_nsec;
 	unsigned lines;
+	bool stall_shown; /**< the last line carried a stall note */
 };
 
 void ccb_progress_init(struct ccb_progress *p, bool quiet);

@@ -52,3 +52,21 @@ wait_osds_up() {
 	done
 	fail "OSDs did not come back up"
 }
+
+# on_exit CMD...: run CMD when the test exits, pass or fail, after the
+# commands registered later (a stack, unlike EXIT traps that replace each
+# other). A test's own `trap ... EXIT` replaces the stack: use one or the other.
+_ccb_on_exit=()
+_ccb_run_on_exit() {
+	local i
+	for ((i = ${#_ccb_on_exit[@]} - 1; i >= 0; i--)); do
+		eval "${_ccb_on_exit[i]}" || true
+	done
+}
+on_exit() {
+	_ccb_on_exit+=("$(printf '%q ' "$@")")
+	trap _ccb_run_on_exit EXIT
+}
+
+# Lines a test prints as "note: ..." are shown under its PASS line by run.sh:
+# figures worth reading (timings, counts), never a substitute for a check.

@@ -5,11 +5,22 @@
 #
 # usage: tests/integration/run.sh [TEST_NAME_PATTERN]
 #   CCBENCH=path/to/ccbench (default: build/ccbench)
+#   CCB_IT_OSD_MEM=SIZE   memstore bytes per OSD (default: minicluster's auto)
+#   CCB_IT_SLOW=MS        slow the cluster down: every OSD delays each message
+#                         it gets by up to MS milliseconds (ms_inject_delay_*),
+#                         the slow end of the speed range a test must pass at
 # The cluster has an MDS and a CephFS, for the fs tests.
+#
+# A failing test stays in its test: each one gets a pool of its own ($POOL,
+# created before and deleted after it), and afterwards the runner checks
+# that nothing of it is left: objects in any namespace of the pools the run
+# shares (rbd, the CephFS pools), images, extra pools, loop devices, fuse
+# mounts, ccbench state records, changed read_ahead_kb values, stray
+# processes. What is left is named, counted as that test's failure, and
+# removed, so that the next test starts clean.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-mds="--mds"
 if [ "${1:-}" = "--mds" ]; then
 	shift # the default; accepted for old callers
 fi
@@ -27,15 +38,95 @@ stop_cluster() {
 trap stop_cluster EXIT
 trap 'exit 130' INT TERM
 
+t0=$(date +%s)
 echo "== starting throwaway cluster in $cluster" >&2
-"$top/scripts/minicluster.sh" start $mds "$cluster" >/dev/null || { echo "run.sh: cluster did not start" >&2; exit 1; }
+mc_args=(--mds)
+[ -n "${CCB_IT_OSD_MEM:-}" ] && mc_args+=(--osd-mem "$CCB_IT_OSD_MEM")
+"$top/scripts/minicluster.sh" start "${mc_args[@]}" "$cluster" >/dev/null 2>"$work/start.log" || {
+	cat "$work/start.log" >&2
+	echo "run.sh: cluster did not start" >&2
+	exit 1
+}
+grep -h 'memstore:' "$work/start.log" >&2
 export CEPH_CONF=$cluster/ceph.conf
-export POOL=ccbtest
 export CLUSTER_DIR=$cluster
 export WORK=$work
+# ccbench's crash records and fuse mountpoints: this run's own
+export CCB_STATE_DIR=$work/state
+mkdir -m 0700 -p "$CCB_STATE_DIR"
 unset CEPH_ARGS
-ceph --connect-timeout 10 osd pool create "$POOL" 8 >/dev/null 2>&1
-ceph --connect-timeout 10 osd pool application enable "$POOL" rados >/dev/null 2>&1
+cephq() { timeout 60 ceph --connect-timeout 10 "$@"; }
+if [ -n "${CCB_IT_SLOW:-}" ]; then
+	# OSD-side delay of what the OSDs receive from clients: every client,
+	# librados, librbd, libcephfs and the kernel's, sees a slower cluster.
+	cephq config set osd ms_inject_delay_type client >/dev/null
+	cephq config set osd ms_inject_delay_max "$(python3 -c "print($CCB_IT_SLOW / 1000)")" >/dev/null
+	cephq config set osd ms_inject_delay_probability 1 >/dev/null
+	echo "== slowed: OSDs delay client messages by up to $CCB_IT_SLOW ms" >&2
+fi
+
+# ---- what a test may leave behind -----------------------------------------
+# The test's own pool is checked apart; the mgr's pool and the CephFS
+# metadata pool change by themselves (health metrics, the MDS journal).
+shared_pools() {
+	cephq osd pool ls 2>/dev/null |
+		grep -vxE "${POOL:-}|device_health_metrics|\.mgr|cephfs_metadata" | sort
+}
+
+# One line per thing outside the test's own pool that a test could leave.
+# Only what is this runner's own is looked at (its cluster's pools, loop
+# devices over files under $work, mounts under it, processes that carry its
+# CEPH_CONF), so that a test run beside another never touches the other's.
+ours() { grep -qz "^CEPH_CONF=$CEPH_CONF\$" "/proc/$1/environ" 2>/dev/null; }
+snapshot() {
+	local p d f pid
+	for p in $(shared_pools); do
+		echo "pool $p"
+		rados -p "$p" --all ls 2>/dev/null | sed "s|^|object $p/|"
+	done
+	for d in /sys/block/loop*; do
+		f=$(cat "$d/loop/backing_file" 2>/dev/null) || continue
+		[[ "$f" == "$work"/* ]] || continue
+		echo "loop /dev/${d##*/}"
+	done
+	awk -v w="$work/" 'index($2, w) == 1 {print "mount " $2}' /proc/mounts
+	find "$work" -maxdepth 2 -path "$work/state*" -name 'run-*' 2>/dev/null | sed 's/^/state /'
+	for f in /sys/block/[sv]d*/queue/read_ahead_kb /sys/block/rbd*/queue/read_ahead_kb; do
+		[ -e "$f" ] && echo "read_ahead_kb $f $(cat "$f" 2>/dev/null)"
+	done
+	for pid in $(pgrep -x 'rbd-fuse|ccbench|ceph-fuse|rbd'); do
+		ours "$pid" && echo "process $(tr '\0' ' ' <"/proc/$pid/cmdline" | cut -c1-120)"
+	done
+}
+
+# Remove what a test left (lines of the diff), best effort: images first
+# (through rbd, so that the pool's directory forgets them), then the rest.
+# File data in the CephFS data pool is only reported: removing a file's
+# objects under the MDS would break the file system for later tests.
+scrub() {
+	local kind a b lines
+	lines=$(cat)
+	while read -r kind a b; do
+		[ "$kind" = object ] && [[ "$b" == rbd_id.* ]] &&
+			timeout 60 rbd -p "${a%%/*}" --namespace "${a#*/}" rm "${b#rbd_id.}" >/dev/null 2>&1
+	done <<<"$lines"
+	while read -r kind a b; do
+		case $kind in
+		object)
+			# "object POOL/NAMESPACE<tab>NAME" (empty NAMESPACE: the default)
+			[[ "$a" == cephfs_data/* ]] && continue
+			timeout 30 rados -p "${a%%/*}" -N "${a#*/}" rm "$b" --force-full 2>/dev/null ;;
+		pool) cephq osd pool rm "$a" "$a" --yes-i-really-really-mean-it >/dev/null 2>&1 ;;
+		loop) losetup -d "$a" 2>/dev/null ;;
+		mount) fusermount -u -z "$a" 2>/dev/null || umount -l "$a" 2>/dev/null ;;
+		state) rm -f "$a" ;;
+		read_ahead_kb) [ -n "${before_ra[$a]:-}" ] && echo "${before_ra[$a]}" >"$a" 2>/dev/null ;;
+		process)
+			local pid
+			for pid in $(pgrep -x "${a##*/}"); do ours "$pid" && kill "$pid"; done ;;
+		esac
+	done <<<"$lines"
+}
 
 passed=0
 failed=0
@@ -44,16 +135,48 @@ for t in "$here"/t_*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && continue
 	log=$work/$name.log
+	export POOL=it-${name#t_}
+	POOL=${POOL//_/-}
+	cephq osd pool create "$POOL" 32 >/dev/null 2>&1
+	cephq osd pool application enable "$POOL" rados >/dev/null 2>&1
+	snapshot >"$work/before" 2>/dev/null
+	declare -A before_ra=()
+	while read -r kind f v; do
+		[ "$kind" = read_ahead_kb ] && before_ra[$f]=$v
+	done <"$work/before"
 	start=$(date +%s)
-	if (cd "$work" && bash "$t") >"$log" 2>&1; then
+	rc=0
+	(cd "$work" && bash "$t") >"$log" 2>&1 || rc=$?
+	secs=$(($(date +%s) - start))
+	# Give async cleanups (pool deletes, fuse unmounts) a moment to settle.
+	left=""
+	for i in $(seq 10); do
+		snapshot >"$work/after" 2>/dev/null
+		left=$(comm -13 <(sort "$work/before") <(sort "$work/after"))
+		[ -z "$left" ] && break
+		sleep 1
+	done
+	own=$(rados -p "$POOL" --all ls 2>/dev/null | head -5)
+	if [ "$rc" = 0 ] && [ -z "$left" ] && [ -z "$own" ]; then
 		passed=$((passed + 1))
-		echo "PASS $name ($(($(date +%s) - start)) s)"
+		echo "PASS $name ($secs s)"
+		grep '^note: ' "$log" | sed 's/^/    /'
 	else
 		failed=$((failed + 1))
 		failures+=("$name")
-		echo "FAIL $name ($(($(date +%s) - start)) s); last lines:"
-		tail -25 "$log" | sed 's/^/    /'
+		if [ "$rc" != 0 ]; then
+			echo "FAIL $name ($secs s); last lines:"
+			tail -25 "$log" | sed 's/^/    /'
+		else
+			echo "FAIL $name ($secs s): passed, but left things behind:"
+		fi
+		[ -n "$own" ] && echo "    LEFT BY $name in its pool $POOL: $(echo "$own" | tr '\n' ' ')"
+		[ -n "$left" ] && echo "$left" | head -10 | sed "s/^/    LEFT BY $name: /"
+		echo "$left" | scrub
 	fi
+	cephq osd pool rm "$POOL" "$POOL" --yes-i-really-really-mean-it >/dev/null 2>&1
+	unset before_ra
 done
+echo "integration: $((($(date +%s) - t0) / 60)) min $((($(date +%s) - t0) % 60)) s" >&2
 echo "integration: $passed passed, $failed failed"
 [ "$failed" = 0 ]
