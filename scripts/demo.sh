@@ -43,11 +43,14 @@ fi
 export CEPH_CONF=$conf
 run=demo-$$
 
-echo "== 4M object writes, 16 in flight, 10 s (like rados bench write)"
-"$ccbench" rados write -p "$pool" -d 10s -t 16 -b 4M --run-name "$run" --no-cleanup
+# Every write step is bounded by bytes as well as time (whichever comes
+# first): a quiet machine writes 1 GB/s to the throwaway cluster, a loaded
+# one 50 MiB/s, and both must fit in it.
+echo "== 4M object writes, 16 in flight, 10 s or 1 GiB (like rados bench write)"
+"$ccbench" rados write -p "$pool" -d 10s --total 1G -t 16 -b 4M --run-name "$run" --no-cleanup
 echo
-echo "== the same from 4 clients at once (like 4 rados bench instances)"
-"$ccbench" rados write -p "$pool" -d 10s -t 16 -b 4M --clients 4
+echo "== the same from 4 clients at once (like 4 rados bench instances), 10 s or 1 GiB"
+"$ccbench" rados write -p "$pool" -d 10s --total 1G -t 16 -b 4M --clients 4
 echo
 echo "== sequential reads of what was written"
 "$ccbench" rados seq -p "$pool" --run-name "$run" -t 16

@@ -65,7 +65,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	 RADOS | RBD | KRBD | FS, "DUR",
 	 "run time (rbd, krbd: default one pass over the image; fs: default the whole file)"},
 	{"total", 0, CCB_OPT_BYTES, OFF(total_bytes), NULL, 1, U64MAX, RADOS | RBD | KRBD, "BYTES",
-	 "stop after BYTES (instead of --duration)"},
+	 "stop after BYTES (with --duration too: whichever comes first)"},
 	{"max-objects", 0, CCB_OPT_UINT, OFF(max_objects), NULL, 1, 1ull << 40, RADOS, "N",
 	 "stop writing after N objects"},
 	{"run-name", 0, CCB_OPT_NAME, OFF(run_name), NULL, 0, 0, RADOS | CLEANUP, "NAME",
@@ -78,6 +78,8 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	 "overwrite a run name whose objects exist (fs: use an existing --dir)"},
 	{"all-runs", 0, CCB_OPT_FLAG, OFF(all_runs), NULL, 0, 0, CLEANUP, NULL,
 	 "remove the objects of every ccbench run in the namespace"},
+	{"force", 0, CCB_OPT_FLAG, OFF(force), NULL, 0, 0, CLEANUP, NULL,
+	 "with --run-name: remove RUN.<digits> objects even when RUN.meta is missing"},
 	/* rbd */
 	{"image", 0, CCB_OPT_STR, OFF(image), NULL, 0, 0, RBD, "POOL/NAME",
 	 "use this existing image (read-only for read modes) instead of a temporary one"},
@@ -542,10 +544,6 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 				 (unsigned long long)o->op_size_bytes);
 			return -EINVAL;
 		}
-	}
-	if (ccb_opt_given(o, "duration") && ccb_opt_given(o, "total")) {
-		snprintf(err, err_len, "--duration and --total: give one of them");
-		return -EINVAL;
 	}
 	if ((cmd & CCB_CMD_RBD) && validate_rbd(o, err, err_len) < 0)
 		return -EINVAL;

@@ -931,9 +931,20 @@ static int cleanup_one(rados_ioctx_t io, const char *run, const struct ccb_opts 
 	if (r == 0 && json_is_true(json_object_get(m, "complete"))) {
 		uint64_t n = (uint64_t)json_integer_value(json_object_get(m, "objects"));
 		r = remove_by_count(io, o, run, n, &removed);
-	} else if (r == 0 || r == -ENOENT) {
-		/* No final count (a crash mid-write, or no meta): list the namespace. */
+	} else if (r == 0 || (r == -ENOENT && o->force)) {
+		/* No final count (a crash mid-write; or no meta, and --force): list
+		 * the namespace for RUN.<digits>. */
 		r = remove_by_listing(io, o, run, &removed);
+	} else if (r == -ENOENT) {
+		/* Without the meta's header nothing says these objects are ccbench's:
+		 * RUN.<digits> is a name anyone could use. */
+		fprintf(stderr,
+			"ccbench: cleanup: no %s.meta in pool %s namespace %s, so nothing shows that "
+			"objects named %s.<digits> are a ccbench run's; not touching them (--force "
+			"removes them anyway)\n",
+			run, o->pool, o->rados_namespace, run);
+		json_decref(m);
+		return r;
 	} else {
 		fprintf(stderr, "ccbench: %s.meta: %s; not touching run %s\n", run,
 		        r == -EBADMSG ? "not a ccbench run header" : strerror(-r), run);

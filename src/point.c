@@ -36,10 +36,12 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	run.queue_depth = o->queue_depth;
 	run.before_start = pt->before_start;
 	run.before_start_arg = pt->before_start_arg;
+	/* --total and --duration together: whichever comes first, so that a
+	 * run is bounded by bytes on a fast machine and by time on a slow one. */
 	if (ccb_opt_given(o, "total"))
 		run.total_bytes = o->total_bytes;
-	else if (ccb_opt_given(o, "duration") ||
-		 !(pt->cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS)))
+	if (ccb_opt_given(o, "duration") ||
+	    (!ccb_opt_given(o, "total") && !(pt->cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS))))
 		run.duration_usec = o->duration_usec;
 	/* else: rbd and krbd make one pass over the image or device, fs one
 	 * file per client, like dd; the path ends it with CCB_SUBMIT_END. */

@@ -77,6 +77,7 @@ struct ccb_opts {
 	bool no_verify;
 	bool reuse;
 	bool all_runs;
+	bool force; /**< cleanup --run-name without RUN.meta */
 
 	/* rbd: image and I/O. */
 	const char *image;          /**< POOL/NAME of an existing image */

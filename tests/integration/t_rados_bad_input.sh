@@ -37,7 +37,6 @@ check "no such librados/librbd option" rados write -p x -o no_such_option=1
 check "invalid value" rados write -p x -o rados_osd_op_timeout=banana
 check "expected KEY=VALUE" rados write -p x -o novalue
 check "run-name 'a.b'" rados write -p x --run-name a.b
-check "give one of them" rados write -p x -d 1s --total 1M
 check "give --run-name" cleanup -p x
 timed "$CCBENCH" rados write -p x -c /nonexistent.conf
 [ "$RC" = 2 ] || fail "unreadable conf: $RC"

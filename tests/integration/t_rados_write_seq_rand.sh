@@ -4,7 +4,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 rados -p "$POOL" -N ccbench put bystander /etc/hostname
-"$CCBENCH" rados write -p "$POOL" -d 3s -t 8 -b 1M --run-name wsr --no-cleanup -q -f json >w.json
+# Bounded by time and by bytes (whichever first), so a fast machine does not
+# write GiBs here.
+"$CCBENCH" rados write -p "$POOL" -d 3s --total 512M -t 8 -b 1M --run-name wsr --no-cleanup -q -f json >w.json
 [ "$(jget w.json 'd["status"]')" = ok ] || fail "write status"
 n=$(jget w.json 'd["layout"]["objects"]')
 [ "$n" -gt 0 ] || fail "no objects written"
@@ -25,3 +27,9 @@ n=$(jget w.json 'd["layout"]["objects"]')
 "$CCBENCH" cleanup -p "$POOL" --run-name wsr | grep -q "removed $n objects" || fail "cleanup count"
 [ "$(ns_objects)" = bystander ] || fail "cleanup left or took: $(ns_objects | tr '\n' ' ')"
 rados -p "$POOL" -N ccbench rm bystander
+
+# --total first: a long --duration does not matter once the bytes are written.
+timed "$CCBENCH" rados write -p "$POOL" -d 600s --total 32M -t 4 -b 1M -q -f json >t.json
+[ "$RC" = 0 ] || fail "--total with --duration: exit $RC"
+[ "$(jget t.json 'd["bytes"]')" = $((32 * 1048576)) ] || fail "--total 32M wrote $(jget t.json 'd["bytes"]')"
+[ "$(jget t.json 'd["status"]')" = ok ] || fail "total status"
