@@ -11,11 +11,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ccbench/engine.h"
@@ -740,6 +742,200 @@ static void test_emit_file(void **state)
 	fx->tmpdir[0] = '\0';
 }
 
+/* The whole of file @p path, NUL-terminated (caller frees). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void assert_is_result(const char *text, const json_t *want, const char *what)
+{
+	json_error_t jerr;
+	json_t *back = json_loads(text, 0, &jerr);
+
+	if (!back)
+		fail_msg("%s: not JSON: %s", what, jerr.text);
+	if (!json_equal(back, (json_t *)want))
+		fail_msg("%s: not the result", what);
+	json_decref(back);
+}
+
+/*
+ * What --output does to each kind of name: a regular file is replaced
+ * whole with its mode kept; a symlink is written through (the link stays
+ * a link); a FIFO and a character device are written in place and stay
+ * what they are; /dev/fd/N writes the open descriptor (an append stays an
+ * append); a symlink planted at the old predictable temporary name is
+ * never followed; a block device is refused.
+ */
+static void test_emit_special_files(void **state)
+{
+	struct fixture *fx = *state;
+	char *dir = fx->tmpdir;
+	char path[256], target[256], link[256], fifo[256], dev[256], planted[256], victim[256];
+	char listing[1024], *text;
+	struct ccb_opts o;
+	struct stat st;
+	FILE *f;
+	int rfd, pfd[2];
+
+	snprintf(dir, sizeof(fx->tmpdir), "/tmp/ccb_test_report_XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	ccb_opts_defaults(&o);
+	o.format = CCB_FMT_JSON;
+
+	/* A regular file with its own mode: replaced, mode kept. */
+	snprintf(path, sizeof(path), "%s/plain.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0640), 0);
+	o.output = path;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0640);
+	text = slurp(path);
+	assert_is_result(text, fx->res, "regular file");
+	free(text);
+
+	/* A symlink to a file (relative): the link stays, the target gets the result. */
+	snprintf(target, sizeof(target), "%s/target.json", dir);
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("old target\n", f);
+	fclose(f);
+	assert_int_equal(symlink("target.json", link), 0);
+	o.output = link;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	if (!S_ISLNK(st.st_mode))
+		fail_msg("%s: the symlink was replaced", link);
+	text = slurp(target);
+	assert_is_result(text, fx->res, "symlink target");
+	free(text);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(unlink(target), 0);
+
+	/* A dangling symlink: the file it names is created, the link kept. */
+	assert_int_equal(symlink("new.json", link), 0);
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	snprintf(target, sizeof(target), "%s/new.json", dir);
+	text = slurp(target);
+	assert_is_result(text, fx->res, "dangling symlink target");
+	free(text);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(unlink(target), 0);
+
+	/* A FIFO with a reader: the result goes down the pipe, the FIFO stays. */
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	rfd = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(rfd >= 0);
+	o.output = fifo;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	assert_int_equal(lstat(fifo, &st), 0);
+	if (!S_ISFIFO(st.st_mode))
+		fail_msg("%s: the FIFO was replaced (mode %o)", fifo, (unsigned)st.st_mode);
+	{
+		char buf[65536];
+		ssize_t n = read(rfd, buf, sizeof(buf) - 1);
+		assert_true(n > 0);
+		buf[n] = '\0';
+		assert_is_result(buf, fx->res, "FIFO");
+	}
+	close(rfd);
+	assert_int_equal(unlink(fifo), 0);
+
+	/* A character device (a /dev/null of our own): written, still a device. */
+	snprintf(dev, sizeof(dev), "%s/null", dir);
+	if (mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		int probe = open(dev, O_WRONLY);
+		if (probe >= 0) { /* /tmp may be mounted nodev */
+			close(probe);
+			o.output = dev;
+			assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+			assert_int_equal(lstat(dev, &st), 0);
+			if (!S_ISCHR(st.st_mode))
+				fail_msg("%s: the device node was replaced (mode %o)", dev,
+				         (unsigned)st.st_mode);
+		}
+		assert_int_equal(unlink(dev), 0);
+	} else {
+		print_message("mknod: %s; device case skipped\n", strerror(errno));
+	}
+
+	/* A block device node: refused, untouched. */
+	if (mknod(dev, S_IFBLK | 0600, makedev(7, 200)) == 0) {
+		o.output = dev;
+		assert_true(ccb_report_emit(fx->res, &o) < 0);
+		assert_int_equal(lstat(dev, &st), 0);
+		assert_true(S_ISBLK(st.st_mode));
+		assert_int_equal(unlink(dev), 0);
+	}
+
+	/* /dev/fd/N of a pipe: written into the descriptor. */
+	assert_int_equal(pipe(pfd), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", pfd[1]);
+	o.output = path;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	close(pfd[1]);
+	{
+		char buf[65536];
+		ssize_t n = read(pfd[0], buf, sizeof(buf) - 1);
+		assert_true(n > 0);
+		buf[n] = '\0';
+		assert_is_result(buf, fx->res, "/dev/fd/N of a pipe");
+	}
+	close(pfd[0]);
+
+	/* /proc/self/fd/N of a file opened for append: appended, not replaced. */
+	snprintf(target, sizeof(target), "%s/log", dir);
+	rfd = open(target, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	assert_true(rfd >= 0);
+	assert_int_equal(write(rfd, "earlier line\n", 13), 13);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", rfd);
+	o.output = path;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	close(rfd);
+	text = slurp(target);
+	assert_true(strncmp(text, "earlier line\n", 13) == 0);
+	assert_is_result(text + 13, fx->res, "appended to a log");
+	free(text);
+	assert_int_equal(unlink(target), 0);
+
+	/* A symlink planted at the old predictable temporary name is not followed. */
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	snprintf(planted, sizeof(planted), "%s/out.json.tmp.%d", dir, (int)getpid());
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	assert_int_equal(symlink(victim, planted), 0);
+	o.output = path;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	if (access(victim, F_OK) == 0)
+		fail_msg("the planted symlink %s was followed", planted);
+	assert_int_equal(unlink(planted), 0);
+	text = slurp(path);
+	assert_is_result(text, fx->res, "beside a planted symlink");
+	free(text);
+
+	/* No temporary file is left anywhere. */
+	list_dir(dir, listing, sizeof(listing));
+	assert_string_equal(listing, "out.json plain.json");
+}
+
 static void test_emit_unwritable(void **state)
 {
 	struct fixture *fx = *state;
@@ -767,6 +963,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_render_text, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_emit_file, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_emit_unwritable, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_emit_special_files, setup3, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
