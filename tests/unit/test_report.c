@@ -24,6 +24,7 @@
 #include "ccbench/path.h"
 #include "ccbench/report.h"
 #include "ccbench/result.h"
+#include "ccbench/sweep.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -950,6 +951,98 @@ static void test_emit_unwritable(void **state)
 	assert_true(ccb_report_emit(fx->res, &o) < 0);
 }
 
+/* Write @p doc as JSON to DIR/NAME; the path goes into @p path. */
+static void save(const char *dir, const char *name, const json_t *doc, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	assert_int_equal(json_dump_file(doc, path, 0), 0);
+}
+
+static int compare(const char *base, const char *cur, const char *tolerance)
+{
+	struct ccb_cli cli;
+
+	memset(&cli, 0, sizeof(cli));
+	ccb_opts_defaults(&cli.opts);
+	cli.command = "compare";
+	cli.args[0] = base;
+	cli.args[1] = cur;
+	cli.n_args = 2;
+	cli.opts.tolerance = tolerance;
+	return ccb_compare_command(&cli);
+}
+
+/* --tolerance: NaN and infinities are bad input, not a gate that always passes. */
+static void test_compare_tolerance(void **state)
+{
+	static const char *const bad[] = {"nan",   "NaN%", "-nan", "inf",  "infinity%", "-inf",
+	                                  "1e999", "lots", "",     "10%%", "-1",        "1001"};
+	struct fixture *fx = *state;
+	char base[256], cur[256];
+	json_t *dropped = json_deep_copy(fx->res);
+	double pct;
+
+	assert_int_equal(ccb_compare_parse_tolerance("10%", &pct), 0);
+	assert_true(pct == 10);
+	assert_int_equal(ccb_compare_parse_tolerance("0", &pct), 0);
+	assert_int_equal(ccb_compare_parse_tolerance("1000%", &pct), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		if (ccb_compare_parse_tolerance(bad[i], &pct) != -EINVAL)
+			fail_msg("--tolerance '%s' accepted", bad[i]);
+
+	snprintf(fx->tmpdir, sizeof(fx->tmpdir), "/tmp/ccb_test_report_XXXXXX");
+	assert_non_null(mkdtemp(fx->tmpdir));
+	/* A 99 % drop: with a NaN tolerance it read "ok" and exited 0. */
+	json_object_set_new(
+	    dropped, "bandwidth_mib_s",
+	    json_real(json_real_value(json_object_get(fx->res, "bandwidth_mib_s")) / 100));
+	save(fx->tmpdir, "base.json", fx->res, base, sizeof(base));
+	save(fx->tmpdir, "cur.json", dropped, cur, sizeof(cur));
+	assert_int_equal(compare(base, cur, "nan"), 2);
+	assert_int_equal(compare(base, cur, "inf"), 2);
+	assert_int_equal(compare(base, cur, "10%"), 1);
+	assert_int_equal(compare(base, base, "10%"), 0);
+	json_decref(dropped);
+}
+
+/* A run whose status is not ok is a failed point, in either file. */
+static void test_compare_status(void **state)
+{
+	struct fixture *fx = *state;
+	char base[256], cur[256], sbase[256], scur[256];
+	json_t *aborted = json_deep_copy(fx->res), *sweep, *sweep_failed;
+
+	snprintf(fx->tmpdir, sizeof(fx->tmpdir), "/tmp/ccb_test_report_XXXXXX");
+	assert_non_null(mkdtemp(fx->tmpdir));
+	/* The same figures, but the run aborted. */
+	json_object_set_new(aborted, "status", json_string("aborted"));
+	save(fx->tmpdir, "base.json", fx->res, base, sizeof(base));
+	save(fx->tmpdir, "aborted.json", aborted, cur, sizeof(cur));
+	assert_int_equal(compare(base, cur, "10%"), 1);
+	assert_int_equal(compare(cur, base, "10%"), 1);
+	json_object_del(aborted, "status");
+	save(fx->tmpdir, "nostatus.json", aborted, cur, sizeof(cur));
+	assert_int_equal(compare(base, cur, "10%"), 1);
+
+	/* A sweep point with a failed repeat, same mean. */
+	sweep = json_pack("{s:s, s:[{s:s, s:{s:i}, s:{s:i, s:i, s:{s:f, s:f}}}]}", "kind", "sweep",
+	                  "points", "command", "rados write", "matrix", "clients", 1, "aggregate",
+	                  "runs", 2, "runs_ok", 2, "bandwidth_mib_s", "mean", 100.0, "stddev", 1.0);
+	assert_non_null(sweep);
+	sweep_failed = json_deep_copy(sweep);
+	json_object_set_new(
+	    json_object_get(json_array_get(json_object_get(sweep_failed, "points"), 0),
+	                    "aggregate"),
+	    "runs_ok", json_integer(1));
+	save(fx->tmpdir, "sweep.json", sweep, sbase, sizeof(sbase));
+	save(fx->tmpdir, "sweep_failed.json", sweep_failed, scur, sizeof(scur));
+	assert_int_equal(compare(sbase, sbase, "10%"), 0);
+	assert_int_equal(compare(sbase, scur, "10%"), 1);
+	json_decref(sweep);
+	json_decref(sweep_failed);
+	json_decref(aborted);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -964,6 +1057,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_emit_file, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_emit_unwritable, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_emit_special_files, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_compare_tolerance, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_compare_status, setup3, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
