@@ -1043,6 +1043,101 @@ static void test_compare_status(void **state)
 	json_decref(aborted);
 }
 
+static void expect_redacted(const char *in, const char *want)
+{
+	char *got = ccb_redact_text(in);
+
+	assert_non_null(got);
+	if (strcmp(got, want) != 0)
+		fail_msg("redact '%s': got '%s', want '%s'", in, got, want);
+	free(got);
+}
+
+static void test_redact_text(void **state)
+{
+	(void)state;
+	expect_redacted("key=AQBsecret==", "key=<redacted>");
+	expect_redacted("KEY=x", "KEY=<redacted>");
+	expect_redacted("secret=AQB,ms_mode=crc,key=client.admin",
+	                "secret=<redacted>,ms_mode=crc,key=<redacted>");
+	expect_redacted("keyring=/etc/ceph/k", "keyring=<redacted>");
+	expect_redacted("rgw_crypt_default_encryption_key=abc",
+	                "rgw_crypt_default_encryption_key=<redacted>");
+	expect_redacted("--set=key=AQB", "--set=key=<redacted>");
+	expect_redacted("--map-options=secret=AQB,noshare",
+	                "--map-options=secret=<redacted>,noshare");
+	expect_redacted("-okey=AQB", "-okey=<redacted>");
+	expect_redacted("-qokey=AQB", "-qokey=<redacted>");
+	/* Not key material: unchanged. */
+	expect_redacted("--keyring=/etc/ceph/ceph.client.admin.keyring",
+	                "--keyring=/etc/ceph/ceph.client.admin.keyring");
+	expect_redacted("/etc/ceph/ceph.client.admin.keyring",
+	                "/etc/ceph/ceph.client.admin.keyring");
+	expect_redacted("ms_mode=crc,monkey=1,keys=2", "ms_mode=crc,monkey=1,keys=2");
+	expect_redacted("rbd_cache=false", "rbd_cache=false");
+	expect_redacted("", "");
+	expect_redacted("a,,b=", "a,,b=");
+}
+
+static void add_secret_layout(const struct ccb_run *run, json_t *res)
+{
+	(void)run;
+	json_object_set_new(json_object_get(res, "layout"), "map_options",
+	                    json_string("secret=SECRETVALUE6,ms_mode=crc"));
+}
+
+/* No view of a result holds key material given on the command line, in -o
+ * or in what the path adds; the keyring path and other settings stay. */
+static void test_result_redacted(void **state)
+{
+	static const struct ccb_path_ops secret_ops = {.name = "fake", .result = add_secret_layout};
+	static char *argv[] = {"ccbench",
+	                       "rados",
+	                       "write",
+	                       "-o",
+	                       "key=SECRETVALUE1",
+	                       "-okey=SECRETVALUE2",
+	                       "--set=secret=SECRETVALUE3",
+	                       "--map-options",
+	                       "secret=SECRETVALUE4,ms_mode=crc",
+	                       "-k",
+	                       "/etc/ceph/my.keyring",
+	                       "-o",
+	                       "rbd_cache=false"};
+	struct fixture fx;
+	char err[256], *text = NULL;
+	size_t len = 0;
+	json_t *res;
+	FILE *f;
+
+	(void)state;
+	make_run(&fx, 1);
+	fx.run.ops = &secret_ops;
+	assert_int_equal(
+	    ccb_opt_set(&fx.opts, ccb_opt_find("set"), "key=SECRETVALUE5", err, sizeof(err)), 0);
+	assert_int_equal(ccb_opt_set(&fx.opts, ccb_opt_find("keyring"), "/etc/ceph/my.keyring", err,
+	                             sizeof(err)),
+	                 0);
+	json_object_set_new(fx.run.layout, "note", json_string("--set=keyring=SECRETVALUE7"));
+	res = ccb_result_build(&fx.run, CMD_RADOS, (int)ARRAY_SIZE(argv), argv);
+	assert_non_null(res);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(ccb_report_write(res, CCB_FMT_JSON, f), 0);
+	assert_int_equal(ccb_report_write(res, CCB_FMT_TEXT, f), 0);
+	assert_int_equal(ccb_report_write(res, CCB_FMT_CSV, f), 0);
+	fclose(f);
+	if (strstr(text, "SECRETVALUE"))
+		fail_msg("key material in the result: ...%.80s", strstr(text, "SECRETVALUE") - 40);
+	assert_non_null(strstr(text, "\"key=<redacted>\""));
+	assert_non_null(strstr(text, "/etc/ceph/my.keyring"));
+	assert_non_null(strstr(text, "rbd_cache=false"));
+	assert_non_null(strstr(text, "ms_mode=crc"));
+	free(text);
+	json_decref(res);
+	ccb_run_free(&fx.run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1059,6 +1154,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_emit_special_files, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_compare_tolerance, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_compare_status, setup3, teardown),
+	    cmocka_unit_test(test_redact_text),
+	    cmocka_unit_test(test_result_redacted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
