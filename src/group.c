@@ -184,9 +184,20 @@ double ccb_group_skew_ms(const double *starts_s, size_t n)
 double ccb_group_bytes_between(const uint64_t *bytes, size_t n, double start_s, double seconds,
                                double t0, double t1)
 {
-	double end = start_s + seconds, sum = 0;
+	double end = start_s + seconds, sum = 0, first, last;
+	size_t i0 = 0, i1 = n;
 
-	for (size_t i = 0; i < n; i++) {
+	if (!isfinite(start_s) || !isfinite(seconds) || !(t1 > t0))
+		return 0;
+	/* Only the buckets that can overlap [t0, t1) (one spare each side):
+	 * a second of the window costs the same for a run of a minute or a day. */
+	first = floor(t0 - start_s) - 1;
+	last = ceil(t1 - start_s) + 1;
+	if (first > 0)
+		i0 = first >= (double)n ? n : (size_t)first;
+	if (last < (double)n)
+		i1 = last <= 0 ? 0 : (size_t)last;
+	for (size_t i = i0; i < i1; i++) {
 		double b0 = start_s + (double)i, b1 = fmin(b0 + 1, end), lo, hi;
 
 		/* Ops that ended exactly at the end of the run fall in an empty
@@ -224,6 +235,111 @@ static int load_series(struct agg_member *m)
 		json_int_t t = json_integer_value(json_object_get(s, "t"));
 		size_t idx = t >= 1 && (size_t)t <= m->n ? (size_t)t - 1 : i;
 		m->bytes[idx] = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
+	}
+	return 0;
+}
+
+/*
+ * Records in the group pool are written by other hosts, other versions, or
+ * anyone with access to the pool: nothing in them is trusted. An instant
+ * must be a real-time second between 1970 and 2100; a run's seconds must be
+ * within the longest --duration and within an hour of its last per-second
+ * sample (a run may stall at its end, but not for days of no samples), so
+ * the aggregate's work is bounded by the samples the records hold.
+ */
+#define EPOCH_MAX_S   4102444800.0 /* 2100-01-01 */
+#define STALL_SLACK_S 3600.0
+#define MAX_RUN_S     (31.0 * 86400.0 + STALL_SLACK_S)
+#define MAX_SAMPLES   ((size_t)MAX_RUN_S + 1)
+
+static bool valid_instant(const json_t *v)
+{
+	double t = json_number_value(v);
+
+	return json_is_number(v) && isfinite(t) && t > 0 && t <= EPOCH_MAX_S;
+}
+
+/* 0 when @p doc (a stored result: start_realtime, result{seconds, series...})
+ * can be aggregated; else -EINVAL with the reason in @p why. */
+static int check_result_doc(const json_t *doc, char *why, size_t len)
+{
+	const json_t *res = json_object_get(doc, "result"), *series, *s, *v;
+	double secs;
+	size_t i, n;
+
+	if (!valid_instant(json_object_get(doc, "start_realtime"))) {
+		snprintf(why, len,
+		         "start_realtime missing or not an instant between 1970 and 2100");
+		return -EINVAL;
+	}
+	if (!json_is_object(res)) {
+		snprintf(why, len, "\"result\" is not an object");
+		return -EINVAL;
+	}
+	v = json_object_get(res, "seconds");
+	secs = json_number_value(v);
+	series = json_object_get(res, "series");
+	n = json_array_size(series);
+	if (!json_is_array(series) || n > MAX_SAMPLES) {
+		snprintf(why, len, "result.series missing, not an array or over %zu samples",
+		         MAX_SAMPLES);
+		return -EINVAL;
+	}
+	if (!json_is_number(v) || !isfinite(secs) || secs < 0 || secs > MAX_RUN_S ||
+	    secs > (double)n + STALL_SLACK_S) {
+		snprintf(why, len,
+		         "result.seconds missing, negative, or beyond its %zu per-second samples",
+		         n);
+		return -EINVAL;
+	}
+	json_array_foreach(series, i, s)
+	{
+		const json_t *t = json_object_get(s, "t"), *b = json_object_get(s, "bytes");
+		if (!json_is_object(s) || !json_is_integer(b) || json_integer_value(b) < 0 ||
+		    (t && (!json_is_integer(t) || json_integer_value(t) < 1 ||
+		           json_integer_value(t) > (json_int_t)n))) {
+			snprintf(why, len, "result.series[%zu] is not {t, bytes >= 0}", i);
+			return -EINVAL;
+		}
+	}
+	v = json_object_get(res, "latency_us");
+	if (v && (!json_is_object(v) || json_number_value(json_object_get(v, "n")) < 0 ||
+	          json_number_value(json_object_get(v, "mean")) < 0)) {
+		snprintf(why, len, "result.latency_us is not a latency object");
+		return -EINVAL;
+	}
+	if (json_object_get(res, "status") && !json_is_string(json_object_get(res, "status"))) {
+		snprintf(why, len, "result.status is not a string");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 0 when registration @p reg can be shown; else -EINVAL with the reason. */
+static int check_registration(const json_t *reg, char *why, size_t len)
+{
+	static const char *const strings[] = {"state", "host", "reason"};
+	const json_t *v;
+
+	if (!json_is_object(reg))
+		return 0; /* absent: "unregistered", which is not malformed */
+	for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++) {
+		v = json_object_get(reg, strings[k]);
+		if (v && !json_is_string(v)) {
+			snprintf(why, len, "registration: \"%s\" is not a string", strings[k]);
+			return -EINVAL;
+		}
+	}
+	v = json_object_get(reg, "start_realtime");
+	if (v && !valid_instant(v)) {
+		snprintf(why, len,
+		         "registration: start_realtime is not an instant between 1970 and 2100");
+		return -EINVAL;
+	}
+	v = json_object_get(reg, "pid");
+	if (v && !json_is_integer(v)) {
+		snprintf(why, len, "registration: pid is not an integer");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -285,6 +401,73 @@ static json_t *ids_in_order(const json_t *regs)
 	return out;
 }
 
+/* A member id as member_id() makes them: "HOST.PID.RAND", safe in an object name. */
+static bool valid_member_id(const char *s)
+{
+	size_t l = strlen(s);
+
+	return l >= 1 && l < 128 &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.") == l;
+}
+
+static void note_malformed(json_t *malformed, const char *id, const char *why)
+{
+	json_array_append_new(malformed, id ? json_pack("{s:s, s:s}", "member", id, "reason", why)
+	                                    : json_pack("{s:s}", "reason", why));
+}
+
+/*
+ * The member ids to report: a started group's claim, else the
+ * registrations in order. A claim is checked like any record: ids are
+ * strings, none twice, at most CCB_GROUP_MAX_MEMBERS (each costs a read).
+ */
+static json_t *claim_ids(const json_t *started, const json_t *regs, json_t *malformed)
+{
+	const json_t *claim = json_object_get(started, "members"), *v;
+	json_t *ids;
+	size_t i;
+	bool noted = false;
+
+	if (!json_is_object(started)) {
+		ids = ids_in_order(regs);
+		if (json_array_size(ids) > CCB_GROUP_MAX_MEMBERS) {
+			note_malformed(malformed, NULL,
+			               "more registrations than a group can have; "
+			               "those after the first left out");
+			while (json_array_size(ids) > CCB_GROUP_MAX_MEMBERS)
+				json_array_remove(ids, CCB_GROUP_MAX_MEMBERS);
+		}
+		return ids;
+	}
+	ids = json_array();
+	if (!ids)
+		return NULL;
+	if (!json_is_array(claim)) {
+		note_malformed(malformed, NULL, "the start claim: \"members\" is not a list");
+		return ids;
+	}
+	json_array_foreach(claim, i, v)
+	{
+		const char *id = json_string_value(v);
+		bool seen = false;
+		size_t j;
+		json_t *w;
+
+		json_array_foreach(ids, j, w) seen |= id && strcmp(json_string_value(w), id) == 0;
+		if (!id || !valid_member_id(id) || seen || i >= CCB_GROUP_MAX_MEMBERS) {
+			if (!noted)
+				note_malformed(
+				    malformed, NULL,
+				    "the start claim: \"members\" holds something not a "
+				    "member id, an id twice, or too many ids; those left out");
+			noted = true;
+			continue;
+		}
+		json_array_append_new(ids, json_string(id));
+	}
+	return ids;
+}
+
 json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 {
 	const json_t *params = json_object_get(state, "params");
@@ -294,39 +477,58 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	json_t *agg_series = json_array();
 	struct agg_member *done = NULL;
 	double *starts = NULL, *bw = NULL;
-	size_t n_done = 0, n_starts = 0, n_ids, i;
+	json_t *malformed = json_array();
+	size_t n_done = 0, n_starts = 0, n_ids, n_secs, i;
 	double w0 = -INFINITY, w1 = INFINITY, planned = num(started, "start_realtime");
 	double agg_bytes = 0, lat_weighted = 0, lat_ops = 0;
 	bool have_window;
 
 	/* A started group is exactly the members named in its claim; later
 	 * registrations were refused. Before the start, whoever registered. */
-	ids = json_is_object(started) ? json_incref(json_object_get(started, "members"))
-	                              : ids_in_order(regs);
+	if (json_is_object(started) && !valid_instant(json_object_get(started, "start_realtime"))) {
+		note_malformed(malformed, NULL,
+		               "the start claim: start_realtime is not an instant "
+		               "between 1970 and 2100");
+		planned = 0;
+	}
+	ids = claim_ids(started, regs, malformed);
 	n_ids = json_array_size(ids);
 	done = calloc(n_ids ? n_ids : 1, sizeof(*done));
 	starts = calloc(n_ids ? n_ids : 1, sizeof(*starts));
 	bw = calloc(n_ids ? n_ids : 1, sizeof(*bw));
-	if (!ids || !members || !missing || !agg_series || !done || !starts || !bw)
+	if (!ids || !members || !missing || !malformed || !agg_series || !done || !starts || !bw)
 		goto out;
 
 	json_array_foreach(ids, i, v)
 	{
 		const char *id = json_string_value(v);
-		const json_t *reg = json_object_get(regs, id ? id : "");
-		const json_t *doc = json_object_get(results, id ? id : "");
+		const json_t *reg = json_object_get(regs, id);
+		const json_t *doc = json_object_get(results, id);
 		const json_t *res = json_object_get(doc, "result");
-		const char *reg_state = reg ? str(reg, "state") : "unregistered";
-		double start = doc ? num(doc, "start_realtime") : num(reg, "start_realtime");
+		const char *reg_state;
+		double start;
+		char why[160];
 		json_t *e;
 
-		if (!id)
-			continue;
-		e = json_pack("{s:s, s:s, s:I}", "member", id, "host", reg ? str(reg, "host") : "",
-		              "pid", (json_int_t)json_integer_value(json_object_get(reg, "pid")));
+		e = json_pack("{s:s}", "member", id);
 		if (!e)
 			goto out;
 		json_array_append_new(members, e);
+		/* A record that does not hold what ccbench writes is named and left
+		 * out, never half-used: one poisoned member cannot stall or blow up
+		 * the report (or `group ls`) for everyone. */
+		if (check_registration(reg, why, sizeof(why)) < 0 ||
+		    (doc && check_result_doc(doc, why, sizeof(why)) < 0)) {
+			json_object_set_new(e, "state", json_string("malformed"));
+			json_object_set_new(e, "reason", json_string(why));
+			note_malformed(malformed, id, why);
+			continue;
+		}
+		reg_state = reg ? str(reg, "state") : "unregistered";
+		start = doc ? num(doc, "start_realtime") : num(reg, "start_realtime");
+		json_object_set_new(e, "host", json_string(reg ? str(reg, "host") : ""));
+		json_object_set_new(e, "pid",
+		                    json_integer(json_integer_value(json_object_get(reg, "pid"))));
 		if (start > 0) {
 			starts[n_starts++] = start;
 			json_object_set_new(e, "start_realtime_us", json_us(start));
@@ -385,9 +587,12 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		json_object_set_new(m->entry, "window_bytes", json_real(b));
 		json_object_set_new(m->entry, "window_bandwidth_mib_s", json_real(bw[i]));
 	}
-	/* The aggregate per second, second j of the common window. */
-	for (double t = w0; have_window && t < w1 - 1e-9; t += 1) {
-		double t1 = fmin(t + 1, w1), sum = 0;
+	/* The aggregate per second, second j of the common window (whose
+	 * length the checks above bound by the members' samples). A counter,
+	 * not t += 1: that stops advancing at large t. */
+	n_secs = have_window ? (size_t)ceil(w1 - w0 - 1e-9) : 0;
+	for (size_t j = 0; j < n_secs; j++) {
+		double t = w0 + (double)j, t1 = fmin(t + 1, w1), sum = 0;
 		for (i = 0; i < n_done; i++)
 			sum += ccb_group_bytes_between(done[i].bytes, done[i].n, done[i].start,
 			                               done[i].seconds, t, t1);
@@ -407,13 +612,14 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		json_object_set_new(report, "started_by", json_string(str(started, "by")));
 	json_object_set_new(report, "members_expected",
 	                    json_integer(json_integer_value(json_object_get(params, "members"))));
-	json_object_set_new(report, "status",
-	                    json_string(!json_is_object(started) ? "waiting"
-	                                : (json_int_t)n_done == json_integer_value(json_object_get(
-	                                                            params, "members")) &&
-	                                        json_array_size(missing) == 0
-	                                    ? "complete"
-	                                    : "incomplete"));
+	json_object_set_new(
+	    report, "status",
+	    json_string(!json_is_object(started) ? "waiting"
+	                : (json_int_t)n_done ==
+	                            json_integer_value(json_object_get(params, "members")) &&
+	                        json_array_size(missing) == 0 && json_array_size(malformed) == 0
+	                    ? "complete"
+	                    : "incomplete"));
 	if (planned > 0)
 		json_object_set_new(report, "planned_start_realtime_us", json_us(planned));
 	json_object_set_new(report, "start_skew_ms",
@@ -434,6 +640,7 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	                    n_done ? json_real(ccb_jain_index(bw, n_done)) : json_null());
 	json_object_set(report, "members", members);
 	json_object_set(report, "missing", missing);
+	json_object_set(report, "malformed", malformed);
 out:
 	for (i = 0; done && i < n_done; i++)
 		free(done[i].bytes);
@@ -443,6 +650,7 @@ out:
 	json_decref(ids);
 	json_decref(members);
 	json_decref(missing);
+	json_decref(malformed);
 	json_decref(agg_series);
 	return report;
 }
@@ -464,11 +672,14 @@ static double realtime_s(void)
 
 static void format_realtime(double t, char *buf, size_t len)
 {
-	time_t sec = (time_t)floor(t);
+	time_t sec = isfinite(t) && t >= 0 && t <= 1e11 ? (time_t)floor(t) : 0;
 	struct tm tm;
 	char base[32];
 
-	gmtime_r(&sec, &tm);
+	if (!isfinite(t) || t < 0 || t > 1e11 || !gmtime_r(&sec, &tm)) {
+		snprintf(buf, len, "?");
+		return;
+	}
 	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf, len, "%s.%03dZ", base, (int)((t - floor(t)) * 1000));
 }
@@ -1514,6 +1725,7 @@ static int gather(rados_ioctx_t io, const char *name, json_t **state_out, json_t
 {
 	struct gstate st;
 	json_t *state = NULL, *results = json_object(), *regs, *ids, *params, *started, *v;
+	json_t *ignored;
 	size_t i;
 	int r = gstate_read(io, name, &st);
 
@@ -1528,8 +1740,11 @@ static int gather(rados_ioctx_t io, const char *name, json_t **state_out, json_t
 	state =
 	    json_pack("{s:s, s:o, s:o, s:O}", "name", name, "params", params ? params : json_null(),
 	              "started", started ? started : json_null(), "members", regs);
-	ids = json_is_object(started) ? json_incref(json_object_get(started, "members"))
-	                              : ids_in_order(regs);
+	/* The same ids the report takes, checked the same way: a poisoned
+	 * claim cannot send us reading a million objects. */
+	ignored = json_array();
+	ids = claim_ids(started, regs, ignored);
+	json_decref(ignored);
 	json_array_foreach(ids, i, v)
 	{
 		char oid[256], *buf = NULL;
@@ -1625,6 +1840,10 @@ static void text_report(const json_t *rep, FILE *out)
 		fprintf(out,
 		        "%-10s Jain's index %.4f over the members' window bandwidth (1 = equal)\n",
 		        "fairness", num(agg, "jain_index"));
+	json_array_foreach(json_object_get(rep, "malformed"), i, m)
+	    fprintf(out, "%-10s %s%s%s: %s; not in the aggregate\n", "MALFORMED",
+	            json_object_get(m, "member") ? "member " : "", str(m, "member"),
+	            json_object_get(m, "member") ? "" : "group record", str(m, "reason"));
 	if (json_array_size(json_object_get(rep, "missing")))
 		fprintf(out,
 		        "%-10s %zu member(s) registered but never reported a result: not in the "
@@ -1789,6 +2008,24 @@ static int remove_group(rados_ioctx_t io, const char *name)
 	return first_err ? first_err : removed;
 }
 
+/* Malformed records on stderr, so a script reading stdout sees them too. */
+static void warn_malformed(const char *name, const json_t *rep)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(rep, "malformed"), i, m)
+	{
+		if (json_object_get(m, "member"))
+			fprintf(stderr,
+			        "ccbench: group %s: member %s: malformed record (%s); skipped\n",
+			        name, str(m, "member"), str(m, "reason"));
+		else
+			fprintf(stderr, "ccbench: group %s: malformed record: %s\n", name,
+			        str(m, "reason"));
+	}
+}
+
 static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
 {
 	const struct ccb_opts *o = &cli->opts;
@@ -1810,6 +2047,7 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 	json_decref(results);
 	if (!rep)
 		return 1;
+	warn_malformed(name, rep);
 	status = strcmp(str(rep, "status"), "complete") == 0 ? 0 : 1;
 	switch (o->format) {
 	case CCB_FMT_JSON:
@@ -1881,6 +2119,8 @@ static int cmd_ls(const struct ccb_cli *cli, rados_ioctx_t io)
 		if (gather(io, json_string_value(v), &state, &results) < 0)
 			continue;
 		rep = ccb_group_aggregate(state, results);
+		if (rep)
+			warn_malformed(json_string_value(v), rep);
 		if (rep)
 			json_array_append_new(
 			    out,

@@ -3,7 +3,9 @@
 # a link and its target gets the result, a FIFO is written into, an
 # appended /dev/stdout keeps what was there; a regular file is replaced
 # whole with its mode kept and no temporary file left beside it. Sweep and
-# report outputs take the same path.
+# report outputs take the same path. Key material given with -o key=...
+# (the real client.admin key, so the run connects) is in no output: not
+# stdout, stderr, --output, a sweep's --json, nor a group's records.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -75,4 +77,49 @@ rm -f blk
 left=$(ls -A | grep -v -x -e null -e target.json -e link.json -e fifo -e from_fifo.json \
 	-e log -e from_stdout.json -e plain.json -e sweep_target.json -e sweep_link.json || true)
 [ -z "$left" ] || fail "files left beside the outputs: $left"
+[ -z "$(ns_objects)" ] || fail "objects left: $(ns_objects | head -3)"
+
+# ---- key material ----------------------------------------------------------
+cd ..
+KEY=$(ceph-authtool -p -n client.admin "$CLUSTER_DIR/keyring")
+[ -n "$KEY" ] || fail "no client.admin key in $CLUSTER_DIR/keyring"
+no_key() { # no_key FILE...: none holds the key
+	local f
+	for f in "$@"; do
+		! grep -qF -- "$KEY" "$f" || fail "$f holds the client.admin key: $(grep -F -- "$KEY" "$f" | head -2)"
+	done
+}
+"$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -o "key=$KEY" -f json --output k.json >k.out 2>k.err ||
+	fail "a run with -o key=KEY failed: $(cat k.err)"
+"$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -o "key=$KEY" >k.txt 2>>k.err
+"$CCBENCH" rados write -p "$POOL" -d 1s -b 64K "-okey=$KEY" -f csv >k.csv 2>>k.err
+no_key k.json k.out k.err k.txt k.csv
+jget k.json 'd["parameters"]["set"]' | grep -q "key=<redacted>" || fail "parameters.set not redacted: $(jget k.json 'd["parameters"]["set"]')"
+jget k.json 'd["argv"]' | grep -q "key=<redacted>" || fail "argv not redacted: $(jget k.json 'd["argv"]')"
+cat >kcfg.json <<'CFG'
+{"command": "rados write", "params": {"op-size": "64K", "duration": "1s"}, "matrix": {"clients": [1]}}
+CFG
+"$CCBENCH" sweep kcfg.json -p "$POOL" -o "key=$KEY" --json ksweep.json -q >ksweep.out 2>>k.err
+no_key ksweep.json ksweep.out k.err
+# A group of one: its registration and stored result are read by anyone.
+G=gkey$$
+"$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -o "key=$KEY" --group "$G" --members 1 \
+	--group-timeout 30s -q -f json >kgroup.json 2>>k.err || fail "group run: $(tail -3 k.err)"
+# Values one by one into a file: listomapvals prints a hex dump, in which
+# a key split across lines would not be found.
+: >kgroup.omap
+for k in $(rados -p "$POOL" -N ccbench-groups listomapkeys "$G"); do
+	rados -p "$POOL" -N ccbench-groups getomapval "$G" "$k" kgroup.val >/dev/null
+	cat kgroup.val >>kgroup.omap
+	echo >>kgroup.omap
+done
+grep -q '"argv"' kgroup.omap || fail "no registration with argv read from the group object"
+rados -p "$POOL" -N ccbench-groups ls | grep "^$G\." | while read -r o; do
+	rados -p "$POOL" -N ccbench-groups get "$o" -
+done >kgroup.objects
+grep -q "key=<redacted>" kgroup.omap || fail "the group registration has no redacted argv"
+[ -s kgroup.objects ] || fail "the group stored no result object"
+"$CCBENCH" group report "$G" --group-pool "$POOL" -f json >kgroup.report 2>>k.err
+no_key kgroup.json kgroup.omap kgroup.objects kgroup.report k.err
+"$CCBENCH" group rm "$G" --group-pool "$POOL" >/dev/null
 [ -z "$(ns_objects)" ] || fail "objects left: $(ns_objects | head -3)"
