@@ -251,6 +251,8 @@ static int load_series(struct agg_member *m)
 #define STALL_SLACK_S 3600.0
 #define MAX_RUN_S     (31.0 * 86400.0 + STALL_SLACK_S)
 #define MAX_SAMPLES   ((size_t)MAX_RUN_S + 1)
+/* Hosts are NTP-synchronised; a minute apart is already far out. */
+#define MAX_CLOCK_SKEW_S 60.0
 
 static bool valid_instant(const json_t *v)
 {
@@ -1216,8 +1218,25 @@ static int adopt_start(struct group_ctx *g, const json_t *started)
 	json_array_foreach(members, i, v)
 	{
 		if (json_is_string(v) && strcmp(json_string_value(v), g->member) == 0) {
+			double t = num(started, "start_realtime");
+			/* A claim lies CCB_GROUP_LEAD ahead of its writer's clock;
+			 * one far beyond (or no instant at all) would have this
+			 * member sleep for ever: not a start, whoever wrote it. */
+			if (!valid_instant(json_object_get(started, "start_realtime")) ||
+			    t > realtime_s() + (double)CCB_GROUP_LEAD_NSEC / 1e9 +
+			            MAX_CLOCK_SKEW_S) {
+				fprintf(
+				    stderr,
+				    "ccbench: group %s: the start claim's start_realtime is not "
+				    "an instant within %.0f s from now; refused\n",
+				    g->name, (double)CCB_GROUP_LEAD_NSEC / 1e9 + MAX_CLOCK_SKEW_S);
+				mark_withdrawn(g, "the start claim held no plausible instant");
+				g->registered = false;
+				g->refused = true;
+				return 1;
+			}
 			g->started = true;
-			g->planned_start = num(started, "start_realtime");
+			g->planned_start = t;
 			return 1;
 		}
 	}
@@ -1574,7 +1593,11 @@ static int finish_member(struct group_ctx *g, json_t *res)
 			double t = num(
 			    json_object_get(regs, json_string_value(v) ? json_string_value(v) : ""),
 			    "start_realtime");
-			if (starts && t > 0)
+			if (starts &&
+			    valid_instant(json_object_get(
+			        json_object_get(regs,
+			                        json_string_value(v) ? json_string_value(v) : ""),
+			        "start_realtime")))
 				starts[k++] = t;
 		}
 		if (starts && n && k == n)
