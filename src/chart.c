@@ -16,7 +16,7 @@
 #define B 70.0
 
 static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-				     "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+                                     "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 
 static void esc(FILE *out, const char *s)
 {
@@ -69,6 +69,29 @@ static double nice_step(double hi)
 	return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
 }
 
+/* A point is drawn only when x, y and its error bar are finite numbers. */
+static bool drawable(const struct ccb_chart_series *se, size_t i)
+{
+	return isfinite(se->x[i]) && isfinite(se->y[i]) && (!se->err || isfinite(se->err[i]));
+}
+
+/*
+ * Ticks from @p first by @p step up to @p hi, at most MAX_TICKS of them. A
+ * counter, not x += step: with values far from zero (1e17) a step below
+ * their precision never advances x, and an infinite step never ends.
+ */
+#define MAX_TICKS 64
+
+static size_t n_ticks(double first, double step, double hi)
+{
+	double n;
+
+	if (!isfinite(first) || !isfinite(step) || !isfinite(hi) || step <= 0 || first > hi + 1e-9)
+		return 0;
+	n = floor((hi + 1e-9 - first) / step) + 1;
+	return n > MAX_TICKS ? MAX_TICKS : n < 0 ? 0 : (size_t)n;
+}
+
 int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 {
 	double xlo = INFINITY, xhi = -INFINITY, yhi = 0, minpos = INFINITY;
@@ -76,6 +99,8 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 
 	for (size_t s = 0; s < c->n_series; s++)
 		for (size_t i = 0; i < c->series[s].n; i++) {
+			if (!drawable(&c->series[s], i))
+				continue;
 			if (c->series[s].x[i] > 0)
 				minpos = fmin(minpos, c->series[s].x[i]);
 			else
@@ -86,62 +111,74 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 		const struct ccb_chart_series *se = &c->series[s];
 		for (size_t i = 0; i < se->n; i++) {
 			double x = axis_value(c, se->x[i]);
+			if (!drawable(se, i))
+				continue;
 			xlo = fmin(xlo, x);
 			xhi = fmax(xhi, x);
 			yhi = fmax(yhi, se->y[i] + (se->err ? se->err[i] : 0));
 		}
 	}
-	if (!isfinite(xlo))
+	if (!isfinite(xlo) || !isfinite(xhi))
 		xlo = 0, xhi = 1;
-	yhi = yhi > 0 ? yhi * 1.08 : 1;
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		     "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
-		W, H, W, H);
+	yhi = yhi > 0 && isfinite(yhi * 1.08) ? yhi * 1.08 : yhi > 0 ? yhi : 1;
+	fprintf(out,
+	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+	        W, H, W, H);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(out, "<text x=\"%.0f\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">", W / 2);
 	esc(out, c->title);
 	fprintf(out, "</text>\n");
 	/* Axes, grid and ticks. */
-	fprintf(out, "<g stroke=\"#333\" fill=\"none\"><path d=\"M%.1f %.1f V%.1f H%.1f\"/></g>\n", L,
-		T, H - B, W - R);
+	fprintf(out, "<g stroke=\"#333\" fill=\"none\"><path d=\"M%.1f %.1f V%.1f H%.1f\"/></g>\n",
+	        L, T, H - B, W - R);
 	double step = nice_step(yhi);
-	for (double y = 0; y <= yhi + 1e-9; y += step) {
+	for (size_t k = 0, nk = n_ticks(0, step, yhi); k < nk; k++) {
+		double y = (double)k * step;
 		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-			L, ty(y, yhi), W - R, ty(y, yhi), L - 6, ty(y, yhi) + 4, y);
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+		        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+		        L, ty(y, yhi), W - R, ty(y, yhi), L - 6, ty(y, yhi) + 4, y);
 	}
 	if (c->x_log2 && has_zero)
 		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">0</text>\n",
-			tx(c, 0, xlo, xhi), H - B, tx(c, 0, xlo, xhi), H - B + 5, tx(c, 0, xlo, xhi),
-			H - B + 20);
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+		        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">0</text>\n",
+		        tx(c, 0, xlo, xhi), H - B, tx(c, 0, xlo, xhi), H - B + 5,
+		        tx(c, 0, xlo, xhi), H - B + 20);
 	if (c->x_log2) {
-		for (double e = ceil(has_zero ? zero_at + 1 : xlo); e <= floor(xhi) + 1e-9; e++) {
-			double x = pow(2, e);
+		double e0 = ceil(has_zero ? zero_at + 1 : xlo);
+		/* One tick per power of two; on a span wider than MAX_TICKS, every k-th. */
+		double es = fmax(1, ceil((floor(xhi) - e0) / MAX_TICKS));
+		for (size_t k = 0, nk = n_ticks(e0, es, floor(xhi)); k < nk; k++) {
+			double x = pow(2, e0 + (double)k * es);
 			fprintf(out,
-				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
-				"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-				tx(c, x, xlo, xhi), H - B, tx(c, x, xlo, xhi), H - B + 5,
-				tx(c, x, xlo, xhi), H - B + 20, x);
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#333\"/>"
+			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+			        tx(c, x, xlo, xhi), H - B, tx(c, x, xlo, xhi), H - B + 5,
+			        tx(c, x, xlo, xhi), H - B + 20, x);
 		}
 	} else {
-		double xs = nice_step(xhi - xlo > 0 ? xhi - xlo : 1);
-		for (double x = ceil(xlo / xs) * xs; x <= xhi + 1e-9; x += xs)
+		double xs = nice_step(xhi - xlo > 0 ? xhi - xlo : 1), x0 = ceil(xlo / xs) * xs;
+		for (size_t k = 0, nk = n_ticks(x0, xs, xhi); k < nk; k++) {
+			double x = x0 + (double)k * xs;
 			fprintf(out,
-				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
-				"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-				tx(c, x, xlo, xhi), H - B, tx(c, x, xlo, xhi), H - B + 5,
-				tx(c, x, xlo, xhi), H - B + 20, x);
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#333\"/>"
+			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+			        tx(c, x, xlo, xhi), H - B, tx(c, x, xlo, xhi), H - B + 5,
+			        tx(c, x, xlo, xhi), H - B + 20, x);
+		}
 	}
 	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">", (L + W - R) / 2,
-		H - B + 45);
+	        H - B + 45);
 	esc(out, c->x_title);
-	fprintf(out, "</text>\n<text transform=\"translate(22 %.0f) rotate(-90)\" "
-		     "text-anchor=\"middle\">",
-		(T + H - B) / 2);
+	fprintf(out,
+	        "</text>\n<text transform=\"translate(22 %.0f) rotate(-90)\" "
+	        "text-anchor=\"middle\">",
+	        (T + H - B) / 2);
 	esc(out, c->y_title);
 	fprintf(out, "</text>\n");
 	/* Series. */
@@ -152,27 +189,36 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 		fprintf(out, "<g class=\"series\" stroke=\"%s\" fill=\"%s\"><title>", col, col);
 		esc(out, se->label);
 		fprintf(out, "</title>\n<polyline fill=\"none\" stroke-width=\"2\" points=\"");
-		for (size_t i = 0; i < se->n; i++)
-			fprintf(out, "%s%.1f,%.1f", i ? " " : "", tx(c, se->x[i], xlo, xhi),
-				ty(se->y[i], yhi));
+		for (size_t i = 0, first = 1; i < se->n; i++) {
+			if (!drawable(se, i))
+				continue;
+			fprintf(out, "%s%.1f,%.1f", first ? "" : " ", tx(c, se->x[i], xlo, xhi),
+			        ty(se->y[i], yhi));
+			first = 0;
+		}
 		fprintf(out, "\"/>\n");
 		for (size_t i = 0; i < se->n; i++) {
 			double px = tx(c, se->x[i], xlo, xhi);
+			if (!drawable(se, i))
+				continue;
 			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", px,
-				ty(se->y[i], yhi));
+			        ty(se->y[i], yhi));
 			if (se->err && se->err[i] > 0)
 				fprintf(out,
-					"<path fill=\"none\" d=\"M%.1f %.1f V%.1f M%.1f %.1f H%.1f M%.1f "
-					"%.1f H%.1f\"/>",
-					px, ty(se->y[i] - se->err[i], yhi), ty(se->y[i] + se->err[i], yhi),
-					px - 4, ty(se->y[i] - se->err[i], yhi), px + 4, px - 4,
-					ty(se->y[i] + se->err[i], yhi), px + 4);
+				        "<path fill=\"none\" d=\"M%.1f %.1f V%.1f M%.1f %.1f H%.1f "
+				        "M%.1f "
+				        "%.1f H%.1f\"/>",
+				        px, ty(se->y[i] - se->err[i], yhi),
+				        ty(se->y[i] + se->err[i], yhi), px - 4,
+				        ty(se->y[i] - se->err[i], yhi), px + 4, px - 4,
+				        ty(se->y[i] + se->err[i], yhi), px + 4);
 		}
 		fprintf(out, "\n</g>\n");
 		fprintf(out,
-			"<g class=\"legend\"><rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"4\" "
-			"fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">",
-			W - R + 15, T + 20.0 * (double)s + 4, col, W - R + 35, T + 20.0 * (double)s + 9);
+		        "<g class=\"legend\"><rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"4\" "
+		        "fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">",
+		        W - R + 15, T + 20.0 * (double)s + 4, col, W - R + 35,
+		        T + 20.0 * (double)s + 9);
 		esc(out, se->label);
 		fprintf(out, "</text></g>\n");
 	}

@@ -58,13 +58,13 @@
 /* The waiter wakes at least this often to notice Ctrl-C. */
 #define WAIT_TICK_NSEC 100000000ull
 /* Optimistic updates retry when another member changed the group first. */
-#define MAX_ATTEMPTS 200
-#define OMAP_PAGE 256
-#define RESULT_CHUNK (8u << 20)
-#define RESULT_MAX (256u << 20)
+#define MAX_ATTEMPTS      200
+#define OMAP_PAGE         256
+#define RESULT_CHUNK      (8u << 20)
+#define RESULT_MAX        (256u << 20)
 #define NOTIFY_TIMEOUT_MS 3000
-#define MEMBER_PREFIX "member."
-#define MIB 1048576.0
+#define MEMBER_PREFIX     "member."
+#define MIB               1048576.0
 
 #ifndef CCB_VERSION
 #define CCB_VERSION "dev"
@@ -84,7 +84,7 @@ json_t *ccb_group_params(const struct ccb_opts *o, const char *command, unsigned
 		json_object_set_new(p, "stop", json_string("total"));
 		json_object_set_new(p, "total", json_integer((json_int_t)o->total_bytes));
 	} else if (ccb_opt_given(o, "duration") ||
-		   !(cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS))) {
+	           !(cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS))) {
 		json_object_set_new(p, "stop", json_string("duration"));
 		json_object_set_new(p, "duration", json_integer((json_int_t)o->duration_usec));
 	} else {
@@ -110,10 +110,11 @@ static void param_text(const char *key, const json_t *v, char *buf, size_t len)
 		ccb_format_bytes((uint64_t)json_integer_value(v), buf, len);
 	} else if (json_is_string(v)) {
 		const char *s = json_string_value(v);
-		snprintf(buf, len, "%s", strcmp(key, "stop") == 0 && strcmp(s, "pass") == 0
-						 ? "one pass"
-					 : strcmp(key, "stop") == 0 ? (strcmp(s, "total") == 0 ? "--total" : "--duration")
-								    : s);
+		snprintf(buf, len, "%s",
+		         strcmp(key, "stop") == 0 && strcmp(s, "pass") == 0 ? "one pass"
+		         : strcmp(key, "stop") == 0
+		             ? (strcmp(s, "total") == 0 ? "--total" : "--duration")
+		             : s);
 	} else {
 		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 		snprintf(buf, len, "%s", s ? s : "?");
@@ -124,8 +125,8 @@ static void param_text(const char *key, const json_t *v, char *buf, size_t len)
 int ccb_group_params_check(const json_t *group, const json_t *mine, char *why, size_t why_len)
 {
 	/* The order of the message: how the run stops before its value. */
-	static const char *const order[] = {"command", "members", "stop", "duration", "total",
-					    "op-size", "io-size", "block-size"};
+	static const char *const order[] = {"command", "members", "stop",    "duration",
+	                                    "total",   "op-size", "io-size", "block-size"};
 	const char *key;
 	json_t *v;
 
@@ -141,22 +142,25 @@ int ccb_group_params_check(const json_t *group, const json_t *mine, char *why, s
 				for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 					listed |= strcmp(order[k], key) == 0;
 				/* First the known keys in order, then anything else. */
-				if (i < sizeof(order) / sizeof(order[0]) ? strcmp(order[i], key) != 0
-									 : listed)
+				if (i < sizeof(order) / sizeof(order[0])
+				        ? strcmp(order[i], key) != 0
+				        : listed)
 					continue;
 				if (w && json_equal(v, (json_t *)w))
 					continue;
 				param_text(key, json_object_get(mine, key), mv, sizeof(mv));
 				param_text(key, json_object_get(group, key), gv, sizeof(gv));
 				if (strcmp(key, "command") == 0)
-					snprintf(why, why_len, "this member runs '%s', the group '%s'", mv,
-						 gv);
+					snprintf(why, why_len,
+					         "this member runs '%s', the group '%s'", mv, gv);
 				else if (strcmp(key, "stop") == 0)
 					snprintf(why, why_len,
-						 "this member stops after %s, the group after %s", mv, gv);
+					         "this member stops after %s, the group after %s",
+					         mv, gv);
 				else
-					snprintf(why, why_len, "--%s: this member has %s, the group %s",
-						 key, mv, gv);
+					snprintf(why, why_len,
+					         "--%s: this member has %s, the group %s", key, mv,
+					         gv);
 				return -EINVAL;
 			}
 		}
@@ -178,11 +182,22 @@ double ccb_group_skew_ms(const double *starts_s, size_t n)
 }
 
 double ccb_group_bytes_between(const uint64_t *bytes, size_t n, double start_s, double seconds,
-			       double t0, double t1)
+                               double t0, double t1)
 {
-	double end = start_s + seconds, sum = 0;
+	double end = start_s + seconds, sum = 0, first, last;
+	size_t i0 = 0, i1 = n;
 
-	for (size_t i = 0; i < n; i++) {
+	if (!isfinite(start_s) || !isfinite(seconds) || !(t1 > t0))
+		return 0;
+	/* Only the buckets that can overlap [t0, t1) (one spare each side):
+	 * a second of the window costs the same for a run of a minute or a day. */
+	first = floor(t0 - start_s) - 1;
+	last = ceil(t1 - start_s) + 1;
+	if (first > 0)
+		i0 = first >= (double)n ? n : (size_t)first;
+	if (last < (double)n)
+		i1 = last <= 0 ? 0 : (size_t)last;
+	for (size_t i = i0; i < i1; i++) {
 		double b0 = start_s + (double)i, b1 = fmin(b0 + 1, end), lo, hi;
 
 		/* Ops that ended exactly at the end of the run fall in an empty
@@ -198,10 +213,10 @@ double ccb_group_bytes_between(const uint64_t *bytes, size_t n, double start_s, 
 }
 
 struct agg_member {
-	json_t *entry;      /* borrowed from the report's members[] */
+	json_t *entry; /* borrowed from the report's members[] */
 	const json_t *result;
 	double start, seconds;
-	uint64_t *bytes;    /* the result's series, per second */
+	uint64_t *bytes; /* the result's series, per second */
 	size_t n;
 };
 
@@ -220,6 +235,113 @@ static int load_series(struct agg_member *m)
 		json_int_t t = json_integer_value(json_object_get(s, "t"));
 		size_t idx = t >= 1 && (size_t)t <= m->n ? (size_t)t - 1 : i;
 		m->bytes[idx] = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
+	}
+	return 0;
+}
+
+/*
+ * Records in the group pool are written by other hosts, other versions, or
+ * anyone with access to the pool: nothing in them is trusted. An instant
+ * must be a real-time second between 1970 and 2100; a run's seconds must be
+ * within the longest --duration and within an hour of its last per-second
+ * sample (a run may stall at its end, but not for days of no samples), so
+ * the aggregate's work is bounded by the samples the records hold.
+ */
+#define EPOCH_MAX_S   4102444800.0 /* 2100-01-01 */
+#define STALL_SLACK_S 3600.0
+#define MAX_RUN_S     (31.0 * 86400.0 + STALL_SLACK_S)
+#define MAX_SAMPLES   ((size_t)MAX_RUN_S + 1)
+/* Hosts are NTP-synchronised; a minute apart is already far out. */
+#define MAX_CLOCK_SKEW_S 60.0
+
+static bool valid_instant(const json_t *v)
+{
+	double t = json_number_value(v);
+
+	return json_is_number(v) && isfinite(t) && t > 0 && t <= EPOCH_MAX_S;
+}
+
+/* 0 when @p doc (a stored result: start_realtime, result{seconds, series...})
+ * can be aggregated; else -EINVAL with the reason in @p why. */
+static int check_result_doc(const json_t *doc, char *why, size_t len)
+{
+	const json_t *res = json_object_get(doc, "result"), *series, *s, *v;
+	double secs;
+	size_t i, n;
+
+	if (!valid_instant(json_object_get(doc, "start_realtime"))) {
+		snprintf(why, len,
+		         "start_realtime missing or not an instant between 1970 and 2100");
+		return -EINVAL;
+	}
+	if (!json_is_object(res)) {
+		snprintf(why, len, "\"result\" is not an object");
+		return -EINVAL;
+	}
+	v = json_object_get(res, "seconds");
+	secs = json_number_value(v);
+	series = json_object_get(res, "series");
+	n = json_array_size(series);
+	if (!json_is_array(series) || n > MAX_SAMPLES) {
+		snprintf(why, len, "result.series missing, not an array or over %zu samples",
+		         MAX_SAMPLES);
+		return -EINVAL;
+	}
+	if (!json_is_number(v) || !isfinite(secs) || secs < 0 || secs > MAX_RUN_S ||
+	    secs > (double)n + STALL_SLACK_S) {
+		snprintf(why, len,
+		         "result.seconds missing, negative, or beyond its %zu per-second samples",
+		         n);
+		return -EINVAL;
+	}
+	json_array_foreach(series, i, s)
+	{
+		const json_t *t = json_object_get(s, "t"), *b = json_object_get(s, "bytes");
+		if (!json_is_object(s) || !json_is_integer(b) || json_integer_value(b) < 0 ||
+		    (t && (!json_is_integer(t) || json_integer_value(t) < 1 ||
+		           json_integer_value(t) > (json_int_t)n))) {
+			snprintf(why, len, "result.series[%zu] is not {t, bytes >= 0}", i);
+			return -EINVAL;
+		}
+	}
+	v = json_object_get(res, "latency_us");
+	if (v && (!json_is_object(v) || json_number_value(json_object_get(v, "n")) < 0 ||
+	          json_number_value(json_object_get(v, "mean")) < 0)) {
+		snprintf(why, len, "result.latency_us is not a latency object");
+		return -EINVAL;
+	}
+	if (json_object_get(res, "status") && !json_is_string(json_object_get(res, "status"))) {
+		snprintf(why, len, "result.status is not a string");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 0 when registration @p reg can be shown; else -EINVAL with the reason. */
+static int check_registration(const json_t *reg, char *why, size_t len)
+{
+	static const char *const strings[] = {"state", "host", "reason"};
+	const json_t *v;
+
+	if (!json_is_object(reg))
+		return 0; /* absent: "unregistered", which is not malformed */
+	for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++) {
+		v = json_object_get(reg, strings[k]);
+		if (v && !json_is_string(v)) {
+			snprintf(why, len, "registration: \"%s\" is not a string", strings[k]);
+			return -EINVAL;
+		}
+	}
+	v = json_object_get(reg, "start_realtime");
+	if (v && !valid_instant(v)) {
+		snprintf(why, len,
+		         "registration: start_realtime is not an instant between 1970 and 2100");
+		return -EINVAL;
+	}
+	v = json_object_get(reg, "pid");
+	if (v && !json_is_integer(v)) {
+		snprintf(why, len, "registration: pid is not an integer");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -281,6 +403,73 @@ static json_t *ids_in_order(const json_t *regs)
 	return out;
 }
 
+/* A member id as member_id() makes them: "HOST.PID.RAND", safe in an object name. */
+static bool valid_member_id(const char *s)
+{
+	size_t l = strlen(s);
+
+	return l >= 1 && l < 128 &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.") == l;
+}
+
+static void note_malformed(json_t *malformed, const char *id, const char *why)
+{
+	json_array_append_new(malformed, id ? json_pack("{s:s, s:s}", "member", id, "reason", why)
+	                                    : json_pack("{s:s}", "reason", why));
+}
+
+/*
+ * The member ids to report: a started group's claim, else the
+ * registrations in order. A claim is checked like any record: ids are
+ * strings, none twice, at most CCB_GROUP_MAX_MEMBERS (each costs a read).
+ */
+static json_t *claim_ids(const json_t *started, const json_t *regs, json_t *malformed)
+{
+	const json_t *claim = json_object_get(started, "members"), *v;
+	json_t *ids;
+	size_t i;
+	bool noted = false;
+
+	if (!json_is_object(started)) {
+		ids = ids_in_order(regs);
+		if (json_array_size(ids) > CCB_GROUP_MAX_MEMBERS) {
+			note_malformed(malformed, NULL,
+			               "more registrations than a group can have; "
+			               "those after the first left out");
+			while (json_array_size(ids) > CCB_GROUP_MAX_MEMBERS)
+				json_array_remove(ids, CCB_GROUP_MAX_MEMBERS);
+		}
+		return ids;
+	}
+	ids = json_array();
+	if (!ids)
+		return NULL;
+	if (!json_is_array(claim)) {
+		note_malformed(malformed, NULL, "the start claim: \"members\" is not a list");
+		return ids;
+	}
+	json_array_foreach(claim, i, v)
+	{
+		const char *id = json_string_value(v);
+		bool seen = false;
+		size_t j;
+		json_t *w;
+
+		json_array_foreach(ids, j, w) seen |= id && strcmp(json_string_value(w), id) == 0;
+		if (!id || !valid_member_id(id) || seen || i >= CCB_GROUP_MAX_MEMBERS) {
+			if (!noted)
+				note_malformed(
+				    malformed, NULL,
+				    "the start claim: \"members\" holds something not a "
+				    "member id, an id twice, or too many ids; those left out");
+			noted = true;
+			continue;
+		}
+		json_array_append_new(ids, json_string(id));
+	}
+	return ids;
+}
+
 json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 {
 	const json_t *params = json_object_get(state, "params");
@@ -290,45 +479,64 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	json_t *agg_series = json_array();
 	struct agg_member *done = NULL;
 	double *starts = NULL, *bw = NULL;
-	size_t n_done = 0, n_starts = 0, n_ids, i;
+	json_t *malformed = json_array();
+	size_t n_done = 0, n_starts = 0, n_ids, n_secs, i;
 	double w0 = -INFINITY, w1 = INFINITY, planned = num(started, "start_realtime");
 	double agg_bytes = 0, lat_weighted = 0, lat_ops = 0;
 	bool have_window;
 
 	/* A started group is exactly the members named in its claim; later
 	 * registrations were refused. Before the start, whoever registered. */
-	ids = json_is_object(started) ? json_incref(json_object_get(started, "members"))
-				      : ids_in_order(regs);
+	if (json_is_object(started) && !valid_instant(json_object_get(started, "start_realtime"))) {
+		note_malformed(malformed, NULL,
+		               "the start claim: start_realtime is not an instant "
+		               "between 1970 and 2100");
+		planned = 0;
+	}
+	ids = claim_ids(started, regs, malformed);
 	n_ids = json_array_size(ids);
 	done = calloc(n_ids ? n_ids : 1, sizeof(*done));
 	starts = calloc(n_ids ? n_ids : 1, sizeof(*starts));
 	bw = calloc(n_ids ? n_ids : 1, sizeof(*bw));
-	if (!ids || !members || !missing || !agg_series || !done || !starts || !bw)
+	if (!ids || !members || !missing || !malformed || !agg_series || !done || !starts || !bw)
 		goto out;
 
 	json_array_foreach(ids, i, v)
 	{
 		const char *id = json_string_value(v);
-		const json_t *reg = json_object_get(regs, id ? id : "");
-		const json_t *doc = json_object_get(results, id ? id : "");
+		const json_t *reg = json_object_get(regs, id);
+		const json_t *doc = json_object_get(results, id);
 		const json_t *res = json_object_get(doc, "result");
-		const char *reg_state = reg ? str(reg, "state") : "unregistered";
-		double start = doc ? num(doc, "start_realtime") : num(reg, "start_realtime");
+		const char *reg_state;
+		double start;
+		char why[160];
 		json_t *e;
 
-		if (!id)
-			continue;
-		e = json_pack("{s:s, s:s, s:I}", "member", id, "host", reg ? str(reg, "host") : "",
-			      "pid", (json_int_t)json_integer_value(json_object_get(reg, "pid")));
+		e = json_pack("{s:s}", "member", id);
 		if (!e)
 			goto out;
 		json_array_append_new(members, e);
+		/* A record that does not hold what ccbench writes is named and left
+		 * out, never half-used: one poisoned member cannot stall or blow up
+		 * the report (or `group ls`) for everyone. */
+		if (check_registration(reg, why, sizeof(why)) < 0 ||
+		    (doc && check_result_doc(doc, why, sizeof(why)) < 0)) {
+			json_object_set_new(e, "state", json_string("malformed"));
+			json_object_set_new(e, "reason", json_string(why));
+			note_malformed(malformed, id, why);
+			continue;
+		}
+		reg_state = reg ? str(reg, "state") : "unregistered";
+		start = doc ? num(doc, "start_realtime") : num(reg, "start_realtime");
+		json_object_set_new(e, "host", json_string(reg ? str(reg, "host") : ""));
+		json_object_set_new(e, "pid",
+		                    json_integer(json_integer_value(json_object_get(reg, "pid"))));
 		if (start > 0) {
 			starts[n_starts++] = start;
 			json_object_set_new(e, "start_realtime_us", json_us(start));
 			if (planned > 0)
 				json_object_set_new(e, "start_offset_ms",
-						    json_real((start - planned) * 1000.0));
+				                    json_real((start - planned) * 1000.0));
 		}
 		if (strcmp(reg_state, "withdrawn") == 0) {
 			json_object_set_new(e, "state", json_string("withdrawn"));
@@ -355,10 +563,11 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		if (json_is_object(res)) {
 			json_object_set_new(e, "status", json_string(str(res, "status")));
 			json_object_set_new(e, "seconds", json_real(num(res, "seconds")));
-			json_object_set_new(e, "bytes", json_integer(json_integer_value(
-								json_object_get(res, "bytes"))));
+			json_object_set_new(
+			    e, "bytes",
+			    json_integer(json_integer_value(json_object_get(res, "bytes"))));
 			json_object_set_new(e, "bandwidth_mib_s",
-					    json_real(num(res, "bandwidth_mib_s")));
+			                    json_real(num(res, "bandwidth_mib_s")));
 			json_object_set_new(e, "iops", json_real(num(res, "iops")));
 			json_object_set(e, "latency_us", json_object_get(res, "latency_us"));
 			json_object_set(e, "result", (json_t *)res);
@@ -368,9 +577,9 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	have_window = n_done > 0 && w1 > w0;
 	for (i = 0; i < n_done; i++) {
 		struct agg_member *m = &done[i];
-		double b = have_window ? ccb_group_bytes_between(m->bytes, m->n, m->start, m->seconds,
-								 w0, w1)
-				       : 0;
+		double b = have_window ? ccb_group_bytes_between(m->bytes, m->n, m->start,
+		                                                 m->seconds, w0, w1)
+		                       : 0;
 		const json_t *lat = json_object_get(m->result, "latency_us");
 
 		bw[i] = have_window ? b / MIB / (w1 - w0) : 0;
@@ -380,53 +589,60 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		json_object_set_new(m->entry, "window_bytes", json_real(b));
 		json_object_set_new(m->entry, "window_bandwidth_mib_s", json_real(bw[i]));
 	}
-	/* The aggregate per second, second j of the common window. */
-	for (double t = w0; have_window && t < w1 - 1e-9; t += 1) {
-		double t1 = fmin(t + 1, w1), sum = 0;
+	/* The aggregate per second, second j of the common window (whose
+	 * length the checks above bound by the members' samples). A counter,
+	 * not t += 1: that stops advancing at large t. */
+	n_secs = have_window ? (size_t)ceil(w1 - w0 - 1e-9) : 0;
+	for (size_t j = 0; j < n_secs; j++) {
+		double t = w0 + (double)j, t1 = fmin(t + 1, w1), sum = 0;
 		for (i = 0; i < n_done; i++)
 			sum += ccb_group_bytes_between(done[i].bytes, done[i].n, done[i].start,
-						       done[i].seconds, t, t1);
+			                               done[i].seconds, t, t1);
 		json_array_append_new(agg_series,
-				      json_pack("{s:I, s:f, s:f, s:f, s:f}", "t",
-						(json_int_t)json_array_size(agg_series) + 1,
-						"offset_s", t - w0, "seconds", t1 - t, "bytes", sum,
-						"bandwidth_mib_s", sum / MIB / (t1 - t)));
+		                      json_pack("{s:I, s:f, s:f, s:f, s:f}", "t",
+		                                (json_int_t)json_array_size(agg_series) + 1,
+		                                "offset_s", t - w0, "seconds", t1 - t, "bytes", sum,
+		                                "bandwidth_mib_s", sum / MIB / (t1 - t)));
 	}
 
 	report = json_pack("{s:s, s:i, s:s, s:s, s:O}", "ccbench_version", CCB_VERSION, "schema",
-			   CCB_RESULT_SCHEMA, "kind", "group_report", "group", str(state, "name"),
-			   "params", params ? (json_t *)params : json_null());
+	                   CCB_RESULT_SCHEMA, "kind", "group_report", "group", str(state, "name"),
+	                   "params", params ? (json_t *)params : json_null());
 	if (!report)
 		goto out;
 	if (json_is_object(started))
 		json_object_set_new(report, "started_by", json_string(str(started, "by")));
 	json_object_set_new(report, "members_expected",
-			    json_integer(json_integer_value(json_object_get(params, "members"))));
-	json_object_set_new(report, "status",
-			    json_string(!json_is_object(started) ? "waiting"
-					: (json_int_t)n_done == json_integer_value(json_object_get(
-									params, "members")) &&
-							  json_array_size(missing) == 0
-						? "complete"
-						: "incomplete"));
+	                    json_integer(json_integer_value(json_object_get(params, "members"))));
+	json_object_set_new(
+	    report, "status",
+	    json_string(!json_is_object(started) ? "waiting"
+	                : (json_int_t)n_done ==
+	                            json_integer_value(json_object_get(params, "members")) &&
+	                        json_array_size(missing) == 0 && json_array_size(malformed) == 0
+	                    ? "complete"
+	                    : "incomplete"));
 	if (planned > 0)
 		json_object_set_new(report, "planned_start_realtime_us", json_us(planned));
 	json_object_set_new(report, "start_skew_ms",
-			    n_starts ? json_real(ccb_group_skew_ms(starts, n_starts)) : json_null());
+	                    n_starts ? json_real(ccb_group_skew_ms(starts, n_starts))
+	                             : json_null());
 	json_object_set_new(report, "window",
-			    have_window ? json_pack("{s:o, s:o, s:f}", "start_realtime_us", json_us(w0),
-						    "end_realtime_us", json_us(w1), "seconds", w1 - w0)
-					: json_null());
+	                    have_window
+	                        ? json_pack("{s:o, s:o, s:f}", "start_realtime_us", json_us(w0),
+	                                    "end_realtime_us", json_us(w1), "seconds", w1 - w0)
+	                        : json_null());
 	json_object_set_new(
-		report, "aggregate",
-		json_pack("{s:I, s:f, s:f, s:f, s:f, s:O}", "members", (json_int_t)n_done, "bytes",
-			  agg_bytes, "seconds", have_window ? w1 - w0 : 0.0, "bandwidth_mib_s",
-			  have_window ? agg_bytes / MIB / (w1 - w0) : 0.0, "latency_mean_us",
-			  lat_ops > 0 ? lat_weighted / lat_ops : 0.0, "series", agg_series));
+	    report, "aggregate",
+	    json_pack("{s:I, s:f, s:f, s:f, s:f, s:O}", "members", (json_int_t)n_done, "bytes",
+	              agg_bytes, "seconds", have_window ? w1 - w0 : 0.0, "bandwidth_mib_s",
+	              have_window ? agg_bytes / MIB / (w1 - w0) : 0.0, "latency_mean_us",
+	              lat_ops > 0 ? lat_weighted / lat_ops : 0.0, "series", agg_series));
 	json_object_set_new(json_object_get(report, "aggregate"), "jain_index",
-			    n_done ? json_real(ccb_jain_index(bw, n_done)) : json_null());
+	                    n_done ? json_real(ccb_jain_index(bw, n_done)) : json_null());
 	json_object_set(report, "members", members);
 	json_object_set(report, "missing", missing);
+	json_object_set(report, "malformed", malformed);
 out:
 	for (i = 0; done && i < n_done; i++)
 		free(done[i].bytes);
@@ -436,6 +652,7 @@ out:
 	json_decref(ids);
 	json_decref(members);
 	json_decref(missing);
+	json_decref(malformed);
 	json_decref(agg_series);
 	return report;
 }
@@ -457,11 +674,14 @@ static double realtime_s(void)
 
 static void format_realtime(double t, char *buf, size_t len)
 {
-	time_t sec = (time_t)floor(t);
+	time_t sec = isfinite(t) && t >= 0 && t <= 1e11 ? (time_t)floor(t) : 0;
 	struct tm tm;
 	char base[32];
 
-	gmtime_r(&sec, &tm);
+	if (!isfinite(t) || t < 0 || t > 1e11 || !gmtime_r(&sec, &tm)) {
+		snprintf(buf, len, "?");
+		return;
+	}
 	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf, len, "%s.%03dZ", base, (int)((t - floor(t)) * 1000));
 }
@@ -506,13 +726,14 @@ static int gstate_read(rados_ioctx_t io, const char *oid, struct gstate *st)
 			size_t key_len, val_len;
 			uint64_t ver;
 
-			rados_read_op_omap_get_vals2(op, after ? after : "", "", OMAP_PAGE, &it, &more,
-						     &prval);
+			rados_read_op_omap_get_vals2(op, after ? after : "", "", OMAP_PAGE, &it,
+			                             &more, &prval);
 			r = rados_read_op_operate(op, io, oid, 0);
 			if (r == 0)
 				r = prval;
 			ver = rados_get_last_version(io);
-			while (r == 0 && rados_omap_get_next2(it, &key, &val, &key_len, &val_len) == 0 &&
+			while (r == 0 &&
+			       rados_omap_get_next2(it, &key, &val, &key_len, &val_len) == 0 &&
 			       key) {
 				json_t *s = json_stringn(val, val_len);
 				/* Values that are not text are not ours: leave them out. */
@@ -593,7 +814,7 @@ static void op_cmp_raw(rados_write_op_t op, const struct gstate *st, const char 
 	const json_t *v = json_object_get(st->raw, key);
 
 	rados_write_op_omap_cmp(op, key, LIBRADOS_CMPXATTR_OP_EQ, v ? json_string_value(v) : "",
-				v ? json_string_length(v) : 0, NULL);
+	                        v ? json_string_length(v) : 0, NULL);
 }
 
 static int write_op(rados_ioctx_t io, const char *oid, rados_write_op_t op)
@@ -644,8 +865,8 @@ static int write_object(rados_ioctx_t io, const char *oid, const char *buf, size
 	int r = rados_write_full(io, oid, buf, first);
 
 	for (size_t off = first; r == 0 && off < len; off += RESULT_CHUNK)
-		r = rados_write(io, oid, buf + off, len - off < RESULT_CHUNK ? len - off : RESULT_CHUNK,
-				off);
+		r = rados_write(io, oid, buf + off,
+		                len - off < RESULT_CHUNK ? len - off : RESULT_CHUNK, off);
 	return r;
 }
 
@@ -655,7 +876,7 @@ static const char *group_pool(const struct ccb_opts *o)
 }
 
 static int group_connect(const struct ccb_opts *o, rados_t *cluster, rados_ioctx_t *io,
-			 bool *bad_input)
+                         bool *bad_input)
 {
 	char err[512];
 	int r = ccb_cluster_connect(o, cluster, err, sizeof(err));
@@ -669,7 +890,7 @@ static int group_connect(const struct ccb_opts *o, rados_t *cluster, rados_ioctx
 	r = rados_ioctx_create(*cluster, group_pool(o), io);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: group: --group-pool '%s': %s\n", group_pool(o),
-			r == -ENOENT ? "no such pool" : strerror(-r));
+		        r == -ENOENT ? "no such pool" : strerror(-r));
 		*bad_input = r == -ENOENT;
 		rados_shutdown(*cluster);
 		return r;
@@ -683,12 +904,12 @@ static int group_connect(const struct ccb_opts *o, rados_t *cluster, rados_ioctx
 struct group_ctx {
 	const struct ccb_opts *o;
 	const struct ccb_point *pt;
-	const char *name;       /* also the group object's name */
+	const char *name; /* also the group object's name */
 	char member[128];
-	char key[160];          /* MEMBER_PREFIX + member */
+	char key[160]; /* MEMBER_PREFIX + member */
 	char host[64];
-	json_t *params;         /* this member's */
-	json_t *record;         /* this member's registration */
+	json_t *params; /* this member's */
+	json_t *record; /* this member's registration */
 	rados_t cluster;
 	rados_ioctx_t io;       /* main thread only: state ops */
 	rados_ioctx_t watch_io; /* watch, notify and acks (librados threads) */
@@ -710,12 +931,12 @@ struct group_ctx {
 
 static void gerr(const struct group_ctx *g, const char *call, const char *what, int r)
 {
-	fprintf(stderr, "ccbench: group %s: %s(%s, pool %s namespace %s): %s\n", g->name, call, what,
-		group_pool(g->o), CCB_GROUP_NAMESPACE, strerror(-r));
+	fprintf(stderr, "ccbench: group %s: %s(%s, pool %s namespace %s): %s\n", g->name, call,
+	        what, group_pool(g->o), CCB_GROUP_NAMESPACE, strerror(-r));
 }
 
 static void on_notify(void *arg, uint64_t notify_id, uint64_t handle, uint64_t notifier_id,
-		      void *data, size_t data_len)
+                      void *data, size_t data_len)
 {
 	struct group_ctx *g = arg;
 
@@ -855,8 +1076,8 @@ static int started_with_me(struct group_ctx *g)
 	}
 	started = gstate_get(&st, "started");
 	r = 0;
-	json_array_foreach(json_object_get(started, "members"), i, v)
-		r |= json_is_string(v) && strcmp(json_string_value(v), g->member) == 0;
+	json_array_foreach(json_object_get(started, "members"), i, v) r |=
+	    json_is_string(v) && strcmp(json_string_value(v), g->member) == 0;
 	json_decref(started);
 	gstate_free(&st);
 	return r;
@@ -901,23 +1122,25 @@ static int check_joinable(struct group_ctx *g, const struct gstate *st)
 	int r = 0;
 
 	if (json_object_get(st->raw, "started")) {
-		fprintf(stderr,
-			"ccbench: group %s: already started (a group runs once); choose another "
-			"--group name, or look at it with `ccbench group report %s --group-pool %s` "
-			"and remove it with `ccbench group rm %s --group-pool %s`\n",
-			g->name, g->name, group_pool(g->o), g->name, group_pool(g->o));
+		fprintf(
+		    stderr,
+		    "ccbench: group %s: already started (a group runs once); choose another "
+		    "--group name, or look at it with `ccbench group report %s --group-pool %s` "
+		    "and remove it with `ccbench group rm %s --group-pool %s`\n",
+		    g->name, g->name, group_pool(g->o), g->name, group_pool(g->o));
 		r = -EEXIST;
 	} else if (gp && ccb_group_params_check(gp, g->params, why, sizeof(why)) < 0) {
-		fprintf(stderr,
-			"ccbench: group %s: parameters conflict with the group's: %s (members must "
-			"agree on command, --members, --duration or --total, and op size); refused\n",
-			g->name, why);
+		fprintf(
+		    stderr,
+		    "ccbench: group %s: parameters conflict with the group's: %s (members must "
+		    "agree on command, --members, --duration or --total, and op size); refused\n",
+		    g->name, why);
 		r = -EINVAL;
 	} else if ((members = gstate_members(st)) != NULL) {
 		size_t n = json_object_size(members);
 		if (!json_object_get(members, g->member) && n >= g->o->members) {
 			fprintf(stderr, "ccbench: group %s: already has its %zu members; refused\n",
-				g->name, n);
+			        g->name, n);
 			r = -EUSERS;
 		}
 		json_decref(members);
@@ -963,7 +1186,8 @@ static int do_register(struct group_ctx *g)
 				return r;
 			}
 			op_cmp_raw(op, &st, "params");
-			rados_write_op_omap_cmp(op, "started", LIBRADOS_CMPXATTR_OP_EQ, "", 0, NULL);
+			rados_write_op_omap_cmp(op, "started", LIBRADOS_CMPXATTR_OP_EQ, "", 0,
+			                        NULL);
 		}
 		op_set1(op, g->key, rec);
 		r = write_op(g->io, g->name, op);
@@ -980,7 +1204,8 @@ static int do_register(struct group_ctx *g)
 			return r;
 		}
 	}
-	fprintf(stderr, "ccbench: group %s: the group kept changing; could not register\n", g->name);
+	fprintf(stderr, "ccbench: group %s: the group kept changing; could not register\n",
+	        g->name);
 	return r;
 }
 
@@ -993,15 +1218,32 @@ static int adopt_start(struct group_ctx *g, const json_t *started)
 	json_array_foreach(members, i, v)
 	{
 		if (json_is_string(v) && strcmp(json_string_value(v), g->member) == 0) {
+			double t = num(started, "start_realtime");
+			/* A claim lies CCB_GROUP_LEAD ahead of its writer's clock;
+			 * one far beyond (or no instant at all) would have this
+			 * member sleep for ever: not a start, whoever wrote it. */
+			if (!valid_instant(json_object_get(started, "start_realtime")) ||
+			    t > realtime_s() + (double)CCB_GROUP_LEAD_NSEC / 1e9 +
+			            MAX_CLOCK_SKEW_S) {
+				fprintf(
+				    stderr,
+				    "ccbench: group %s: the start claim's start_realtime is not "
+				    "an instant within %.0f s from now; refused\n",
+				    g->name, (double)CCB_GROUP_LEAD_NSEC / 1e9 + MAX_CLOCK_SKEW_S);
+				mark_withdrawn(g, "the start claim held no plausible instant");
+				g->registered = false;
+				g->refused = true;
+				return 1;
+			}
 			g->started = true;
-			g->planned_start = num(started, "start_realtime");
+			g->planned_start = t;
 			return 1;
 		}
 	}
 	fprintf(stderr,
-		"ccbench: group %s: started with its %zu members before this one registered; "
-		"refused\n",
-		g->name, json_array_size(members));
+	        "ccbench: group %s: started with its %zu members before this one registered; "
+	        "refused\n",
+	        g->name, json_array_size(members));
 	g->refused = true;
 	remove_registration(g);
 	return 1;
@@ -1031,8 +1273,8 @@ static int claim_start(struct group_ctx *g, const struct gstate *st, const json_
 			json_array_append(chosen, v);
 	}
 	started = json_pack("{s:f, s:f, s:s, s:O}", "start_realtime",
-			    (double)(realtime_nsec() + CCB_GROUP_LEAD_NSEC) / 1e9, "claimed_at",
-			    realtime_s(), "by", g->member, "members", chosen);
+	                    (double)(realtime_nsec() + CCB_GROUP_LEAD_NSEC) / 1e9, "claimed_at",
+	                    realtime_s(), "by", g->member, "members", chosen);
 	s = started ? json_dumps(started, JSON_COMPACT) : NULL;
 	if (!s)
 		goto out;
@@ -1057,7 +1299,7 @@ static int claim_start(struct group_ctx *g, const struct gstate *st, const json_
 	/* Wake the others now; a member that misses this polls within the lead. */
 	if (rados_aio_create_completion2(NULL, NULL, &g->notify_comp) == 0 &&
 	    rados_aio_notify(g->watch_io, g->name, g->notify_comp, s, (int)strlen(s),
-			     NOTIFY_TIMEOUT_MS, NULL, NULL) < 0) {
+	                     NOTIFY_TIMEOUT_MS, NULL, NULL) < 0) {
 		rados_aio_release(g->notify_comp);
 		g->notify_comp = NULL;
 	}
@@ -1089,9 +1331,9 @@ static int poll_group(struct group_ctx *g)
 	if (!st.exists || !json_object_get(st.raw, g->key)) {
 		gstate_free(&st);
 		fprintf(stderr,
-			"ccbench: group %s: this member's registration is gone (group rm?); "
-			"giving up\n",
-			g->name);
+		        "ccbench: group %s: this member's registration is gone (group rm?); "
+		        "giving up\n",
+		        g->name);
 		g->registered = false;
 		return -ENOENT;
 	}
@@ -1106,8 +1348,10 @@ static int poll_group(struct group_ctx *g)
 		if (n != g->members_seen && !g->o->quiet) {
 			char t[32];
 			ccb_format_duration(g->o->group_timeout_usec, t, sizeof(t));
-			fprintf(stderr, "ccbench: group %s: %zu of %llu members, waiting (--group-timeout %s)\n",
-				g->name, n, (unsigned long long)g->o->members, t);
+			fprintf(stderr,
+			        "ccbench: group %s: %zu of %llu members, waiting (--group-timeout "
+			        "%s)\n",
+			        g->name, n, (unsigned long long)g->o->members, t);
 		}
 		g->members_seen = n;
 		r = 0;
@@ -1147,7 +1391,7 @@ static int wait_for_start(struct group_ctx *g)
 		if (ccb_signal_pending) {
 			withdraw(g, "interrupted before the start");
 			fprintf(stderr, "ccbench: group %s: interrupted while waiting; withdrew\n",
-				g->name);
+			        g->name);
 			return -EINTR;
 		}
 		pthread_mutex_lock(&g->lock);
@@ -1171,13 +1415,14 @@ static int wait_for_start(struct group_ctx *g)
 					return g->refused ? -EPERM : 0;
 			}
 			ccb_format_duration(g->o->group_timeout_usec, t, sizeof(t));
-			fprintf(stderr,
-				"ccbench: group %s: timed out: %zu of %llu members registered within "
-				"--group-timeout %s (pool %s namespace %s); gave up%s, no member "
-				"starts alone\n",
-				g->name, g->members_seen, (unsigned long long)g->o->members, t,
-				group_pool(g->o), CCB_GROUP_NAMESPACE,
-				r == 0 ? " and withdrew" : " (its registration could not be removed)");
+			fprintf(
+			    stderr,
+			    "ccbench: group %s: timed out: %zu of %llu members registered within "
+			    "--group-timeout %s (pool %s namespace %s); gave up%s, no member "
+			    "starts alone\n",
+			    g->name, g->members_seen, (unsigned long long)g->o->members, t,
+			    group_pool(g->o), CCB_GROUP_NAMESPACE,
+			    r == 0 ? " and withdrew" : " (its registration could not be removed)");
 			g->timed_out = true;
 			return -ETIMEDOUT;
 		}
@@ -1188,7 +1433,8 @@ static int wait_for_start(struct group_ctx *g)
 			wake = deadline;
 		pthread_mutex_lock(&g->lock);
 		if (g->notifies == seen && wake > now) {
-			struct timespec ts = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
+			struct timespec ts = {(time_t)(wake / 1000000000ull),
+			                      (long)(wake % 1000000000ull)};
 			pthread_cond_timedwait(&g->cond, &g->lock, &ts);
 		}
 		pthread_mutex_unlock(&g->lock);
@@ -1234,7 +1480,7 @@ static int group_barrier(struct ccb_run *run, void *arg)
 		return -ECANCELED;
 	/* Failing to watch only costs latency: the poll still sees the start. */
 	r = rados_watch3(g->watch_io, g->name, &g->watch_cookie, on_notify, on_watch_error,
-			 (uint32_t)((g->o->op_timeout_usec + 999999) / 1000000), g);
+	                 (uint32_t)((g->o->op_timeout_usec + 999999) / 1000000), g);
 	if (r < 0)
 		gerr(g, "rados_watch3", g->name, r);
 	g->watching = r == 0;
@@ -1249,8 +1495,9 @@ static int group_barrier(struct ccb_run *run, void *arg)
 
 		if (ccb_signal_pending) {
 			withdraw(g, "interrupted before the start");
-			fprintf(stderr, "ccbench: group %s: interrupted before the start; withdrew\n",
-				g->name);
+			fprintf(stderr,
+			        "ccbench: group %s: interrupted before the start; withdrew\n",
+			        g->name);
 			return -ECANCELED;
 		}
 		if (left <= 0)
@@ -1267,9 +1514,10 @@ static int group_barrier(struct ccb_run *run, void *arg)
 	}
 	g->measured_start = realtime_s();
 	if (g->measured_start - g->planned_start > 0.05)
-		ccb_run_warn(run, "group %s: started %.0f ms after the common instant (the start "
-			     "reached this member late)",
-			     g->name, (g->measured_start - g->planned_start) * 1000.0);
+		ccb_run_warn(run,
+		             "group %s: started %.0f ms after the common instant (the start "
+		             "reached this member late)",
+		             g->name, (g->measured_start - g->planned_start) * 1000.0);
 	publish_start(g);
 	return 0;
 }
@@ -1295,14 +1543,14 @@ static int finish_member(struct group_ctx *g, json_t *res)
 	}
 	end = g->measured_start + num(res, "seconds");
 	info = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "name", g->name, "member", g->member,
-			 "members", (json_int_t)g->o->members, "planned_start_realtime_us",
-			 json_us(g->planned_start), "start_realtime_us", json_us(g->measured_start),
-			 "end_realtime_us", json_us(end));
+	                 "members", (json_int_t)g->o->members, "planned_start_realtime_us",
+	                 json_us(g->planned_start), "start_realtime_us", json_us(g->measured_start),
+	                 "end_realtime_us", json_us(end));
 	json_object_set_new(res, "group", info);
 	snprintf(oid, sizeof(oid), "%s.result.%s", g->name, g->member);
 	doc = json_pack("{s:s, s:s, s:i, s:f, s:f, s:O}", "member", g->member, "host", g->host,
-			"pid", (int)getpid(), "start_realtime", g->measured_start, "end_realtime",
-			end, "result", res);
+	                "pid", (int)getpid(), "start_realtime", g->measured_start, "end_realtime",
+	                end, "result", res);
 	s = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
 	json_decref(doc);
 	if (!s)
@@ -1322,8 +1570,9 @@ static int finish_member(struct group_ctx *g, json_t *res)
 	json_object_set_new(g->record, "result_object", json_string(oid));
 	r = record_update(g);
 	if (r == -ENOENT) {
-		fprintf(stderr, "ccbench: group %s: removed while this member ran; result not kept\n",
-			g->name);
+		fprintf(stderr,
+		        "ccbench: group %s: removed while this member ran; result not kept\n",
+		        g->name);
 		rados_remove(g->io, oid);
 		return r;
 	}
@@ -1341,14 +1590,19 @@ static int finish_member(struct group_ctx *g, json_t *res)
 
 		json_array_foreach(json_object_get(started, "members"), i, v)
 		{
-			double t = num(json_object_get(regs, json_string_value(v) ? json_string_value(v) : ""),
-				       "start_realtime");
-			if (starts && t > 0)
+			double t = num(
+			    json_object_get(regs, json_string_value(v) ? json_string_value(v) : ""),
+			    "start_realtime");
+			if (starts &&
+			    valid_instant(json_object_get(
+			        json_object_get(regs,
+			                        json_string_value(v) ? json_string_value(v) : ""),
+			        "start_realtime")))
 				starts[k++] = t;
 		}
 		if (starts && n && k == n)
 			json_object_set_new(info, "start_skew_ms",
-					    json_real(ccb_group_skew_ms(starts, n)));
+			                    json_real(ccb_group_skew_ms(starts, n)));
 		free(starts);
 		json_decref(started);
 		json_decref(regs);
@@ -1377,7 +1631,7 @@ static void member_id(struct group_ctx *g)
 		rnd[1] = (unsigned char)(x >> 8);
 	}
 	snprintf(g->member, sizeof(g->member), "%s.%d.%02x%02x", g->host, (int)getpid(), rnd[0],
-		 rnd[1]);
+	         rnd[1]);
 	snprintf(g->key, sizeof(g->key), MEMBER_PREFIX "%s", g->member);
 }
 
@@ -1399,12 +1653,11 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 	g.name = pt->opts->group;
 	member_id(&g);
 	g.params = ccb_group_params(g.o, pt->command, pt->cmd_mask);
-	args = json_array();
-	for (int i = 0; args && i < pt->argc; i++)
-		json_array_append_new(args, json_string(pt->argv[i]));
+	/* The registration is readable by every client of the cluster: no key material. */
+	args = ccb_redact_argv(pt->argc, pt->argv);
 	g.record = json_pack("{s:s, s:s, s:i, s:s, s:O, s:o, s:s}", "member", g.member, "host",
-			     g.host, "pid", (int)getpid(), "command", pt->command, "params",
-			     g.params, "argv", args ? args : json_array(), "state", "registered");
+	                     g.host, "pid", (int)getpid(), "command", pt->command, "params",
+	                     g.params, "argv", args ? args : json_array(), "state", "registered");
 	if (!g.params || !g.record) {
 		json_decref(g.params);
 		json_decref(g.record);
@@ -1495,6 +1748,7 @@ static int gather(rados_ioctx_t io, const char *name, json_t **state_out, json_t
 {
 	struct gstate st;
 	json_t *state = NULL, *results = json_object(), *regs, *ids, *params, *started, *v;
+	json_t *ignored;
 	size_t i;
 	int r = gstate_read(io, name, &st);
 
@@ -1506,11 +1760,14 @@ static int gather(rados_ioctx_t io, const char *name, json_t **state_out, json_t
 	regs = gstate_members(&st);
 	params = gstate_get(&st, "params");
 	started = gstate_get(&st, "started");
-	state = json_pack("{s:s, s:o, s:o, s:O}", "name", name, "params",
-			  params ? params : json_null(), "started", started ? started : json_null(),
-			  "members", regs);
-	ids = json_is_object(started) ? json_incref(json_object_get(started, "members"))
-				      : ids_in_order(regs);
+	state =
+	    json_pack("{s:s, s:o, s:o, s:O}", "name", name, "params", params ? params : json_null(),
+	              "started", started ? started : json_null(), "members", regs);
+	/* The same ids the report takes, checked the same way: a poisoned
+	 * claim cannot send us reading a million objects. */
+	ignored = json_array();
+	ids = claim_ids(started, regs, ignored);
+	json_decref(ignored);
 	json_array_foreach(ids, i, v)
 	{
 		char oid[256], *buf = NULL;
@@ -1523,7 +1780,7 @@ static int gather(rados_ioctx_t io, const char *name, json_t **state_out, json_t
 			continue;
 		if (r < 0) {
 			fprintf(stderr, "ccbench: group %s: rados_read(%s): %s\n", name, oid,
-				strerror(-r));
+			        strerror(-r));
 			continue;
 		}
 		doc = json_loadb(buf, len, 0, NULL);
@@ -1531,8 +1788,8 @@ static int gather(rados_ioctx_t io, const char *name, json_t **state_out, json_t
 		if (json_is_object(doc))
 			json_object_set_new(results, json_string_value(v), doc);
 		else {
-			fprintf(stderr, "ccbench: group %s: %s: not a ccbench result; ignored\n", name,
-				oid);
+			fprintf(stderr, "ccbench: group %s: %s: not a ccbench result; ignored\n",
+			        name, oid);
 			json_decref(doc);
 		}
 	}
@@ -1554,24 +1811,27 @@ static void text_report(const json_t *rep, FILE *out)
 	size_t i;
 
 	if (json_object_get(params, "duration"))
-		ccb_format_duration((uint64_t)json_integer_value(json_object_get(params, "duration")),
-				    dur, sizeof(dur));
+		ccb_format_duration(
+		    (uint64_t)json_integer_value(json_object_get(params, "duration")), dur,
+		    sizeof(dur));
 	fprintf(out, "group %s: %s, %lld members expected%s%s, %s\n", str(rep, "group"),
-		str(params, "command"), (long long)json_integer_value(json_object_get(rep, "members_expected")),
-		dur[0] ? ", duration " : "", dur, str(rep, "status"));
+	        str(params, "command"),
+	        (long long)json_integer_value(json_object_get(rep, "members_expected")),
+	        dur[0] ? ", duration " : "", dur, str(rep, "status"));
 	if (json_object_get(rep, "planned_start_realtime_us")) {
 		format_realtime(num(rep, "planned_start_realtime_us") / 1e6, when, sizeof(when));
 		fprintf(out, "%-10s %s planned, skew %.1f ms between measured starts\n", "start",
-			when, num(rep, "start_skew_ms"));
+		        when, num(rep, "start_skew_ms"));
 	}
 	if (json_is_object(win))
 		fprintf(out, "%-10s %.2f s in which all %lld reporting members ran\n", "window",
-			num(win, "seconds"), (long long)json_integer_value(json_object_get(agg, "members")));
+		        num(win, "seconds"),
+		        (long long)json_integer_value(json_object_get(agg, "members")));
 	else
 		fprintf(out, "%-10s none (no member reported, or their runs did not overlap)\n",
-			"window");
+		        "window");
 	fprintf(out, "\n%-36s %-9s %-11s %10s %12s %9s %9s %9s %9s\n", "member", "state", "status",
-		"MiB/s", "window MiB/s", "iops", "p50 ms", "p99 ms", "start ms");
+	        "MiB/s", "window MiB/s", "iops", "p50 ms", "p99 ms", "start ms");
 	json_array_foreach(json_object_get(rep, "members"), i, m)
 	{
 		const json_t *lat = json_object_get(m, "latency_us");
@@ -1580,17 +1840,17 @@ static void text_report(const json_t *rep, FILE *out)
 		snprintf(st, sizeof(st), "%s", str(m, "state"));
 		if (!json_object_get(m, "result")) {
 			fprintf(out, "%-36s %-9s %-11s %10s %12s %9s %9s %9s", str(m, "member"), st,
-				json_object_get(m, "last_state") ? str(m, "last_state") : "-", "-",
-				"-", "-", "-", "-");
+			        json_object_get(m, "last_state") ? str(m, "last_state") : "-", "-",
+			        "-", "-", "-", "-");
 		} else {
 			fprintf(out, "%-36s %-9s %-11s %10.2f ", str(m, "member"), st,
-				str(m, "status"), num(m, "bandwidth_mib_s"));
+			        str(m, "status"), num(m, "bandwidth_mib_s"));
 			if (json_object_get(m, "window_bandwidth_mib_s"))
 				fprintf(out, "%12.2f", num(m, "window_bandwidth_mib_s"));
 			else
 				fprintf(out, "%12s", "-");
 			fprintf(out, " %9.1f %9.3f %9.3f", num(m, "iops"), num(lat, "p50") / 1e3,
-				num(lat, "p99") / 1e3);
+			        num(lat, "p99") / 1e3);
 		}
 		if (json_object_get(m, "start_offset_ms"))
 			fprintf(out, " %+9.1f\n", num(m, "start_offset_ms"));
@@ -1598,15 +1858,20 @@ static void text_report(const json_t *rep, FILE *out)
 			fprintf(out, " %9s\n", "-");
 	}
 	fprintf(out, "%-36s %-9s %-11s %10s %12.2f  (%.1f MiB in %.2f s)\n", "aggregate", "", "",
-		"", num(agg, "bandwidth_mib_s"), num(agg, "bytes") / MIB, num(agg, "seconds"));
+	        "", num(agg, "bandwidth_mib_s"), num(agg, "bytes") / MIB, num(agg, "seconds"));
 	if (json_is_number(json_object_get(agg, "jain_index")))
-		fprintf(out, "%-10s Jain's index %.4f over the members' window bandwidth (1 = equal)\n",
-			"fairness", num(agg, "jain_index"));
+		fprintf(out,
+		        "%-10s Jain's index %.4f over the members' window bandwidth (1 = equal)\n",
+		        "fairness", num(agg, "jain_index"));
+	json_array_foreach(json_object_get(rep, "malformed"), i, m)
+	    fprintf(out, "%-10s %s%s%s: %s; not in the aggregate\n", "MALFORMED",
+	            json_object_get(m, "member") ? "member " : "", str(m, "member"),
+	            json_object_get(m, "member") ? "" : "group record", str(m, "reason"));
 	if (json_array_size(json_object_get(rep, "missing")))
 		fprintf(out,
-			"%-10s %zu member(s) registered but never reported a result: not in the "
-			"aggregate\n",
-			"MISSING", json_array_size(json_object_get(rep, "missing")));
+		        "%-10s %zu member(s) registered but never reported a result: not in the "
+		        "aggregate\n",
+		        "MISSING", json_array_size(json_object_get(rep, "missing")));
 }
 
 static void csv_report(const json_t *rep, FILE *out)
@@ -1615,29 +1880,30 @@ static void csv_report(const json_t *rep, FILE *out)
 	size_t i;
 
 	fprintf(out, "group,member,host,state,status,start_offset_ms,seconds,bytes,bandwidth_mib_s,"
-		     "window_bytes,window_bandwidth_mib_s,iops,latency_us_p50,latency_us_p99,"
-		     "latency_us_p99_9\n");
+	             "window_bytes,window_bandwidth_mib_s,iops,latency_us_p50,latency_us_p99,"
+	             "latency_us_p99_9\n");
 	json_array_foreach(json_object_get(rep, "members"), i, m)
 	{
 		const json_t *lat = json_object_get(m, "latency_us");
 		bool res = json_object_get(m, "result") != NULL;
 
 		fprintf(out, "%s,%s,%s,%s,%s,", str(rep, "group"), str(m, "member"), str(m, "host"),
-			str(m, "state"), str(m, "status"));
+		        str(m, "state"), str(m, "status"));
 		if (json_object_get(m, "start_offset_ms"))
 			fprintf(out, "%.3f", num(m, "start_offset_ms"));
 		if (res)
 			fprintf(out, ",%.3f,%lld,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
-				num(m, "seconds"), (long long)json_integer_value(json_object_get(m, "bytes")),
-				num(m, "bandwidth_mib_s"), num(m, "window_bytes"),
-				num(m, "window_bandwidth_mib_s"), num(m, "iops"), num(lat, "p50"),
-				num(lat, "p99"), num(lat, "p99_9"));
+			        num(m, "seconds"),
+			        (long long)json_integer_value(json_object_get(m, "bytes")),
+			        num(m, "bandwidth_mib_s"), num(m, "window_bytes"),
+			        num(m, "window_bandwidth_mib_s"), num(m, "iops"), num(lat, "p50"),
+			        num(lat, "p99"), num(lat, "p99_9"));
 		else
 			fprintf(out, ",,,,,,,,,\n");
 	}
 	fprintf(out, "%s,aggregate,,%s,,,%.3f,,,%.0f,%.3f,,,,\n", str(rep, "group"),
-		str(rep, "status"), num(agg, "seconds"), num(agg, "bytes"),
-		num(agg, "bandwidth_mib_s"));
+	        str(rep, "status"), num(agg, "seconds"), num(agg, "bytes"),
+	        num(agg, "bandwidth_mib_s"));
 }
 
 static int svg_report(const json_t *rep, FILE *out)
@@ -1652,9 +1918,9 @@ static int svg_report(const json_t *rep, FILE *out)
 
 	if (!lines)
 		return r;
-	json_array_foreach(members, i, m)
-		if (json_object_get(m, "result") && json_object_get(m, "start_realtime_us"))
-			t0 = fmin(t0, num(m, "start_realtime_us") / 1e6);
+	json_array_foreach(members, i, m) if (json_object_get(m, "result") &&
+	                                      json_object_get(m, "start_realtime_us")) t0 =
+	    fmin(t0, num(m, "start_realtime_us") / 1e6);
 	/* Each member's own seconds, placed at its measured start. */
 	json_array_foreach(members, i, m)
 	{
@@ -1694,18 +1960,19 @@ static int svg_report(const json_t *rep, FILE *out)
 		n_lines++;
 		json_array_foreach(agg_series, i, s)
 		{
-			((double *)ln->x)[ln->n] = w0 - t0 + num(s, "offset_s") + num(s, "seconds") / 2;
+			((double *)ln->x)[ln->n] =
+			    w0 - t0 + num(s, "offset_s") + num(s, "seconds") / 2;
 			((double *)ln->y)[ln->n++] = num(s, "bandwidth_mib_s");
 		}
 	}
 	snprintf(title, sizeof(title), "ccbench group %s: %s, bandwidth per second",
-		 str(rep, "group"), str(json_object_get(rep, "params"), "command"));
+	         str(rep, "group"), str(json_object_get(rep, "params"), "command"));
 	r = ccb_chart_svg(&(struct ccb_chart){.title = title,
-					      .x_title = "time since the first member started (s)",
-					      .y_title = "bandwidth (MiB/s)",
-					      .series = lines,
-					      .n_series = n_lines},
-			  out);
+	                                      .x_title = "time since the first member started (s)",
+	                                      .y_title = "bandwidth (MiB/s)",
+	                                      .series = lines,
+	                                      .n_series = n_lines},
+	                  out);
 out:
 	for (i = 0; i <= n_lines && i < json_array_size(members) + 1; i++) {
 		free((void *)lines[i].x);
@@ -1755,13 +2022,31 @@ static int remove_group(rados_ioctx_t io, const char *name)
 			removed++;
 		else if (r != -ENOENT) {
 			fprintf(stderr, "ccbench: group %s: rados_remove(%s): %s\n", name,
-				json_string_value(v), strerror(-r));
+			        json_string_value(v), strerror(-r));
 			if (!first_err)
 				first_err = r;
 		}
 	}
 	json_decref(names);
 	return first_err ? first_err : removed;
+}
+
+/* Malformed records on stderr, so a script reading stdout sees them too. */
+static void warn_malformed(const char *name, const json_t *rep)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(rep, "malformed"), i, m)
+	{
+		if (json_object_get(m, "member"))
+			fprintf(stderr,
+			        "ccbench: group %s: member %s: malformed record (%s); skipped\n",
+			        name, str(m, "member"), str(m, "reason"));
+		else
+			fprintf(stderr, "ccbench: group %s: malformed record: %s\n", name,
+			        str(m, "reason"));
+	}
 }
 
 static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
@@ -1772,12 +2057,12 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 
 	if (r == -ENOENT) {
 		fprintf(stderr, "ccbench: group %s: no such group in pool %s namespace %s\n", name,
-			group_pool(o), CCB_GROUP_NAMESPACE);
+		        group_pool(o), CCB_GROUP_NAMESPACE);
 		return 2;
 	}
 	if (r < 0) {
-		fprintf(stderr, "ccbench: group %s: rados_read_op_omap_get_vals2(%s): %s\n", name, name,
-			strerror(-r));
+		fprintf(stderr, "ccbench: group %s: rados_read_op_omap_get_vals2(%s): %s\n", name,
+		        name, strerror(-r));
 		return 1;
 	}
 	rep = ccb_group_aggregate(state, results);
@@ -1785,10 +2070,12 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 	json_decref(results);
 	if (!rep)
 		return 1;
+	warn_malformed(name, rep);
 	status = strcmp(str(rep, "status"), "complete") == 0 ? 0 : 1;
 	switch (o->format) {
 	case CCB_FMT_JSON:
-		r = json_dumpf(rep, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ? -EIO : 0;
+		r = json_dumpf(rep, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ? -EIO
+		                                                                          : 0;
 		fputc('\n', stdout);
 		break;
 	case CCB_FMT_CSV:
@@ -1807,13 +2094,13 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 		status = 1;
 	if (status == 1 && !strcmp(str(rep, "status"), "incomplete"))
 		fprintf(stderr,
-			"ccbench: group %s: incomplete: %lld of %lld members in the aggregate "
-			"(%zu missing, the others withdrawn)\n",
-			name,
-			(long long)json_integer_value(
-				json_object_get(json_object_get(rep, "aggregate"), "members")),
-			(long long)json_integer_value(json_object_get(rep, "members_expected")),
-			json_array_size(json_object_get(rep, "missing")));
+		        "ccbench: group %s: incomplete: %lld of %lld members in the aggregate "
+		        "(%zu missing, the others withdrawn)\n",
+		        name,
+		        (long long)json_integer_value(
+		            json_object_get(json_object_get(rep, "aggregate"), "members")),
+		        (long long)json_integer_value(json_object_get(rep, "members_expected")),
+		        json_array_size(json_object_get(rep, "missing")));
 	else if (status == 1 && !strcmp(str(rep, "status"), "waiting"))
 		fprintf(stderr, "ccbench: group %s: has not started yet\n", name);
 	if (o->group_cleanup) {
@@ -1822,7 +2109,7 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 			status = 1;
 		else if (!o->quiet)
 			fprintf(stderr, "ccbench: group %s: removed %d objects (--group-cleanup)\n",
-				name, r);
+			        name, r);
 	}
 	json_decref(rep);
 	return status;
@@ -1839,7 +2126,7 @@ static int cmd_ls(const struct ccb_cli *cli, rados_ioctx_t io)
 
 	if (r < 0 || !names || !out) {
 		fprintf(stderr, "ccbench: group ls: rados_nobjects_list_open(pool %s): %s\n",
-			group_pool(o), strerror(r < 0 ? -r : ENOMEM));
+		        group_pool(o), strerror(r < 0 ? -r : ENOMEM));
 		json_decref(names);
 		json_decref(out);
 		return 1;
@@ -1856,20 +2143,23 @@ static int cmd_ls(const struct ccb_cli *cli, rados_ioctx_t io)
 			continue;
 		rep = ccb_group_aggregate(state, results);
 		if (rep)
+			warn_malformed(json_string_value(v), rep);
+		if (rep)
 			json_array_append_new(
-				out, json_pack("{s:s, s:s, s:I, s:I, s:I, s:O}", "name",
-					       json_string_value(v), "status", str(rep, "status"),
-					       "members_expected",
-					       json_integer_value(json_object_get(rep, "members_expected")),
-					       "registered",
-					       (json_int_t)json_object_size(json_object_get(state, "members")),
-					       "reported",
-					       json_integer_value(json_object_get(
-						       json_object_get(rep, "aggregate"), "members")),
-					       "planned_start_realtime_us",
-					       json_object_get(rep, "planned_start_realtime_us")
-						       ? json_object_get(rep, "planned_start_realtime_us")
-						       : json_null()));
+			    out,
+			    json_pack(
+			        "{s:s, s:s, s:I, s:I, s:I, s:O}", "name", json_string_value(v),
+			        "status", str(rep, "status"), "members_expected",
+			        json_integer_value(json_object_get(rep, "members_expected")),
+			        "registered",
+			        (json_int_t)json_object_size(json_object_get(state, "members")),
+			        "reported",
+			        json_integer_value(
+			            json_object_get(json_object_get(rep, "aggregate"), "members")),
+			        "planned_start_realtime_us",
+			        json_object_get(rep, "planned_start_realtime_us")
+			            ? json_object_get(rep, "planned_start_realtime_us")
+			            : json_null()));
 		json_decref(rep);
 		json_decref(state);
 		json_decref(results);
@@ -1891,13 +2181,14 @@ static int cmd_ls(const struct ccb_cli *cli, rados_ioctx_t io)
 			char when[64] = "-";
 			if (json_is_number(json_object_get(v, "planned_start_realtime_us")))
 				format_realtime(num(v, "planned_start_realtime_us") / 1e6, when,
-						sizeof(when));
-			printf(o->format == CCB_FMT_CSV ? "%s,%s,%lld,%lld,%lld,%s\n"
-							: "%-24s %-11s %8lld %10lld %8lld  %s\n",
-			       str(v, "name"), str(v, "status"),
-			       (long long)json_integer_value(json_object_get(v, "members_expected")),
-			       (long long)json_integer_value(json_object_get(v, "registered")),
-			       (long long)json_integer_value(json_object_get(v, "reported")), when);
+				                sizeof(when));
+			printf(
+			    o->format == CCB_FMT_CSV ? "%s,%s,%lld,%lld,%lld,%s\n"
+			                             : "%-24s %-11s %8lld %10lld %8lld  %s\n",
+			    str(v, "name"), str(v, "status"),
+			    (long long)json_integer_value(json_object_get(v, "members_expected")),
+			    (long long)json_integer_value(json_object_get(v, "registered")),
+			    (long long)json_integer_value(json_object_get(v, "reported")), when);
 		}
 	}
 	json_decref(names);
@@ -1915,7 +2206,7 @@ int ccb_group_command(const struct ccb_cli *cli)
 
 	if (name && !valid_name(name)) {
 		fprintf(stderr, "ccbench: %s '%s': a group name is 1 to 64 of A-Z a-z 0-9 _ -\n",
-			cli->command, name);
+		        cli->command, name);
 		return 2;
 	}
 	r = group_connect(&cli->opts, &cluster, &io, &bad_input);
@@ -1926,8 +2217,9 @@ int ccb_group_command(const struct ccb_cli *cli)
 	} else if (strcmp(cli->command, "group rm") == 0) {
 		r = remove_group(io, name);
 		if (r == 0) {
-			fprintf(stderr, "ccbench: group %s: no such group in pool %s namespace %s\n",
-				name, group_pool(&cli->opts), CCB_GROUP_NAMESPACE);
+			fprintf(stderr,
+			        "ccbench: group %s: no such group in pool %s namespace %s\n", name,
+			        group_pool(&cli->opts), CCB_GROUP_NAMESPACE);
 			status = 2;
 		} else if (r < 0) {
 			status = 1;

@@ -6,10 +6,13 @@
 #include <ccbench/units.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static double num(const json_t *o, const char *key)
@@ -26,11 +29,11 @@ static const char *str(const json_t *o, const char *key)
 static void text_latency(FILE *out, const char *label, const json_t *lat)
 {
 	fprintf(out,
-		"%-18s min %.3f  mean %.3f  stddev %.3f  p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  "
-		"max %.3f\n",
-		label, num(lat, "min") / 1e3, num(lat, "mean") / 1e3, num(lat, "stddev") / 1e3,
-		num(lat, "p50") / 1e3, num(lat, "p90") / 1e3, num(lat, "p99") / 1e3,
-		num(lat, "p99_9") / 1e3, num(lat, "max") / 1e3);
+	        "%-18s min %.3f  mean %.3f  stddev %.3f  p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  "
+	        "max %.3f\n",
+	        label, num(lat, "min") / 1e3, num(lat, "mean") / 1e3, num(lat, "stddev") / 1e3,
+	        num(lat, "p50") / 1e3, num(lat, "p90") / 1e3, num(lat, "p99") / 1e3,
+	        num(lat, "p99_9") / 1e3, num(lat, "max") / 1e3);
 }
 
 /* One "key=value ..." line of an object's scalars; sizes in K/M/G. */
@@ -42,7 +45,8 @@ static void text_object(FILE *out, const char *label, const json_t *obj)
 	fprintf(out, "%-18s", label);
 	json_object_foreach((json_t *)obj, key, v)
 	{
-		bool sized = strstr(key, "size") || strstr(key, "bytes") || strstr(key, "stripe_unit");
+		bool sized =
+		    strstr(key, "size") || strstr(key, "bytes") || strstr(key, "stripe_unit");
 		if (json_is_integer(v) && sized && json_integer_value(v) > 0) {
 			char b[32];
 			ccb_format_bytes((uint64_t)json_integer_value(v), b, sizeof(b));
@@ -99,10 +103,10 @@ static void text_meta_table(FILE *out, const json_t *r)
 	size_t n = json_array_size(phases);
 
 	fprintf(out, "%-18s %s (%lld files, %lld to %lld bytes, %lld dirs)\n", "files",
-		str(files, "spec"), (long long)json_integer_value(json_object_get(files, "count")),
-		(long long)json_integer_value(json_object_get(files, "min_bytes")),
-		(long long)json_integer_value(json_object_get(files, "max_bytes")),
-		(long long)json_integer_value(json_object_get(files, "dirs")));
+	        str(files, "spec"), (long long)json_integer_value(json_object_get(files, "count")),
+	        (long long)json_integer_value(json_object_get(files, "min_bytes")),
+	        (long long)json_integer_value(json_object_get(files, "max_bytes")),
+	        (long long)json_integer_value(json_object_get(files, "dirs")));
 	fprintf(out, "%-18s  ------Sequential Create------ --------Random Create--------\n", "");
 	fprintf(out, "%-18s  -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n", "");
 	fprintf(out, "%-18s", "/sec");
@@ -121,7 +125,7 @@ static void text_meta_table(FILE *out, const json_t *r)
 			char b[32] = "-";
 			if (json_integer_value(json_object_get(ph, "ops")))
 				bonnie_latency(b, sizeof(b),
-					       num(json_object_get(ph, "latency_us"), rows[k].key));
+				               num(json_object_get(ph, "latency_us"), rows[k].key));
 			fprintf(out, " %9s", b);
 		}
 		fputc('\n', out);
@@ -129,11 +133,12 @@ static void text_meta_table(FILE *out, const json_t *r)
 	fprintf(out, "%-18s", "files");
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, " %9lld",
-			(long long)json_integer_value(json_object_get(json_array_get(phases, i), "ops")));
+		        (long long)json_integer_value(
+		            json_object_get(json_array_get(phases, i), "ops")));
 	fputc('\n', out);
 	fprintf(out, "%-18s %.2f s, %lld ops, %lld errors\n", "total", num(r, "seconds"),
-		(long long)json_integer_value(json_object_get(r, "ops")),
-		(long long)json_integer_value(json_object_get(r, "errors")));
+	        (long long)json_integer_value(json_object_get(r, "ops")),
+	        (long long)json_integer_value(json_object_get(r, "errors")));
 }
 
 static int write_text(const json_t *r, FILE *out)
@@ -147,13 +152,13 @@ static int write_text(const json_t *r, FILE *out)
 	size_t i;
 
 	fprintf(out, "ccbench %s (path %s, fsid %s)\n", str(r, "command"), str(r, "path"),
-		str(r, "fsid"));
+	        str(r, "fsid"));
 	fprintf(out, "%-18s %s (%s)\n", "status", str(r, "status"), str(r, "reason"));
 	if (json_object_get(r, "error"))
 		fprintf(out, "%-18s %s\n", "error", str(r, "error"));
 	fprintf(out, "%-18s %lld clients x %lld in flight\n", "load",
-		(long long)json_integer_value(json_object_get(r, "clients_n")),
-		(long long)json_integer_value(json_object_get(r, "queue_depth")));
+	        (long long)json_integer_value(json_object_get(r, "clients_n")),
+	        (long long)json_integer_value(json_object_get(r, "queue_depth")));
 	text_object(out, "layout", layout);
 	json_object_foreach((json_t *)layout, key, v)
 	{
@@ -165,38 +170,58 @@ static int write_text(const json_t *r, FILE *out)
 		goto warnings;
 	}
 	fprintf(out, "%-18s %.2f s, %.1f MiB, %lld ops, %lld errors\n", "total", num(r, "seconds"),
-		num(r, "bytes") / 1048576.0, (long long)json_integer_value(json_object_get(r, "ops")),
-		(long long)json_integer_value(json_object_get(r, "errors")));
+	        num(r, "bytes") / 1048576.0,
+	        (long long)json_integer_value(json_object_get(r, "ops")),
+	        (long long)json_integer_value(json_object_get(r, "errors")));
 	fprintf(out, "%-18s %.2f MiB/s\n", "bandwidth", num(r, "bandwidth_mib_s"));
 	fprintf(out, "%-18s stddev %.2f  min %.2f  max %.2f  (%lld samples)\n", "  per second",
-		num(bw, "stddev"), num(bw, "min"), num(bw, "max"),
-		(long long)json_integer_value(json_object_get(bw, "samples")));
+	        num(bw, "stddev"), num(bw, "min"), num(bw, "max"),
+	        (long long)json_integer_value(json_object_get(bw, "samples")));
 	fprintf(out, "%-18s %.1f\n", "iops", num(r, "iops"));
 	text_latency(out, "latency ms", json_object_get(r, "latency_us"));
 	json_array_foreach((json_t *)clients, i, v)
 	{
 		char label[32];
 		snprintf(label, sizeof(label), "client %lld",
-			 (long long)json_integer_value(json_object_get(v, "client")));
+		         (long long)json_integer_value(json_object_get(v, "client")));
 		fprintf(out, "%-18s %.2f MiB/s, %.1f iops, %lld errors, p50 %.3f ms, p99 %.3f ms\n",
-			label, num(v, "bandwidth_mib_s"), num(v, "iops"),
-			(long long)json_integer_value(json_object_get(v, "errors")),
-			num(json_object_get(v, "latency_us"), "p50") / 1e3,
-			num(json_object_get(v, "latency_us"), "p99") / 1e3);
+		        label, num(v, "bandwidth_mib_s"), num(v, "iops"),
+		        (long long)json_integer_value(json_object_get(v, "errors")),
+		        num(json_object_get(v, "latency_us"), "p50") / 1e3,
+		        num(json_object_get(v, "latency_us"), "p99") / 1e3);
 	}
 warnings:
-	json_array_foreach((json_t *)warnings, i, v) fprintf(out, "%-18s %s\n", "warning",
-							    json_string_value(v));
+	json_array_foreach((json_t *)warnings, i, v)
+	    fprintf(out, "%-18s %s\n", "warning", json_string_value(v));
 	return ferror(out) ? -EIO : 0;
 }
 
 /* CSV: one header and one row per result; nested objects flatten to a_b. */
 static const char *const csv_cols[] = {
-	"command", "path", "mode", "status", "clients_n", "queue_depth", "seconds", "bytes", "ops",
-	"errors", "bandwidth_mib_s", "iops", "bandwidth_per_second_mib_s.stddev",
-	"bandwidth_per_second_mib_s.min", "bandwidth_per_second_mib_s.max", "latency_us.min",
-	"latency_us.mean", "latency_us.stddev", "latency_us.p50", "latency_us.p90", "latency_us.p99",
-	"latency_us.p99_9", "latency_us.max", "fsid",
+    "command",
+    "path",
+    "mode",
+    "status",
+    "clients_n",
+    "queue_depth",
+    "seconds",
+    "bytes",
+    "ops",
+    "errors",
+    "bandwidth_mib_s",
+    "iops",
+    "bandwidth_per_second_mib_s.stddev",
+    "bandwidth_per_second_mib_s.min",
+    "bandwidth_per_second_mib_s.max",
+    "latency_us.min",
+    "latency_us.mean",
+    "latency_us.stddev",
+    "latency_us.p50",
+    "latency_us.p90",
+    "latency_us.p99",
+    "latency_us.p99_9",
+    "latency_us.max",
+    "fsid",
 };
 
 static const json_t *lookup(const json_t *r, const char *path)
@@ -267,28 +292,212 @@ int ccb_report_write(const json_t *result, enum ccb_format fmt, FILE *out)
 	}
 }
 
-int ccb_report_to_file(const char *path, const char *opt, const json_t *doc,
-		       int (*render)(const json_t *, FILE *))
+/*
+ * Where an output path really goes. A symlink is followed (hop by hop, so
+ * a dangling link names the file it will create) and the link itself is
+ * left alone; a name for an open descriptor (/dev/stdout, /dev/fd/N,
+ * /proc/self/fd/N) is that descriptor, written where it stands, so
+ * `--output /dev/stdout >>log` appends and never replaces log.
+ */
+static int resolve_output(const char *path, char *out, size_t len, int *fd_out)
 {
-	char tmp[4096];
-	FILE *f;
+	char cur[PATH_MAX], link[PATH_MAX];
+	struct stat st;
+	int n, fd;
+
+	*fd_out = -1;
+	if (snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
+		return -ENAMETOOLONG;
+	for (int hop = 0; hop < 40; hop++) {
+		if (strcmp(cur, "/dev/stdout") == 0 || strcmp(cur, "/dev/stderr") == 0) {
+			*fd_out = strcmp(cur, "/dev/stdout") == 0 ? 1 : 2;
+			return 0;
+		}
+		if ((sscanf(cur, "/dev/fd/%d%n", &fd, &n) == 1 ||
+		     sscanf(cur, "/proc/self/fd/%d%n", &fd, &n) == 1) &&
+		    cur[n] == '\0' && fd >= 0) {
+			*fd_out = fd;
+			return 0;
+		}
+		if (lstat(cur, &st) < 0) {
+			if (errno != ENOENT)
+				return -errno;
+			break; /* a new file */
+		}
+		if (!S_ISLNK(st.st_mode))
+			break;
+		n = (int)readlink(cur, link, sizeof(link) - 1);
+		if (n < 0)
+			return -errno;
+		link[n] = '\0';
+		if (link[0] == '/') {
+			snprintf(cur, sizeof(cur), "%s", link);
+		} else {
+			/* Relative to the directory the link is in. */
+			char *slash = strrchr(cur, '/');
+			char dir[PATH_MAX];
+
+			snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - cur) + 1 : 0, cur);
+			if (snprintf(cur, sizeof(cur), "%s%s", dir, link) >= (int)sizeof(cur))
+				return -ENAMETOOLONG;
+		}
+		if (hop == 39)
+			return -ELOOP;
+	}
+	if (snprintf(out, len, "%s", cur) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* The process umask, read without changing it (umask(2) would, for every thread). */
+static mode_t current_umask(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	unsigned m = 022;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Umask: %o", &m) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (mode_t)m;
+}
+
+static int render_fd(int fd, bool own, const json_t *doc, int (*render)(const json_t *, FILE *))
+{
+	FILE *f = fdopen(fd, "w");
 	int r;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
 	if (!f) {
 		r = -errno;
-		fprintf(stderr, "ccbench: %s '%s': %s\n", opt, path, strerror(errno));
+		if (own)
+			close(fd);
 		return r;
 	}
 	r = render(doc, f);
+	if (fflush(f) != 0 && r == 0)
+		r = -errno;
+	if (own && r == 0 && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
+		r = -errno;
 	if (fclose(f) != 0 && r == 0)
 		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
+	return r;
+}
+
+/* Writing a result over a disk is never what was meant. */
+static const char *const block_device_msg =
+    "a block device: ccbench writes results to files, character devices and pipes only";
+
+/*
+ * A device or a pipe (or descriptor @p fd, when >= 0): written into,
+ * never replaced, never created. The type is checked again on the open
+ * descriptor: a regular file that took the name since the stat() would be
+ * overwritten without being truncated, so that is refused.
+ */
+static int write_in_place(const char *path, int fd, const json_t *doc,
+                          int (*render)(const json_t *, FILE *), const char **what)
+{
+	struct stat st;
+
+	if (fd >= 0) {
+		/* A copy of the descriptor, so stdout stays open for what follows;
+		 * what is buffered for it goes first. */
+		fflush(stdout);
+		fflush(stderr);
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	} else {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int r = -errno;
+		close(fd);
+		return r;
+	}
+	if (S_ISBLK(st.st_mode) || (path && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))) {
+		close(fd);
+		*what = S_ISBLK(st.st_mode) ? block_device_msg
+		                            : "changed from a device or pipe to a file while being "
+		                              "opened; not written";
+		return S_ISBLK(st.st_mode) ? -EINVAL : -EAGAIN;
+	}
+	return render_fd(fd, false, doc, render);
+}
+
+int ccb_report_to_file(const char *path, const char *opt, const json_t *doc,
+                       int (*render)(const json_t *, FILE *))
+{
+	char target[PATH_MAX], tmp[PATH_MAX + 16];
+	const char *slash, *what = NULL;
+	struct stat st;
+	bool exists;
+	mode_t mode;
+	int r, fd = -1;
+
+	tmp[0] = '\0';
+	r = resolve_output(path, target, sizeof(target), &fd);
+	if (r < 0)
+		goto out;
+	if (fd >= 0) {
+		r = write_in_place(NULL, fd, doc, render, &what);
+		goto out;
+	}
+	exists = stat(target, &st) == 0;
+	if (!exists && errno != ENOENT) {
 		r = -errno;
+		goto out;
+	}
+	if (exists && S_ISDIR(st.st_mode)) {
+		r = -EISDIR;
+		goto out;
+	}
+	if (exists && S_ISBLK(st.st_mode)) {
+		what = block_device_msg;
+		r = -EINVAL;
+		goto out;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		r = write_in_place(target, -1, doc, render, &what);
+		goto out;
+	}
+	/*
+	 * A regular file or a new name: written beside it under a name no one
+	 * else can hold (mkstemp: O_EXCL, random), then renamed over it in
+	 * one step, so a reader sees the old file or the new one, never half.
+	 * The replacement keeps the old file's permissions (not set-id bits)
+	 * and, for root, its owner; a new file gets what open(2) would give.
+	 */
+	slash = strrchr(target, '/');
+	snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", slash ? (int)(slash - target) + 1 : 0, target,
+	         slash ? slash + 1 : target);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		tmp[0] = '\0';
+		goto out;
+	}
+	mode = exists ? st.st_mode & 0777 : 0666 & ~current_umask();
+	if (fchmod(fd, mode) < 0) {
+		r = -errno;
+		close(fd);
+		goto out;
+	}
+	if (exists && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
+	    fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM) {
+		r = -errno;
+		close(fd);
+		goto out;
+	}
+	r = render_fd(fd, true, doc, render);
+	if (r == 0 && rename(tmp, target) < 0)
+		r = -errno;
+out:
 	if (r < 0) {
-		fprintf(stderr, "ccbench: %s '%s': %s\n", opt, path, strerror(-r));
-		unlink(tmp);
+		fprintf(stderr, "ccbench: %s '%s': %s\n", opt, path, what ? what : strerror(-r));
+		if (tmp[0])
+			unlink(tmp);
 	}
 	return r;
 }
@@ -314,9 +523,9 @@ int ccb_report_emit(const json_t *result, const struct ccb_opts *o)
 
 	if (o->output)
 		return ccb_report_to_file(o->output, "--output", result,
-					  o->format == CCB_FMT_JSON  ? render_json :
-					  o->format == CCB_FMT_CSV   ? render_csv :
-								       render_text);
+		                          o->format == CCB_FMT_JSON  ? render_json
+		                          : o->format == CCB_FMT_CSV ? render_csv
+		                                                     : render_text);
 	r = ccb_report_write(result, o->format, stdout);
 	if (fflush(stdout) != 0)
 		r = -errno;

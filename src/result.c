@@ -6,6 +6,7 @@
 #include <ccbench/path.h>
 #include <ccbench/stats.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,21 +19,20 @@
 
 json_t *ccb_result_latency(const struct ccb_hist *h)
 {
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)h->count,
-			 "min", h->count ? (double)h->min_nsec / 1e3 : 0.0, "mean",
-			 ccb_hist_mean(h) / 1e3, "stddev", ccb_hist_stddev(h) / 1e3, "p50",
-			 (double)ccb_hist_percentile(h, 50) / 1e3, "p90",
-			 (double)ccb_hist_percentile(h, 90) / 1e3, "p99",
-			 (double)ccb_hist_percentile(h, 99) / 1e3, "p99_9",
-			 (double)ccb_hist_percentile(h, 99.9) / 1e3, "max",
-			 (double)h->max_nsec / 1e3);
+	return json_pack(
+	    "{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)h->count, "min",
+	    h->count ? (double)h->min_nsec / 1e3 : 0.0, "mean", ccb_hist_mean(h) / 1e3, "stddev",
+	    ccb_hist_stddev(h) / 1e3, "p50", (double)ccb_hist_percentile(h, 50) / 1e3, "p90",
+	    (double)ccb_hist_percentile(h, 90) / 1e3, "p99",
+	    (double)ccb_hist_percentile(h, 99) / 1e3, "p99_9",
+	    (double)ccb_hist_percentile(h, 99.9) / 1e3, "max", (double)h->max_nsec / 1e3);
 }
 
 const char *ccb_mode_name(enum ccb_mode mode)
 {
 	static const char *const names[] = {
-		[CCB_MODE_WRITE] = "write", [CCB_MODE_SEQ] = "seq",  [CCB_MODE_RAND] = "rand",
-		[CCB_MODE_RANDWRITE] = "randwrite", [CCB_MODE_RW] = "rw",
+	    [CCB_MODE_WRITE] = "write",         [CCB_MODE_SEQ] = "seq", [CCB_MODE_RAND] = "rand",
+	    [CCB_MODE_RANDWRITE] = "randwrite", [CCB_MODE_RW] = "rw",
 	};
 	return (unsigned)mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "?";
 }
@@ -56,18 +56,134 @@ static json_t *series_json(const struct ccb_series *s)
 
 	for (size_t i = 0; i < s->n_secs; i++)
 		json_array_append_new(
-			a, json_pack("{s:I, s:I, s:I, s:f, s:f}", "t", (json_int_t)i + 1, "bytes",
-				     (json_int_t)s->bytes[i], "ops", (json_int_t)s->ops[i],
-				     "bandwidth_mib_s", (double)s->bytes[i] / 1048576.0,
-				     "lat_mean_us",
-				     s->ops[i] ? (double)s->lat_sum_nsec[i] / 1e3 / (double)s->ops[i]
-					       : 0.0));
+		    a, json_pack("{s:I, s:I, s:I, s:f, s:f}", "t", (json_int_t)i + 1, "bytes",
+		                 (json_int_t)s->bytes[i], "ops", (json_int_t)s->ops[i],
+		                 "bandwidth_mib_s", (double)s->bytes[i] / 1048576.0, "lat_mean_us",
+		                 s->ops[i] ? (double)s->lat_sum_nsec[i] / 1e3 / (double)s->ops[i]
+		                           : 0.0));
 	return a;
 }
 
 static double mib_s(uint64_t bytes, double secs)
 {
 	return secs > 0 ? (double)bytes / 1048576.0 / secs : 0;
+}
+
+/* ---- key material ---------------------------------------------------------
+ *
+ * A result travels: stdout, --output files, CI artefacts, and in group mode
+ * RADOS objects every client of the cluster can read. The command line and
+ * -o settings it records may carry key material (-o key=..., --map-options
+ * secret=...). Values of such settings are replaced where the result is
+ * built, so no view, file or group record can hold them. Paths (-k
+ * KEYRING) stay: they name where a key is, not the key.
+ */
+
+static const char *const secret_names[] = {"key", "secret", "keyring", "password"};
+
+/* @p name (@p len bytes) names key material: "key", "secret", "keyring",
+ * "password", or ends in "_key", "-secret", ".key" ...; an option word
+ * ("-okey", "-qokey") ends in one. Case and '-'/'_' do not matter. */
+static bool secret_name(const char *name, size_t len, bool option_word)
+{
+	for (size_t k = 0; k < sizeof(secret_names) / sizeof(secret_names[0]); k++) {
+		size_t sl = strlen(secret_names[k]);
+		const char *tail = name + len - sl;
+		char before;
+
+		if (len < sl || strncasecmp(tail, secret_names[k], sl) != 0)
+			continue;
+		before = len > sl ? tail[-1] : '\0';
+		if (!before || before == '_' || before == '-' || before == '.' || option_word)
+			return true;
+	}
+	return false;
+}
+
+char *ccb_redact_text(const char *text)
+{
+	size_t len = strlen(text), o = 0;
+	char *out = malloc(len + sizeof(CCB_REDACTED) * (len / 2 + 1) + 1);
+	const char *tok = text;
+
+	if (!out)
+		return NULL;
+	/* Items separated by commas (map options), each NAME=VALUE or, in
+	 * "--set=key=X", several NAMEs: the value after a secret NAME goes. */
+	while (*tok) {
+		const char *end = strchr(tok, ','), *seg = tok, *eq;
+		bool redacted = false;
+
+		if (!end)
+			end = tok + strlen(tok);
+		while (!redacted && (eq = memchr(seg, '=', (size_t)(end - seg)))) {
+			bool option_word = seg == tok && tok[0] == '-' && tok[1] != '-';
+			/* --keyring=PATH names a file, like -k PATH: kept. */
+			bool keyring_path =
+			    seg == tok && eq - tok == 9 && strncmp(tok, "--keyring", 9) == 0;
+			if (!keyring_path && secret_name(seg, (size_t)(eq - seg), option_word)) {
+				memcpy(out + o, tok, (size_t)(eq + 1 - tok));
+				o += (size_t)(eq + 1 - tok);
+				memcpy(out + o, CCB_REDACTED, sizeof(CCB_REDACTED) - 1);
+				o += sizeof(CCB_REDACTED) - 1;
+				redacted = true;
+			}
+			seg = eq + 1;
+		}
+		if (!redacted) {
+			memcpy(out + o, tok, (size_t)(end - tok));
+			o += (size_t)(end - tok);
+		}
+		if (*end)
+			out[o++] = ',';
+		tok = *end ? end + 1 : end;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+int ccb_redact_json(json_t *doc)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+	int r = 0;
+
+	if (json_is_string(doc)) {
+		const char *s = json_string_value(doc);
+		char *red;
+
+		if (!strchr(s, '='))
+			return 0;
+		red = ccb_redact_text(s);
+		if (!red)
+			return -ENOMEM;
+		if (strcmp(red, s) != 0 && json_string_set(doc, red) < 0)
+			r = -ENOMEM;
+		free(red);
+		return r;
+	}
+	if (json_is_object(doc))
+		json_object_foreach(doc, key, v) if (r == 0) r = ccb_redact_json(v);
+	if (json_is_array(doc))
+		json_array_foreach(doc, i, v) if (r == 0) r = ccb_redact_json(v);
+	return r;
+}
+
+json_t *ccb_redact_argv(int argc, char *const *argv)
+{
+	json_t *args = json_array();
+
+	for (int i = 0; args && i < argc; i++) {
+		char *red = ccb_redact_text(argv[i]);
+		if (!red || json_array_append_new(args, json_string(red)) < 0) {
+			free(red);
+			json_decref(args);
+			return NULL;
+		}
+		free(red);
+	}
+	return args;
 }
 
 json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc, char **argv)
@@ -77,7 +193,7 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 	struct ccb_bw_summary bw;
 	uint64_t bytes = 0, ops = 0, errors = 0, run_nsec = run->end_nsec - run->start_nsec;
 	double secs = (double)run_nsec / 1e9;
-	json_t *res, *clients = json_array(), *args = json_array();
+	json_t *res, *clients = json_array(), *args = ccb_redact_argv(argc, argv);
 	const char *error_msg = NULL;
 	char started[64];
 	time_t now = time(NULL);
@@ -101,26 +217,22 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 			error_msg = cl->first_error_msg;
 		if (run->n_clients > 1)
 			json_array_append_new(
-				clients,
-				json_pack("{s:i, s:I, s:I, s:f, s:f, s:I, s:o}", "client", (int)i,
-					  "bytes", (json_int_t)cb, "ops", (json_int_t)co,
-					  "bandwidth_mib_s", mib_s(cb, secs), "iops",
-					  secs > 0 ? (double)co / secs : 0.0, "errors",
-					  (json_int_t)cl->errors, "latency_us",
-					  ccb_result_latency(&cl->hist)));
+			    clients, json_pack("{s:i, s:I, s:I, s:f, s:f, s:I, s:o}", "client",
+			                       (int)i, "bytes", (json_int_t)cb, "ops",
+			                       (json_int_t)co, "bandwidth_mib_s", mib_s(cb, secs),
+			                       "iops", secs > 0 ? (double)co / secs : 0.0, "errors",
+			                       (json_int_t)cl->errors, "latency_us",
+			                       ccb_result_latency(&cl->hist)));
 	}
 	ccb_series_bw_summary(&series, run_nsec, &bw);
-	for (int i = 0; i < argc; i++)
-		json_array_append_new(args, json_string(argv[i]));
 	gmtime_r(&now, &tm);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
 	res = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:s, s:s}", "ccbench_version",
-			CCB_VERSION, "schema", CCB_RESULT_SCHEMA, "command", run->command, "path",
-			run->ops->name, "mode",
-			ccb_mode_name(run->mode),
-			"argv", args, "parameters", ccb_opts_to_json(run->opts, cmd_mask),
-			"fsid", run->fsid, "finished_at", started);
+	                CCB_VERSION, "schema", CCB_RESULT_SCHEMA, "command", run->command, "path",
+	                run->ops->name, "mode", ccb_mode_name(run->mode), "argv", args,
+	                "parameters", ccb_opts_to_json(run->opts, cmd_mask), "fsid", run->fsid,
+	                "finished_at", started);
 	if (!res)
 		goto out;
 	json_object_set_new(res, "status", json_string(ccb_result_status(run)));
@@ -134,9 +246,9 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 	json_object_set_new(res, "bandwidth_mib_s", json_real(mib_s(bytes, secs)));
 	json_object_set_new(res, "iops", json_real(secs > 0 ? (double)ops / secs : 0));
 	json_object_set_new(res, "bandwidth_per_second_mib_s",
-			    json_pack("{s:I, s:f, s:f, s:f, s:f}", "samples",
-				      (json_int_t)bw.samples, "mean", bw.mean_mib_s, "stddev",
-				      bw.stddev_mib_s, "min", bw.min_mib_s, "max", bw.max_mib_s));
+	                    json_pack("{s:I, s:f, s:f, s:f, s:f}", "samples",
+	                              (json_int_t)bw.samples, "mean", bw.mean_mib_s, "stddev",
+	                              bw.stddev_mib_s, "min", bw.min_mib_s, "max", bw.max_mib_s));
 	json_object_set_new(res, "latency_us", ccb_result_latency(all));
 	json_object_set_new(res, "clients_n", json_integer(run->n_clients));
 	json_object_set_new(res, "queue_depth", json_integer((json_int_t)run->queue_depth));
@@ -145,9 +257,15 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 	json_object_set_new(res, "clients", clients);
 	clients = NULL;
 	json_object_set_new(res, "warnings",
-			    run->warnings ? json_incref(run->warnings) : json_array());
+	                    run->warnings ? json_incref(run->warnings) : json_array());
 	if (run->ops->result)
 		run->ops->result(run, res);
+	/* Last, over everything, the path's own additions too (krbd's
+	 * map_options): whatever names key material loses its value. */
+	if (ccb_redact_json(res) < 0) {
+		json_decref(res);
+		res = NULL;
+	}
 out:
 	json_decref(clients);
 	ccb_series_free(&series);

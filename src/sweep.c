@@ -11,6 +11,7 @@
 #include <ccbench/path_rbd.h>
 #include <ccbench/point.h>
 #include <ccbench/report.h>
+#include <ccbench/result.h>
 #include <ccbench/sweep.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
@@ -667,6 +668,7 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 							"failed"));
 	json_object_set_new(doc, "runs_done", json_integer((json_int_t)done));
 	json_object_set_new(doc, "seconds", json_real((double)(ccb_now_nsec() - t0) / 1e9));
+	ccb_redact_json(doc); /* the config's own -o key=... too; the runs are over */
 	if (write_outputs(doc, o) < 0 && status == 0)
 		status = 1;
 	json_decref(doc);

@@ -49,7 +49,8 @@ static void series_label(const json_t *matrix, const char *row_key, char *buf, s
 		size_t l = strlen(buf);
 		if (strcmp(key, row_key) == 0)
 			continue;
-		snprintf(buf + l, len - l, "%s%s=%s", l ? " " : "", key, label_of(v, vb, sizeof(vb)));
+		snprintf(buf + l, len - l, "%s%s=%s", l ? " " : "", key,
+		         label_of(v, vb, sizeof(vb)));
 	}
 	if (!buf[0])
 		snprintf(buf, len, "MiB/s");
@@ -58,7 +59,7 @@ static void series_label(const json_t *matrix, const char *row_key, char *buf, s
 static double agg(const json_t *pt, const char *what, const char *stat)
 {
 	return json_number_value(
-		json_object_get(json_object_get(json_object_get(pt, "aggregate"), what), stat));
+	    json_object_get(json_object_get(json_object_get(pt, "aggregate"), what), stat));
 }
 
 /* Distinct labels in order of first appearance. */
@@ -86,7 +87,7 @@ static json_t *distinct(const json_t *points, const char *row_key, bool rows)
 }
 
 static const json_t *find_point(const json_t *points, const char *row_key, const char *row,
-				 const char *col)
+                                const char *col)
 {
 	json_t *p;
 	size_t i;
@@ -113,7 +114,7 @@ static bool is_knee(const json_t *doc, const json_t *pt, const char *row_key)
 		json_t *s = json_deep_copy(m);
 		json_object_del(s, row_key);
 		bool same = json_equal(s, json_object_get(k, "series")) &&
-			    json_equal(json_object_get(m, row_key), json_object_get(k, "value"));
+		            json_equal(json_object_get(m, row_key), json_object_get(k, "value"));
 		json_decref(s);
 		if (same)
 			return true;
@@ -122,7 +123,7 @@ static bool is_knee(const json_t *doc, const json_t *pt, const char *row_key)
 }
 
 static void table(const json_t *doc, FILE *out, const char *what, const char *title,
-		  const char *unit_scale)
+                  const char *unit_scale)
 {
 	const json_t *points = json_object_get(doc, "points");
 	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
@@ -139,20 +140,20 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 		fprintf(out, "%-14s", json_string_value(r));
 		json_array_foreach(cols, j, c)
 		{
-			const json_t *p = find_point(points, row_key, json_string_value(r),
-						     json_string_value(c));
+			const json_t *p =
+			    find_point(points, row_key, json_string_value(r), json_string_value(c));
 			char cell[64] = "-";
 			if (p && json_integer_value(json_object_get(json_object_get(p, "aggregate"),
-								    "runs_ok")) > 0) {
+			                                            "runs_ok")) > 0) {
 				bool knee = what[0] == 'b' && is_knee(doc, p, row_key);
 				if (strcmp(what, "latency") == 0)
 					snprintf(cell, sizeof(cell), "%.2f / %.2f",
-						 agg(p, "latency_p50_us", "mean") / 1e3,
-						 agg(p, "latency_p99_us", "mean") / 1e3);
+					         agg(p, "latency_p50_us", "mean") / 1e3,
+					         agg(p, "latency_p99_us", "mean") / 1e3);
 				else
-					snprintf(cell, sizeof(cell), "%s%.1f ± %.1f", knee ? "*" : "",
-						 agg(p, what, "mean") * scale,
-						 agg(p, what, "stddev") * scale);
+					snprintf(cell, sizeof(cell), "%s%.1f ± %.1f",
+					         knee ? "*" : "", agg(p, what, "mean") * scale,
+					         agg(p, what, "stddev") * scale);
 			}
 			fprintf(out, "  %24s", cell);
 		}
@@ -170,20 +171,21 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	size_t i;
 	char buf[256], vb[64];
 
-	fprintf(out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
-		str_or(json_object_get(cfg, "name"), str_or(json_object_get(doc, "config_file"), "")),
-		json_string_value(json_object_get(cfg, "command")),
-		(long long)json_array_size(json_object_get(doc, "points")),
-		(long long)json_integer_value(json_object_get(doc, "repeat")),
-		json_string_value(json_object_get(doc, "order")),
-		json_string_value(json_object_get(doc, "status")));
-	table(doc, out, "bandwidth_mib_s",
-	      "\nMiB/s, mean ± stddev over repeats (* = knee: smallest value within 5% of the best)",
-	      NULL);
+	fprintf(
+	    out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
+	    str_or(json_object_get(cfg, "name"), str_or(json_object_get(doc, "config_file"), "")),
+	    json_string_value(json_object_get(cfg, "command")),
+	    (long long)json_array_size(json_object_get(doc, "points")),
+	    (long long)json_integer_value(json_object_get(doc, "repeat")),
+	    json_string_value(json_object_get(doc, "order")),
+	    json_string_value(json_object_get(doc, "status")));
+	table(
+	    doc, out, "bandwidth_mib_s",
+	    "\nMiB/s, mean ± stddev over repeats (* = knee: smallest value within 5% of the best)",
+	    NULL);
 	table(doc, out, "latency", "\nlatency p50 / p99 (ms), mean over repeats", NULL);
-	json_array_foreach(json_object_get(doc, "points"), i, p)
-		any_tradeoff |= json_object_get(json_object_get(p, "aggregate"),
-						"tradeoff_randread_4k") != NULL;
+	json_array_foreach(json_object_get(doc, "points"), i, p) any_tradeoff |=
+	    json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread_4k") != NULL;
 	if (any_tradeoff) {
 		fprintf(out, "\nthe cost: 4K random read latency p99 (ms) at each setting\n");
 		/* Re-use the table code on the tradeoff aggregate. */
@@ -191,7 +193,8 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		json_array_foreach(json_object_get(copy, "points"), i, p)
 		{
 			json_t *a = json_object_get(p, "aggregate");
-			json_t *t = json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
+			json_t *t =
+			    json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
 			if (t)
 				json_object_set(a, "tradeoff_p99", t);
 		}
@@ -201,10 +204,11 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	json_array_foreach(json_object_get(doc, "knees"), i, k)
 	{
 		series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
-		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s (best %.1f)\n", i ? "" : "\n",
-			buf, row_key, label_of(json_object_get(k, "value"), vb, sizeof(vb)),
-			json_number_value(json_object_get(k, "bandwidth_mib_s")),
-			json_number_value(json_object_get(k, "best_mib_s")));
+		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s (best %.1f)\n",
+		        i ? "" : "\n", buf, row_key,
+		        label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+		        json_number_value(json_object_get(k, "bandwidth_mib_s")),
+		        json_number_value(json_object_get(k, "best_mib_s")));
 	}
 }
 
@@ -222,7 +226,8 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 		json_object_foreach(json_object_get(p, "matrix"), key, v)
 		{
 			bool found = false;
-			json_array_foreach(keys, j, k) found |= strcmp(json_string_value(k), key) == 0;
+			json_array_foreach(keys, j, k) found |=
+			    strcmp(json_string_value(k), key) == 0;
 			if (!found)
 				json_array_append_new(keys, json_string(key));
 		}
@@ -230,25 +235,25 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 	fprintf(out, "point,command");
 	json_array_foreach(keys, j, k) fprintf(out, ",%s", json_string_value(k));
 	fprintf(out, ",runs,runs_ok,bandwidth_mib_s_mean,bandwidth_mib_s_stddev,"
-		     "bandwidth_mib_s_min,bandwidth_mib_s_max,iops_mean,latency_p50_us_mean,"
-		     "latency_p99_us_mean,tradeoff_4k_p99_us_mean\n");
+	             "bandwidth_mib_s_min,bandwidth_mib_s_max,iops_mean,latency_p50_us_mean,"
+	             "latency_p99_us_mean,tradeoff_4k_p99_us_mean\n");
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *a = json_object_get(p, "aggregate");
-		const json_t *t = json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
+		const json_t *t =
+		    json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
 		fprintf(out, "%zu,%s", i + 1, json_string_value(json_object_get(p, "command")));
-		json_array_foreach(keys, j, k)
-			fprintf(out, ",%s",
-				label_of(json_object_get(json_object_get(p, "matrix"),
-							 json_string_value(k)),
-					 vb, sizeof(vb)));
+		json_array_foreach(keys, j, k) fprintf(
+		    out, ",%s",
+		    label_of(json_object_get(json_object_get(p, "matrix"), json_string_value(k)),
+		             vb, sizeof(vb)));
 		fprintf(out, ",%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,",
-			(long long)json_integer_value(json_object_get(a, "runs")),
-			(long long)json_integer_value(json_object_get(a, "runs_ok")),
-			agg(p, "bandwidth_mib_s", "mean"), agg(p, "bandwidth_mib_s", "stddev"),
-			agg(p, "bandwidth_mib_s", "min"), agg(p, "bandwidth_mib_s", "max"),
-			agg(p, "iops", "mean"), agg(p, "latency_p50_us", "mean"),
-			agg(p, "latency_p99_us", "mean"));
+		        (long long)json_integer_value(json_object_get(a, "runs")),
+		        (long long)json_integer_value(json_object_get(a, "runs_ok")),
+		        agg(p, "bandwidth_mib_s", "mean"), agg(p, "bandwidth_mib_s", "stddev"),
+		        agg(p, "bandwidth_mib_s", "min"), agg(p, "bandwidth_mib_s", "max"),
+		        agg(p, "iops", "mean"), agg(p, "latency_p50_us", "mean"),
+		        agg(p, "latency_p99_us", "mean"));
 		if (t)
 			fprintf(out, "%.3f", json_number_value(json_object_get(t, "mean")));
 		fputc('\n', out);
@@ -300,9 +305,9 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 			if (strcmp(buf, ser[j].label) != 0)
 				continue;
 			double x = x_value(json_object_get(json_object_get(p, "matrix"), row_key),
-					   &is_size);
+			                   &is_size);
 			if (isnan(x) || !json_integer_value(json_object_get(
-						json_object_get(p, "aggregate"), "runs_ok")))
+			                    json_object_get(p, "aggregate"), "runs_ok")))
 				continue;
 			all_pos &= x >= 0;
 			xs[j * np + n] = x;
@@ -313,17 +318,17 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 		ser[j].n = n;
 	}
 	snprintf(xt, sizeof(xt), "%s%s", row_key,
-		 is_size ? (all_pos ? " (KiB, log2 scale)" : " (KiB)") : "");
+	         is_size ? (all_pos ? " (KiB, log2 scale)" : " (KiB)") : "");
 	/* A log2 axis can show 0 (readahead off) at its left end; negatives, never. */
 	snprintf(title, sizeof(title), "%s: %s",
-		 str_or(json_object_get(json_object_get(doc, "config"), "name"), "ccbench sweep"),
-		 json_string_value(json_object_get(json_object_get(doc, "config"), "command")));
+	         str_or(json_object_get(json_object_get(doc, "config"), "name"), "ccbench sweep"),
+	         json_string_value(json_object_get(json_object_get(doc, "config"), "command")));
 	struct ccb_chart ch = {.title = title,
-			       .x_title = xt,
-			       .y_title = "bandwidth (MiB/s), mean ± stddev",
-			       .x_log2 = is_size && all_pos,
-			       .series = ser,
-			       .n_series = nc};
+	                       .x_title = xt,
+	                       .y_title = "bandwidth (MiB/s), mean ± stddev",
+	                       .x_log2 = is_size && all_pos,
+	                       .series = ser,
+	                       .n_series = nc};
 	r = ccb_chart_svg(&ch, out);
 	free(ser), free(xs), free(ys), free(es);
 	json_decref(cols);
@@ -339,13 +344,14 @@ static json_t *load_result(const char *path, char *err, size_t err_len)
 
 	if (!doc) {
 		if (jerr.line > 0)
-			snprintf(err, err_len, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+			snprintf(err, err_len, "%s:%d:%d: %s", path, jerr.line, jerr.column,
+			         jerr.text);
 		else
 			snprintf(err, err_len, "%s", jerr.text);
 		return NULL;
 	}
-	if (!json_is_object(doc) || (!json_object_get(doc, "points") &&
-				     !json_object_get(doc, "bandwidth_mib_s"))) {
+	if (!json_is_object(doc) ||
+	    (!json_object_get(doc, "points") && !json_object_get(doc, "bandwidth_mib_s"))) {
 		snprintf(err, err_len, "%s: not a ccbench result or sweep", path);
 		json_decref(doc);
 		return NULL;
@@ -373,7 +379,7 @@ int ccb_report_command(const struct ccb_cli *cli)
 	sweep = json_object_get(doc, "points") != NULL;
 	if (o->svg_file && !sweep) {
 		fprintf(stderr, "ccbench: report --svg: %s is a single run, not a sweep\n",
-			cli->args[0]);
+		        cli->args[0]);
 		json_decref(doc);
 		return 2;
 	}
@@ -381,7 +387,7 @@ int ccb_report_command(const struct ccb_cli *cli)
 		r |= ccb_report_to_file(o->svg_file, "--svg", doc, ccb_sweep_render_svg);
 	if (o->csv_file)
 		r |= ccb_report_to_file(o->csv_file, "--csv", doc,
-					sweep ? ccb_sweep_render_csv : single_csv);
+		                        sweep ? ccb_sweep_render_csv : single_csv);
 	if (!sweep)
 		r |= ccb_report_emit(doc, o);
 	else if (o->format == CCB_FMT_JSON)
@@ -394,53 +400,94 @@ int ccb_report_command(const struct ccb_cli *cli)
 	return r ? 1 : 0;
 }
 
-/* Points of a result: key (command + matrix values) -> the metric's value. */
+/*
+ * Points of a result: key (command + matrix values) -> {"value": the
+ * metric} or {"failed": why}. A run whose status is not "ok" (aborted,
+ * interrupted), and a sweep point any of whose runs was not, is a failed
+ * point: its figure is not a measurement to gate on.
+ */
 static json_t *metric_points(const json_t *doc, bool p99)
 {
 	json_t *out = json_object(), *p;
 	size_t i;
 
 	if (!json_object_get(doc, "points")) {
-		double v = p99 ? json_number_value(json_object_get(json_object_get(doc, "latency_us"), "p99"))
-			       : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
+		const char *st = json_string_value(json_object_get(doc, "status"));
+		double v = p99 ? json_number_value(
+		                     json_object_get(json_object_get(doc, "latency_us"), "p99"))
+		               : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
+		char why[96];
+
+		snprintf(why, sizeof(why), "status %s", st ? st : "missing");
 		json_object_set_new(out, str_or(json_object_get(doc, "command"), "run"),
-				    json_real(v));
+		                    st && strcmp(st, "ok") == 0
+		                        ? json_pack("{s:f}", "value", v)
+		                        : json_pack("{s:s}", "failed", why));
 		return out;
 	}
 	json_array_foreach(json_object_get(doc, "points"), i, p)
 	{
 		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
-		char key[1024];
-		snprintf(key, sizeof(key), "%s %s", json_string_value(json_object_get(p, "command")), m);
+		const json_t *a = json_object_get(p, "aggregate");
+		json_int_t runs = json_integer_value(json_object_get(a, "runs"));
+		json_int_t ok = json_integer_value(json_object_get(a, "runs_ok"));
+		char key[1024], why[96];
+
+		snprintf(key, sizeof(key), "%s %s",
+		         json_string_value(json_object_get(p, "command")), m ? m : "?");
 		free(m);
-		if (!json_integer_value(json_object_get(json_object_get(p, "aggregate"), "runs_ok")))
+		if (ok <= 0 || ok < runs) {
+			snprintf(why, sizeof(why), "%lld of %lld runs ok", (long long)ok,
+			         (long long)runs);
+			json_object_set_new(out, key, json_pack("{s:s}", "failed", why));
 			continue;
+		}
 		json_object_set_new(out, key,
-				    json_real(p99 ? agg(p, "latency_p99_us", "mean")
-						  : agg(p, "bandwidth_mib_s", "mean")));
+		                    json_pack("{s:f}", "value",
+		                              p99 ? agg(p, "latency_p99_us", "mean")
+		                                  : agg(p, "bandwidth_mib_s", "mean")));
 	}
 	return out;
+}
+
+int ccb_compare_parse_tolerance(const char *text, double *pct)
+{
+	char *end;
+	double tol;
+
+	if (!text)
+		return -EINVAL;
+	errno = 0;
+	tol = strtod(text, &end);
+	/* strtod takes "nan" and "inf": a NaN passes every range check and
+	 * then compares false, so a 99 % drop would read "ok". */
+	if (end == text || (*end && strcmp(end, "%") != 0) || errno == ERANGE || !isfinite(tol) ||
+	    tol < 0 || tol > 1000)
+		return -EINVAL;
+	*pct = tol;
+	return 0;
 }
 
 int ccb_compare_command(const struct ccb_cli *cli)
 {
 	const struct ccb_opts *o = &cli->opts;
-	char err[512], *end;
-	json_t *base = load_result(cli->args[0], err, sizeof(err)), *cur = NULL, *bp = NULL,
-	       *cp = NULL, *v;
+	char err[512];
+	json_t *base, *cur = NULL, *bp = NULL, *cp = NULL, *v;
 	bool p99 = o->metric && strcmp(o->metric, "p99") == 0;
-	double tol = strtod(o->tolerance, &end);
+	double tol;
 	const char *key;
-	int regressed = 0, matched = 0, status;
+	int regressed = 0, failed = 0, matched = 0, status;
 
-	if (!base) {
-		fprintf(stderr, "ccbench: compare: %s\n", err);
+	if (ccb_compare_parse_tolerance(o->tolerance, &tol) < 0) {
+		fprintf(stderr,
+		        "ccbench: --tolerance '%s': expected a finite percentage from 0 to 1000, "
+		        "such as 10%%\n",
+		        o->tolerance ? o->tolerance : "");
 		return 2;
 	}
-	if (end == o->tolerance || (*end && strcmp(end, "%") != 0) || tol < 0 || tol > 1000) {
-		fprintf(stderr, "ccbench: --tolerance '%s': expected a percentage such as 10%%\n",
-			o->tolerance);
-		json_decref(base);
+	base = load_result(cli->args[0], err, sizeof(err));
+	if (!base) {
+		fprintf(stderr, "ccbench: compare: %s\n", err);
 		return 2;
 	}
 	cur = load_result(cli->args[1], err, sizeof(err));
@@ -455,16 +502,29 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	json_object_foreach(bp, key, v)
 	{
 		json_t *c = json_object_get(cp, key);
-		double b = json_real_value(v), x, delta;
+		const char *bf = json_string_value(json_object_get(v, "failed"));
+		const char *cf = json_string_value(json_object_get(c, "failed"));
+		double b = json_number_value(json_object_get(v, "value")), x, delta;
+		char bs[32], xs[32];
 		const char *verdict;
 
+		snprintf(bs, sizeof(bs), bf ? "-" : "%.2f", b);
 		if (!c) {
-			printf("%-60s %12.2f %12s %9s  missing in %s\n", key, b, "-", "-",
+			printf("%-60s %12s %12s %9s  missing in %s\n", key, bs, "-", "-",
 			       cli->args[1]);
 			continue;
 		}
 		matched++;
-		x = json_real_value(c);
+		x = json_number_value(json_object_get(c, "value"));
+		snprintf(xs, sizeof(xs), cf ? "-" : "%.2f", x);
+		if (bf || cf) {
+			/* No figure to compare: the gate cannot pass on it. */
+			failed++;
+			printf("%-60s %12s %12s %9s  FAILED (%s%s%s%s%s)\n", key, bs, xs, "-",
+			       bf ? "baseline: " : "", bf ? bf : "", bf && cf ? ", " : "",
+			       cf ? "current: " : "", cf ? cf : "");
+			continue;
+		}
 		delta = b != 0 ? (x - b) / b * 100 : 0;
 		/* Bandwidth regresses downwards, latency upwards. */
 		bool worse = p99 ? delta > tol : delta < -tol;
@@ -475,14 +535,17 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	}
 	if (!matched || matched != (int)json_object_size(bp)) {
 		fprintf(stderr,
-			"ccbench: compare: %s and %s do not hold the same points (%d of %zu "
-			"matched)\n",
-			cli->args[0], cli->args[1], matched, json_object_size(bp));
+		        "ccbench: compare: %s and %s do not hold the same points (%d of %zu "
+		        "matched)\n",
+		        cli->args[0], cli->args[1], matched, json_object_size(bp));
 		status = 2;
 	} else {
-		printf("%d of %d points regressed beyond %s (%s)\n", regressed, matched,
-		       o->tolerance, p99 ? "p99 latency" : "bandwidth");
-		status = regressed ? 1 : 0;
+		printf("%d of %d points regressed beyond %s (%s)", regressed, matched, o->tolerance,
+		       p99 ? "p99 latency" : "bandwidth");
+		if (failed)
+			printf(", %d failed (a run not ok)", failed);
+		printf("\n");
+		status = regressed || failed ? 1 : 0;
 	}
 	json_decref(bp);
 	json_decref(cp);

@@ -30,6 +30,9 @@
 #include <ccbench/options.h>
 #include <ccbench/point.h>
 
+/** The most members a group can have (--members). */
+#define CCB_GROUP_MAX_MEMBERS 1024
+
 /** RADOS namespace of the group objects, in --group-pool. */
 #define CCB_GROUP_NAMESPACE "ccbench-groups"
 
@@ -85,7 +88,7 @@ double ccb_group_skew_ms(const double *starts_s, size_t n);
  * one ends at start + seconds; a bucket cut by the window counts pro rata.
  */
 double ccb_group_bytes_between(const uint64_t *bytes, size_t n, double start_s, double seconds,
-			       double t0, double t1);
+                               double t0, double t1);
 
 /**
  * The group report, from the group's state and the stored results.
@@ -100,7 +103,11 @@ double ccb_group_bytes_between(const uint64_t *bytes, size_t n, double start_s, 
  *         seconds} in which all reporting members ran, aggregate {members,
  *         bytes, seconds, bandwidth_mib_s, jain_index, series[]},
  *         start_skew_ms, planned_start_realtime_us, missing[], status
- *         "complete" | "incomplete" | "waiting".
+ *         "complete" | "incomplete" | "waiting"; and malformed[]
+ *         {member (when a member's), reason}: records that do not hold
+ *         what ccbench writes (an instant outside 1970..2100, seconds
+ *         beyond the samples, wrong types, too many ids), left out of the
+ *         aggregate, their members in state "malformed".
  */
 json_t *ccb_group_aggregate(const json_t *state, const json_t *results);
 

@@ -16,9 +16,30 @@
 
 /**
  * Build the result of @p run (after ccb_run_execute()).
- * @p cmd_mask selects the parameters recorded. Returns a new reference, or NULL on ENOMEM.
+ * @p cmd_mask selects the parameters recorded. Key material in the
+ * command line, the settings and what the path adds is redacted
+ * (ccb_redact_json()). Returns a new reference, or NULL on ENOMEM.
  */
 json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc, char **argv);
+
+/** What replaces the value of a setting that carries key material. */
+#define CCB_REDACTED "<redacted>"
+
+/**
+ * @p text with the value of every NAME=VALUE item (comma-separated, as in
+ * --map-options; or "--set=key=X", "-okey=X") whose NAME is key material
+ * -- key, secret, keyring, password, or ending in _key, -secret, .key ...
+ * -- replaced by CCB_REDACTED; everything else unchanged.
+ *
+ * @return a new string (free()), or NULL on ENOMEM.
+ */
+char *ccb_redact_text(const char *text);
+
+/** ccb_redact_text() over every string of @p doc, in place. @return 0 or -ENOMEM. */
+int ccb_redact_json(json_t *doc);
+
+/** @p argv as a JSON array of redacted strings (new reference), or NULL on ENOMEM. */
+json_t *ccb_redact_argv(int argc, char *const *argv);
 
 /** Latency object {n,min,mean,stddev,p50,p90,p99,p99_9,max} in microseconds. */
 json_t *ccb_result_latency(const struct ccb_hist *h);

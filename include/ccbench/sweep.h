@@ -39,13 +39,23 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv);
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t **out_config,
-		   json_t **out_points, char *err, size_t err_len);
+                   json_t **out_points, char *err, size_t err_len);
 
 /** `ccbench report RESULTS.json`: re-render a saved sweep or run result. */
 int ccb_report_command(const struct ccb_cli *cli);
 
-/** `ccbench compare BASELINE CURRENT`: 0 no regression, 1 regression, 2 mismatch. */
+/**
+ * `ccbench compare BASELINE CURRENT`: 0 no regression, 1 a regression or
+ * a failed point (a run whose status is not "ok"), 2 mismatch or bad input
+ * (a --tolerance that is not a finite percentage from 0 to 1000).
+ */
 int ccb_compare_command(const struct ccb_cli *cli);
+
+/**
+ * Parse --tolerance: "10%" or "10", finite, 0 to 1000 (NaN and inf are
+ * refused). @return 0 with the percentage in @p pct, or -EINVAL.
+ */
+int ccb_compare_parse_tolerance(const char *text, double *pct);
 
 /** Text table of a sweep document, shaped like seed 002's. */
 void ccb_sweep_render_text(const json_t *doc, FILE *out);

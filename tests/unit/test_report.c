@@ -11,17 +11,20 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ccbench/engine.h"
 #include "ccbench/path.h"
 #include "ccbench/report.h"
 #include "ccbench/result.h"
+#include "ccbench/sweep.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -740,6 +743,200 @@ static void test_emit_file(void **state)
 	fx->tmpdir[0] = '\0';
 }
 
+/* The whole of file @p path, NUL-terminated (caller frees). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void assert_is_result(const char *text, const json_t *want, const char *what)
+{
+	json_error_t jerr;
+	json_t *back = json_loads(text, 0, &jerr);
+
+	if (!back)
+		fail_msg("%s: not JSON: %s", what, jerr.text);
+	if (!json_equal(back, (json_t *)want))
+		fail_msg("%s: not the result", what);
+	json_decref(back);
+}
+
+/*
+ * What --output does to each kind of name: a regular file is replaced
+ * whole with its mode kept; a symlink is written through (the link stays
+ * a link); a FIFO and a character device are written in place and stay
+ * what they are; /dev/fd/N writes the open descriptor (an append stays an
+ * append); a symlink planted at the old predictable temporary name is
+ * never followed; a block device is refused.
+ */
+static void test_emit_special_files(void **state)
+{
+	struct fixture *fx = *state;
+	char *dir = fx->tmpdir;
+	char path[256], target[256], link[256], fifo[256], dev[256], planted[256], victim[256];
+	char listing[1024], *text;
+	struct ccb_opts o;
+	struct stat st;
+	FILE *f;
+	int rfd, pfd[2];
+
+	snprintf(dir, sizeof(fx->tmpdir), "/tmp/ccb_test_report_XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	ccb_opts_defaults(&o);
+	o.format = CCB_FMT_JSON;
+
+	/* A regular file with its own mode: replaced, mode kept. */
+	snprintf(path, sizeof(path), "%s/plain.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0640), 0);
+	o.output = path;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0640);
+	text = slurp(path);
+	assert_is_result(text, fx->res, "regular file");
+	free(text);
+
+	/* A symlink to a file (relative): the link stays, the target gets the result. */
+	snprintf(target, sizeof(target), "%s/target.json", dir);
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("old target\n", f);
+	fclose(f);
+	assert_int_equal(symlink("target.json", link), 0);
+	o.output = link;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	if (!S_ISLNK(st.st_mode))
+		fail_msg("%s: the symlink was replaced", link);
+	text = slurp(target);
+	assert_is_result(text, fx->res, "symlink target");
+	free(text);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(unlink(target), 0);
+
+	/* A dangling symlink: the file it names is created, the link kept. */
+	assert_int_equal(symlink("new.json", link), 0);
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	snprintf(target, sizeof(target), "%s/new.json", dir);
+	text = slurp(target);
+	assert_is_result(text, fx->res, "dangling symlink target");
+	free(text);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(unlink(target), 0);
+
+	/* A FIFO with a reader: the result goes down the pipe, the FIFO stays. */
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	rfd = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(rfd >= 0);
+	o.output = fifo;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	assert_int_equal(lstat(fifo, &st), 0);
+	if (!S_ISFIFO(st.st_mode))
+		fail_msg("%s: the FIFO was replaced (mode %o)", fifo, (unsigned)st.st_mode);
+	{
+		char buf[65536];
+		ssize_t n = read(rfd, buf, sizeof(buf) - 1);
+		assert_true(n > 0);
+		buf[n] = '\0';
+		assert_is_result(buf, fx->res, "FIFO");
+	}
+	close(rfd);
+	assert_int_equal(unlink(fifo), 0);
+
+	/* A character device (a /dev/null of our own): written, still a device. */
+	snprintf(dev, sizeof(dev), "%s/null", dir);
+	if (mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		int probe = open(dev, O_WRONLY);
+		if (probe >= 0) { /* /tmp may be mounted nodev */
+			close(probe);
+			o.output = dev;
+			assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+			assert_int_equal(lstat(dev, &st), 0);
+			if (!S_ISCHR(st.st_mode))
+				fail_msg("%s: the device node was replaced (mode %o)", dev,
+				         (unsigned)st.st_mode);
+		}
+		assert_int_equal(unlink(dev), 0);
+	} else {
+		print_message("mknod: %s; device case skipped\n", strerror(errno));
+	}
+
+	/* A block device node: refused, untouched. */
+	if (mknod(dev, S_IFBLK | 0600, makedev(7, 200)) == 0) {
+		o.output = dev;
+		assert_true(ccb_report_emit(fx->res, &o) < 0);
+		assert_int_equal(lstat(dev, &st), 0);
+		assert_true(S_ISBLK(st.st_mode));
+		assert_int_equal(unlink(dev), 0);
+	}
+
+	/* /dev/fd/N of a pipe: written into the descriptor. */
+	assert_int_equal(pipe(pfd), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", pfd[1]);
+	o.output = path;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	close(pfd[1]);
+	{
+		char buf[65536];
+		ssize_t n = read(pfd[0], buf, sizeof(buf) - 1);
+		assert_true(n > 0);
+		buf[n] = '\0';
+		assert_is_result(buf, fx->res, "/dev/fd/N of a pipe");
+	}
+	close(pfd[0]);
+
+	/* /proc/self/fd/N of a file opened for append: appended, not replaced. */
+	snprintf(target, sizeof(target), "%s/log", dir);
+	rfd = open(target, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	assert_true(rfd >= 0);
+	assert_int_equal(write(rfd, "earlier line\n", 13), 13);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", rfd);
+	o.output = path;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	close(rfd);
+	text = slurp(target);
+	assert_true(strncmp(text, "earlier line\n", 13) == 0);
+	assert_is_result(text + 13, fx->res, "appended to a log");
+	free(text);
+	assert_int_equal(unlink(target), 0);
+
+	/* A symlink planted at the old predictable temporary name is not followed. */
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	snprintf(planted, sizeof(planted), "%s/out.json.tmp.%d", dir, (int)getpid());
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	assert_int_equal(symlink(victim, planted), 0);
+	o.output = path;
+	assert_int_equal(ccb_report_emit(fx->res, &o), 0);
+	if (access(victim, F_OK) == 0)
+		fail_msg("the planted symlink %s was followed", planted);
+	assert_int_equal(unlink(planted), 0);
+	text = slurp(path);
+	assert_is_result(text, fx->res, "beside a planted symlink");
+	free(text);
+
+	/* No temporary file is left anywhere. */
+	list_dir(dir, listing, sizeof(listing));
+	assert_string_equal(listing, "out.json plain.json");
+}
+
 static void test_emit_unwritable(void **state)
 {
 	struct fixture *fx = *state;
@@ -752,6 +949,193 @@ static void test_emit_unwritable(void **state)
 	/* /proc refuses new files even to root. */
 	o.output = "/proc/ccbench-result.json";
 	assert_true(ccb_report_emit(fx->res, &o) < 0);
+}
+
+/* Write @p doc as JSON to DIR/NAME; the path goes into @p path. */
+static void save(const char *dir, const char *name, const json_t *doc, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	assert_int_equal(json_dump_file(doc, path, 0), 0);
+}
+
+static int compare(const char *base, const char *cur, const char *tolerance)
+{
+	struct ccb_cli cli;
+
+	memset(&cli, 0, sizeof(cli));
+	ccb_opts_defaults(&cli.opts);
+	cli.command = "compare";
+	cli.args[0] = base;
+	cli.args[1] = cur;
+	cli.n_args = 2;
+	cli.opts.tolerance = tolerance;
+	return ccb_compare_command(&cli);
+}
+
+/* --tolerance: NaN and infinities are bad input, not a gate that always passes. */
+static void test_compare_tolerance(void **state)
+{
+	static const char *const bad[] = {"nan",   "NaN%", "-nan", "inf",  "infinity%", "-inf",
+	                                  "1e999", "lots", "",     "10%%", "-1",        "1001"};
+	struct fixture *fx = *state;
+	char base[256], cur[256];
+	json_t *dropped = json_deep_copy(fx->res);
+	double pct;
+
+	assert_int_equal(ccb_compare_parse_tolerance("10%", &pct), 0);
+	assert_true(pct == 10);
+	assert_int_equal(ccb_compare_parse_tolerance("0", &pct), 0);
+	assert_int_equal(ccb_compare_parse_tolerance("1000%", &pct), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		if (ccb_compare_parse_tolerance(bad[i], &pct) != -EINVAL)
+			fail_msg("--tolerance '%s' accepted", bad[i]);
+
+	snprintf(fx->tmpdir, sizeof(fx->tmpdir), "/tmp/ccb_test_report_XXXXXX");
+	assert_non_null(mkdtemp(fx->tmpdir));
+	/* A 99 % drop: with a NaN tolerance it read "ok" and exited 0. */
+	json_object_set_new(
+	    dropped, "bandwidth_mib_s",
+	    json_real(json_real_value(json_object_get(fx->res, "bandwidth_mib_s")) / 100));
+	save(fx->tmpdir, "base.json", fx->res, base, sizeof(base));
+	save(fx->tmpdir, "cur.json", dropped, cur, sizeof(cur));
+	assert_int_equal(compare(base, cur, "nan"), 2);
+	assert_int_equal(compare(base, cur, "inf"), 2);
+	assert_int_equal(compare(base, cur, "10%"), 1);
+	assert_int_equal(compare(base, base, "10%"), 0);
+	json_decref(dropped);
+}
+
+/* A run whose status is not ok is a failed point, in either file. */
+static void test_compare_status(void **state)
+{
+	struct fixture *fx = *state;
+	char base[256], cur[256], sbase[256], scur[256];
+	json_t *aborted = json_deep_copy(fx->res), *sweep, *sweep_failed;
+
+	snprintf(fx->tmpdir, sizeof(fx->tmpdir), "/tmp/ccb_test_report_XXXXXX");
+	assert_non_null(mkdtemp(fx->tmpdir));
+	/* The same figures, but the run aborted. */
+	json_object_set_new(aborted, "status", json_string("aborted"));
+	save(fx->tmpdir, "base.json", fx->res, base, sizeof(base));
+	save(fx->tmpdir, "aborted.json", aborted, cur, sizeof(cur));
+	assert_int_equal(compare(base, cur, "10%"), 1);
+	assert_int_equal(compare(cur, base, "10%"), 1);
+	json_object_del(aborted, "status");
+	save(fx->tmpdir, "nostatus.json", aborted, cur, sizeof(cur));
+	assert_int_equal(compare(base, cur, "10%"), 1);
+
+	/* A sweep point with a failed repeat, same mean. */
+	sweep = json_pack("{s:s, s:[{s:s, s:{s:i}, s:{s:i, s:i, s:{s:f, s:f}}}]}", "kind", "sweep",
+	                  "points", "command", "rados write", "matrix", "clients", 1, "aggregate",
+	                  "runs", 2, "runs_ok", 2, "bandwidth_mib_s", "mean", 100.0, "stddev", 1.0);
+	assert_non_null(sweep);
+	sweep_failed = json_deep_copy(sweep);
+	json_object_set_new(
+	    json_object_get(json_array_get(json_object_get(sweep_failed, "points"), 0),
+	                    "aggregate"),
+	    "runs_ok", json_integer(1));
+	save(fx->tmpdir, "sweep.json", sweep, sbase, sizeof(sbase));
+	save(fx->tmpdir, "sweep_failed.json", sweep_failed, scur, sizeof(scur));
+	assert_int_equal(compare(sbase, sbase, "10%"), 0);
+	assert_int_equal(compare(sbase, scur, "10%"), 1);
+	json_decref(sweep);
+	json_decref(sweep_failed);
+	json_decref(aborted);
+}
+
+static void expect_redacted(const char *in, const char *want)
+{
+	char *got = ccb_redact_text(in);
+
+	assert_non_null(got);
+	if (strcmp(got, want) != 0)
+		fail_msg("redact '%s': got '%s', want '%s'", in, got, want);
+	free(got);
+}
+
+static void test_redact_text(void **state)
+{
+	(void)state;
+	expect_redacted("key=AQBsecret==", "key=<redacted>");
+	expect_redacted("KEY=x", "KEY=<redacted>");
+	expect_redacted("secret=AQB,ms_mode=crc,key=client.admin",
+	                "secret=<redacted>,ms_mode=crc,key=<redacted>");
+	expect_redacted("keyring=/etc/ceph/k", "keyring=<redacted>");
+	expect_redacted("rgw_crypt_default_encryption_key=abc",
+	                "rgw_crypt_default_encryption_key=<redacted>");
+	expect_redacted("--set=key=AQB", "--set=key=<redacted>");
+	expect_redacted("--map-options=secret=AQB,noshare",
+	                "--map-options=secret=<redacted>,noshare");
+	expect_redacted("-okey=AQB", "-okey=<redacted>");
+	expect_redacted("-qokey=AQB", "-qokey=<redacted>");
+	/* Not key material: unchanged. */
+	expect_redacted("--keyring=/etc/ceph/ceph.client.admin.keyring",
+	                "--keyring=/etc/ceph/ceph.client.admin.keyring");
+	expect_redacted("/etc/ceph/ceph.client.admin.keyring",
+	                "/etc/ceph/ceph.client.admin.keyring");
+	expect_redacted("ms_mode=crc,monkey=1,keys=2", "ms_mode=crc,monkey=1,keys=2");
+	expect_redacted("rbd_cache=false", "rbd_cache=false");
+	expect_redacted("", "");
+	expect_redacted("a,,b=", "a,,b=");
+}
+
+static void add_secret_layout(const struct ccb_run *run, json_t *res)
+{
+	(void)run;
+	json_object_set_new(json_object_get(res, "layout"), "map_options",
+	                    json_string("secret=SECRETVALUE6,ms_mode=crc"));
+}
+
+/* No view of a result holds key material given on the command line, in -o
+ * or in what the path adds; the keyring path and other settings stay. */
+static void test_result_redacted(void **state)
+{
+	static const struct ccb_path_ops secret_ops = {.name = "fake", .result = add_secret_layout};
+	static char *argv[] = {"ccbench",
+	                       "rados",
+	                       "write",
+	                       "-o",
+	                       "key=SECRETVALUE1",
+	                       "-okey=SECRETVALUE2",
+	                       "--set=secret=SECRETVALUE3",
+	                       "--map-options",
+	                       "secret=SECRETVALUE4,ms_mode=crc",
+	                       "-k",
+	                       "/etc/ceph/my.keyring",
+	                       "-o",
+	                       "rbd_cache=false"};
+	struct fixture fx;
+	char err[256], *text = NULL;
+	size_t len = 0;
+	json_t *res;
+	FILE *f;
+
+	(void)state;
+	make_run(&fx, 1);
+	fx.run.ops = &secret_ops;
+	assert_int_equal(
+	    ccb_opt_set(&fx.opts, ccb_opt_find("set"), "key=SECRETVALUE5", err, sizeof(err)), 0);
+	assert_int_equal(ccb_opt_set(&fx.opts, ccb_opt_find("keyring"), "/etc/ceph/my.keyring", err,
+	                             sizeof(err)),
+	                 0);
+	json_object_set_new(fx.run.layout, "note", json_string("--set=keyring=SECRETVALUE7"));
+	res = ccb_result_build(&fx.run, CMD_RADOS, (int)ARRAY_SIZE(argv), argv);
+	assert_non_null(res);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(ccb_report_write(res, CCB_FMT_JSON, f), 0);
+	assert_int_equal(ccb_report_write(res, CCB_FMT_TEXT, f), 0);
+	assert_int_equal(ccb_report_write(res, CCB_FMT_CSV, f), 0);
+	fclose(f);
+	if (strstr(text, "SECRETVALUE"))
+		fail_msg("key material in the result: ...%.80s", strstr(text, "SECRETVALUE") - 40);
+	assert_non_null(strstr(text, "\"key=<redacted>\""));
+	assert_non_null(strstr(text, "/etc/ceph/my.keyring"));
+	assert_non_null(strstr(text, "rbd_cache=false"));
+	assert_non_null(strstr(text, "ms_mode=crc"));
+	free(text);
+	json_decref(res);
+	ccb_run_free(&fx.run);
 }
 
 int main(void)
@@ -767,6 +1151,11 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_render_text, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_emit_file, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_emit_unwritable, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_emit_special_files, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_compare_tolerance, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_compare_status, setup3, teardown),
+	    cmocka_unit_test(test_redact_text),
+	    cmocka_unit_test(test_result_redacted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

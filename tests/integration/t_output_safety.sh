@@ -1,0 +1,125 @@
+# --output never replaces what is not a regular file: a character device
+# node (our own /dev/null, made with mknod) stays a device, a symlink stays
+# a link and its target gets the result, a FIFO is written into, an
+# appended /dev/stdout keeps what was there; a regular file is replaced
+# whole with its mode kept and no temporary file left beside it. Sweep and
+# report outputs take the same path. Key material given with -o key=...
+# (the real client.admin key, so the run connects) is in no output: not
+# stdout, stderr, --output, a sweep's --json, nor a group's records.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+run() { "$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -t 2 -q -f json "$@"; }
+is_result() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"] == "ok", d["status"]' "$1"; }
+
+mkdir out && cd out
+
+# A character device given as --output: written, never replaced.
+mknod null c 1 3
+run --output null
+[ -c null ] || fail "--output on a character device node replaced it: $(ls -l null)"
+# The real /dev/null takes the same path (only once the node above survived).
+run --output /dev/null
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+
+# A symlink: the link stays, the target holds the result.
+echo old >target.json
+ln -s target.json link.json
+run --output link.json
+[ -L link.json ] || fail "the symlink was replaced by a file"
+is_result target.json || fail "the symlink's target does not hold the result"
+
+# A FIFO with a reader: the result comes down the pipe, the FIFO stays.
+mkfifo fifo
+cat fifo >from_fifo.json &
+reader=$!
+run --output fifo
+wait "$reader"
+[ -p fifo ] || fail "the FIFO was replaced"
+is_result from_fifo.json || fail "the FIFO's reader did not get the result"
+
+# /dev/stdout appended to a log: what was there stays.
+echo "earlier line" >log
+run --output /dev/stdout >>log
+head -1 log | grep -qx "earlier line" || fail "--output /dev/stdout >>log lost the log's first line"
+tail -n +2 log >from_stdout.json
+is_result from_stdout.json || fail "--output /dev/stdout: no result after the earlier line"
+
+# A regular file: replaced whole, its mode kept, nothing left beside it.
+echo old >plain.json
+chmod 640 plain.json
+run --output plain.json
+is_result plain.json || fail "plain.json does not hold the result"
+[ "$(stat -c %a plain.json)" = 640 ] || fail "mode of plain.json: $(stat -c %a plain.json), want 640"
+
+# Sweep and report write through the same function.
+cat >../cfg.json <<'CFG'
+{"command": "rados write", "params": {"op-size": "64K", "duration": "1s"}, "matrix": {"clients": [1]}}
+CFG
+echo old >sweep_target.json
+ln -s sweep_target.json sweep_link.json
+"$CCBENCH" sweep ../cfg.json -p "$POOL" --json sweep_link.json --csv null -q >/dev/null
+[ -L sweep_link.json ] || fail "sweep --json replaced the symlink"
+[ -c null ] || fail "sweep --csv replaced the device node"
+jget sweep_target.json 'd["kind"]' | grep -qx sweep || fail "sweep --json: the target holds no sweep"
+"$CCBENCH" report plain.json --csv null -f csv >/dev/null
+[ -c null ] || fail "report --csv replaced the device node"
+
+# A block device node is refused and left alone.
+mknod blk b 7 200
+rc=0
+msg=$(run --output blk 2>&1 >/dev/null) || rc=$?
+[ "$rc" != 0 ] || fail "--output on a block device succeeded"
+printf '%s' "$msg" | grep -q "block device" || fail "no 'block device' in: $msg"
+[ -b blk ] || fail "the block device node was replaced"
+rm -f blk
+
+left=$(ls -A | grep -v -x -e null -e target.json -e link.json -e fifo -e from_fifo.json \
+	-e log -e from_stdout.json -e plain.json -e sweep_target.json -e sweep_link.json || true)
+[ -z "$left" ] || fail "files left beside the outputs: $left"
+[ -z "$(ns_objects)" ] || fail "objects left: $(ns_objects | head -3)"
+
+# ---- key material ----------------------------------------------------------
+cd ..
+KEY=$(ceph-authtool -p -n client.admin "$CLUSTER_DIR/keyring")
+[ -n "$KEY" ] || fail "no client.admin key in $CLUSTER_DIR/keyring"
+no_key() { # no_key FILE...: none holds the key
+	local f
+	for f in "$@"; do
+		! grep -qF -- "$KEY" "$f" || fail "$f holds the client.admin key: $(grep -F -- "$KEY" "$f" | head -2)"
+	done
+}
+"$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -o "key=$KEY" -f json --output k.json >k.out 2>k.err ||
+	fail "a run with -o key=KEY failed: $(cat k.err)"
+"$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -o "key=$KEY" >k.txt 2>>k.err
+"$CCBENCH" rados write -p "$POOL" -d 1s -b 64K "-okey=$KEY" -f csv >k.csv 2>>k.err
+no_key k.json k.out k.err k.txt k.csv
+jget k.json 'd["parameters"]["set"]' | grep -q "key=<redacted>" || fail "parameters.set not redacted: $(jget k.json 'd["parameters"]["set"]')"
+jget k.json 'd["argv"]' | grep -q "key=<redacted>" || fail "argv not redacted: $(jget k.json 'd["argv"]')"
+cat >kcfg.json <<'CFG'
+{"command": "rados write", "params": {"op-size": "64K", "duration": "1s"}, "matrix": {"clients": [1]}}
+CFG
+"$CCBENCH" sweep kcfg.json -p "$POOL" -o "key=$KEY" --json ksweep.json -q >ksweep.out 2>>k.err
+no_key ksweep.json ksweep.out k.err
+# A group of one: its registration and stored result are read by anyone.
+G=gkey$$
+"$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -o "key=$KEY" --group "$G" --members 1 \
+	--group-timeout 30s -q -f json >kgroup.json 2>>k.err || fail "group run: $(tail -3 k.err)"
+# Values one by one into a file: listomapvals prints a hex dump, in which
+# a key split across lines would not be found.
+: >kgroup.omap
+for k in $(rados -p "$POOL" -N ccbench-groups listomapkeys "$G"); do
+	rados -p "$POOL" -N ccbench-groups getomapval "$G" "$k" kgroup.val >/dev/null
+	cat kgroup.val >>kgroup.omap
+	echo >>kgroup.omap
+done
+grep -q '"argv"' kgroup.omap || fail "no registration with argv read from the group object"
+rados -p "$POOL" -N ccbench-groups ls | grep "^$G\." | while read -r o; do
+	rados -p "$POOL" -N ccbench-groups get "$o" -
+done >kgroup.objects
+grep -q "key=<redacted>" kgroup.omap || fail "the group registration has no redacted argv"
+[ -s kgroup.objects ] || fail "the group stored no result object"
+"$CCBENCH" group report "$G" --group-pool "$POOL" -f json >kgroup.report 2>>k.err
+no_key kgroup.json kgroup.omap kgroup.objects kgroup.report k.err
+"$CCBENCH" group rm "$G" --group-pool "$POOL" >/dev/null
+[ -z "$(ns_objects)" ] || fail "objects left: $(ns_objects | head -3)"
