@@ -944,7 +944,7 @@ static int cleanup_one(rados_ioctx_t io, const char *run, const struct ccb_opts 
 			"removes them anyway)\n",
 			run, o->pool, o->rados_namespace, run);
 		json_decref(m);
-		return r;
+		return -EPERM; /* exit 1: a refusal, not bad input */
 	} else {
 		fprintf(stderr, "ccbench: %s.meta: %s; not touching run %s\n", run,
 		        r == -EBADMSG ? "not a ccbench run header" : strerror(-r), run);

@@ -21,6 +21,12 @@ ceph_cli auth get-or-create client.bench mon 'allow r' osd "allow rw pool=$POOL"
 run --id bench -k bench.keyring
 run -n client.bench -k bench.keyring
 # ... which may not write elsewhere: a clean error, not a hang.
-ceph_cli osd pool create other 8 >/dev/null 2>&1
-expect_rc 1 "$CCBENCH" rados write -p other --max-objects 1 -q --id bench -k bench.keyring --op-timeout 5s
+other=$POOL-other
+drop_other() {
+	ceph_cli osd pool rm "$other" "$other" --yes-i-really-really-mean-it >/dev/null 2>&1 || true
+	ceph_cli auth del client.bench >/dev/null 2>&1 || true
+}
+on_exit drop_other
+ceph_cli osd pool create "$other" 8 >/dev/null 2>&1
+expect_rc 1 "$CCBENCH" rados write -p "$other" --max-objects 1 -q --id bench -k bench.keyring --op-timeout 5s
 [ -z "$(ns_objects)" ] || fail "left: $(ns_objects)"
