@@ -317,6 +317,8 @@ static int create_image(struct ccb_run *run, struct rbdrun *rr)
 		r = ccb_undo_push("remove the temporary image", undo_remove_image, rr, NULL);
 		if (r < 0)
 			return r;
+		ccb_undo_set_hint(r, "rbd rm %s/%s%s%s", rr->pool, rr->image, o->conf ? " -c " : "",
+				  o->conf ? o->conf : "");
 	}
 	return 0;
 }
