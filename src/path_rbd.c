@@ -251,8 +251,12 @@ static int prefill(struct ccb_run *run, struct rbdrun *rr)
 			off += len;
 			continue;
 		}
-		if (ccb_signal_pending && off < rr->image_bytes)
-			off = rr->image_bytes; /* stop issuing; drain below */
+		if (ccb_signal_pending && off < rr->image_bytes) {
+			/* Stop issuing and drain; none may be in flight yet (a
+			 * signal before the first write): nothing to wait for. */
+			off = rr->image_bytes;
+			continue;
+		}
 		/* Oldest first: completions of one image finish nearly in order. */
 		rbd_aio_wait_for_complete(comp[0]);
 		r = (int)rbd_aio_get_return_value(comp[0]);
