@@ -280,6 +280,12 @@ static void test_null_free(void **state)
 
 /* ---- repeated signals ---------------------------------------------------- */
 
+static int plain_undo_noop(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
 /* Lines of @p text in order: each needle found after the previous one. */
 static void assert_in_order(const char *text, const char *const *needles, int n)
 {
@@ -388,6 +394,28 @@ static void test_signal_text_bounded(void **state)
 		assert_int_equal(t[l - 1], '\n');
 	}
 	assert_int_equal(ccb_undo_unwind(), 0);
+}
+
+/* An entry with a crash record and no hint: `ccbench krbd restore` undoes
+ * it, and the text names the state file that keeps its record. */
+static void test_signal_text_record(void **state)
+{
+	char dir[] = "/tmp/ccb-undo-test.XXXXXX";
+	const char *t;
+	int h;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("CCB_STATE_DIR", dir, 1);
+	h = ccb_undo_push_state("put read_ahead_kb of rbd0 back to 128", plain_undo_noop, NULL,
+	                        NULL, json_pack("{s:s}", "kind", "read_ahead_kb"));
+	assert_true(h > 0);
+	t = ccb_undo_signal_text(3);
+	assert_non_null(strstr(t, "put read_ahead_kb of rbd0 back to 128: ccbench krbd restore"));
+	assert_non_null(strstr(t, dir));
+	assert_int_equal(ccb_undo_unwind(), 0);
+	unsetenv("CCB_STATE_DIR");
+	assert_int_equal(rmdir(dir), 0); /* the state file went with the clean unwind */
 }
 
 /* Run @p fn in a child with stderr into a pipe: its exit status and output. */
@@ -520,6 +548,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_signal_texts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_signal_texts_during_unwind, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_signal_text_bounded, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_signal_text_record, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_on_signal_2_and_3, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_signal_chain, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_signal_pipe_first, setup, teardown),
