@@ -7,6 +7,7 @@
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
 #include <ccbench/progress.h>
+#include <ccbench/undo.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -37,20 +38,47 @@ uint64_t ccb_client_rand(struct ccb_client *cl)
 	return cl->rng * 0x2545f4914f6cdd1dull;
 }
 
+/* Terminating signals so far, the one that stopped the run included. */
+static volatile sig_atomic_t n_signals;
+
+/*
+ * The first signal stops the run and sticks (its number gives the exit
+ * status, 128 + N). SIGPIPE is a reader that went away (`ccbench | head`,
+ * a closed stderr): it stops the run like the others, but never counts
+ * as a repeat -- the unwind's own messages may raise it again. Further
+ * SIGINT/SIGTERM/SIGHUP go to the undo log: the 2nd says what is still
+ * being undone, the 3rd gives up (see ccb_undo_on_signal).
+ */
 static void on_signal(int signo)
 {
-	ccb_signal_pending = signo;
+	if (!ccb_signal_pending) {
+		ccb_signal_pending = signo;
+		n_signals = 1;
+		return;
+	}
+	if (signo == SIGPIPE)
+		return;
+	n_signals++;
+	ccb_undo_on_signal(n_signals, ccb_signal_pending);
 }
 
 void ccb_signals_install(void)
 {
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* No signal interrupts the handler: the count and the texts stay whole. */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	/* SIGPIPE is caught, not ignored: the failing write still returns
+	 * EPIPE, the run learns of it, and the programs ccbench starts (rbd,
+	 * rbd-fuse) get the default disposition back at exec, as an ignored
+	 * signal would not. */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 void ccb_slot_done(struct ccb_slot *s, int ret)
@@ -484,7 +512,10 @@ int ccb_run_execute(struct ccb_run *run)
 		if (ccb_signal_pending && atomic_load(&run->stop) == CCB_STOP_NONE) {
 			run->signal = ccb_signal_pending;
 			ccb_run_stop(run, CCB_STOP_SIGNAL, -EINTR, "interrupted by %s",
-			             run->signal == SIGINT ? "SIGINT" : "SIGTERM");
+				     run->signal == SIGINT    ? "SIGINT"
+				     : run->signal == SIGHUP  ? "SIGHUP"
+				     : run->signal == SIGPIPE ? "SIGPIPE (stdout or stderr closed)"
+							      : "SIGTERM");
 		}
 		for (unsigned i = 0; i < started; i++) {
 			struct ccb_client *cl = &run->clients[i];

@@ -1,7 +1,8 @@
 /*
  * ccbench: parse, validate (exit 2 before the cluster is touched), run one
  * point through its path, report, undo. Exit status: 0 ok, 1 failed or
- * aborted, 2 bad input, 128+N after signal N.
+ * aborted, 2 bad input, 128+N after signal N (SIGINT, SIGTERM, SIGHUP,
+ * and SIGPIPE: 141 when stdout or stderr is a pipe whose reader is gone).
  */
 #include <ccbench/cli.h>
 #include <ccbench/cluster.h>
@@ -17,6 +18,7 @@
 #include <ccbench/undo.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +26,13 @@
 static int run_command(struct ccb_cli *cli, int argc, char **argv)
 {
 	struct ccb_point pt = {
-		.command = cli->command,
-		.path = cli->path,
-		.cmd_mask = cli->cmd_mask,
-		.mode = cli->mode,
-		.opts = &cli->opts,
-		.argc = argc,
-		.argv = argv,
+	    .command = cli->command,
+	    .path = cli->path,
+	    .cmd_mask = cli->cmd_mask,
+	    .mode = cli->mode,
+	    .opts = &cli->opts,
+	    .argc = argc,
+	    .argv = argv,
 	};
 	json_t *result = NULL;
 	int status = cli->opts.group ? ccb_group_run(&pt, &result) : ccb_point_run(&pt, &result);
@@ -39,6 +41,46 @@ static int run_command(struct ccb_cli *cli, int argc, char **argv)
 		status = 1;
 	json_decref(result);
 	return status;
+}
+
+/*
+ * A reader that went away (`ccbench ... | head`): SIGPIPE is caught, so the
+ * run stopped and unwound, or only the result could not be written (the
+ * objects were already gone). Either way the status says so, as a shell
+ * says of a writer SIGPIPE killed: 141, not a plain 0 or 1. Bad input (2)
+ * and another signal's status stay.
+ */
+static int exit_status(int status)
+{
+	if (ccb_signal_pending == SIGPIPE && (status == 0 || status == 1))
+		return 128 + SIGPIPE;
+	return status;
+}
+
+static int dispatch(struct ccb_cli *cli, int argc, char **argv)
+{
+	int r;
+
+	if (cli->cmd_mask & CCB_CMD_KRBD_RESTORE) {
+		r = ccb_krbd_restore(&cli->opts);
+		return r == 0 ? 0 : r == -EINVAL ? 2 : 1;
+	}
+	/* Settings a killed run left (read_ahead_kb, mappings) are reported
+	 * before this run starts; `ccbench krbd restore` puts them back. */
+	ccb_undo_state_report();
+	if (cli->cmd_mask & CCB_CMD_GROUP)
+		return ccb_group_command(cli);
+	if (cli->cmd_mask & CCB_CMD_SWEEP)
+		return ccb_sweep_command(cli, argc, argv);
+	if (cli->cmd_mask & CCB_CMD_REPORT)
+		return ccb_report_command(cli);
+	if (cli->cmd_mask & CCB_CMD_COMPARE)
+		return ccb_compare_command(cli);
+	if (cli->cmd_mask & CCB_CMD_CLEANUP) {
+		r = ccb_rados_cleanup(&cli->opts);
+		return r == 0 ? 0 : (r == -EINVAL || r == -ENOENT) ? 2 : 1;
+	}
+	return run_command(cli, argc, argv);
 }
 
 int main(int argc, char **argv)
@@ -79,24 +121,5 @@ int main(int argc, char **argv)
 	}
 
 	ccb_signals_install();
-	if (cli.cmd_mask & CCB_CMD_KRBD_RESTORE) {
-		r = ccb_krbd_restore(&cli.opts);
-		return r == 0 ? 0 : r == -EINVAL ? 2 : 1;
-	}
-	/* Settings a killed run left (read_ahead_kb, mappings) are reported
-	 * before this run starts; `ccbench krbd restore` puts them back. */
-	ccb_undo_state_report();
-	if (cli.cmd_mask & CCB_CMD_GROUP)
-		return ccb_group_command(&cli);
-	if (cli.cmd_mask & CCB_CMD_SWEEP)
-		return ccb_sweep_command(&cli, argc, argv);
-	if (cli.cmd_mask & CCB_CMD_REPORT)
-		return ccb_report_command(&cli);
-	if (cli.cmd_mask & CCB_CMD_COMPARE)
-		return ccb_compare_command(&cli);
-	if (cli.cmd_mask & CCB_CMD_CLEANUP) {
-		r = ccb_rados_cleanup(&cli.opts);
-		return r == 0 ? 0 : (r == -EINVAL || r == -ENOENT) ? 2 : 1;
-	}
-	return run_command(&cli, argc, argv);
+	return exit_status(dispatch(&cli, argc, argv));
 }

@@ -21,6 +21,14 @@
  *
  * A control mount, opened in prepare, makes the run's directory and is
  * what the undo log uses to remove it; it is unmounted last.
+ *
+ * Nothing lost: every removal is logged only once the entry it removes
+ * was made by this run (mkdir succeeded, an O_EXCL open succeeded), so an
+ * undo can never take an entry that was there before. What ccbench makes
+ * carries the xattr user.ccbench ("ccbench run HOST-PID-TIME"); with
+ * --reuse, an existing DIR/client-N is replaced only when it carries it
+ * (an earlier run kept it), and anything else there makes the run refuse
+ * before it changes anything.
  */
 /* libcephfs refuses a 32-bit off_t: its readdir results would be corrupt. */
 #define _FILE_OFFSET_BITS 64
@@ -63,10 +71,15 @@ struct phase {
 	uint64_t start_nsec, end_nsec;
 };
 
+/* The marker xattr on what ccbench makes (see the top of the file). */
+#define MARK_XATTR  "user.ccbench"
+#define MARK_PREFIX "ccbench run "
+
 struct fsrun {
 	const struct ccb_opts *opts;
 	struct ceph_mount_info *ctl;
 	char dir[512];
+	char mark[160]; /* this run's marker value */
 	bool created_dir;
 	bool existing_files; /* fs read --dir: files of an earlier write */
 	bool meta;
@@ -322,7 +335,10 @@ static struct undo_path *undo_path_new(struct fsrun *fr, const char *path)
 	return u;
 }
 
-static int push_path_undo(const char *what, ccb_undo_fn fn, struct fsrun *fr, const char *path)
+/* Log @p fn on @p path; @p by_hand ("rm -r") is how a user would undo it
+ * on a mount of the filesystem, said when a third signal gives up. */
+static int push_path_undo(const char *what, ccb_undo_fn fn, struct fsrun *fr, const char *path,
+                          const char *by_hand)
 {
 	struct undo_path *u = undo_path_new(fr, path);
 	int r;
@@ -330,7 +346,42 @@ static int push_path_undo(const char *what, ccb_undo_fn fn, struct fsrun *fr, co
 	if (!u)
 		return -ENOMEM;
 	r = ccb_undo_push(what, fn, u, free);
-	return r < 0 ? r : 0;
+	if (r < 0)
+		return r;
+	ccb_undo_set_hint(r, "%s MOUNT%s (MOUNT: the CephFS mounted, e.g. with ceph-fuse)", by_hand,
+	                  path);
+	return 0;
+}
+
+/* 1 when @p path carries a ccbench marker (of any run), 0 when not, or
+ * -errno. A value not in ccbench's form is no marker: someone else's. */
+static int is_marked(struct ceph_mount_info *cm, const char *path)
+{
+	char v[200];
+	int n = ceph_lgetxattr(cm, path, MARK_XATTR, v, sizeof(v) - 1);
+
+	if (n == -ENODATA || n == -ERANGE)
+		return 0;
+	if (n < 0)
+		return n;
+	v[n] = '\0';
+	return strncmp(v, MARK_PREFIX, strlen(MARK_PREFIX)) == 0;
+}
+
+/* Mark what this run just made. A mark that cannot be written only costs
+ * a later --reuse the right to replace the entry, so it is a warning. */
+static void mark_made(struct ccb_run *run, struct fsrun *fr, struct ceph_mount_info *cm,
+                      const char *path, int fd)
+{
+	size_t l = strlen(fr->mark);
+	int r = fd >= 0 ? ceph_fsetxattr(cm, fd, MARK_XATTR, fr->mark, l, 0)
+	                : ceph_setxattr(cm, path, MARK_XATTR, fr->mark, l, 0);
+
+	if (r < 0)
+		ccb_run_warn(run,
+		             "%s: could not set the %s marker: %s (a later --reuse will not "
+		             "replace it)",
+		             path, MARK_XATTR, strerror(-r));
 }
 
 static int undo_unlink(void *arg)
@@ -456,7 +507,8 @@ static int prefill(struct ccb_run *run, struct fsrun *fr)
 		int fd;
 
 		client_file(fr, c, path, sizeof(path));
-		fd = ceph_open_layout(fr->ctl, path, O_CREAT | O_TRUNC | O_WRONLY, 0644,
+		/* O_EXCL: only a file this run made is ever logged for removal. */
+		fd = ceph_open_layout(fr->ctl, path, O_CREAT | O_EXCL | O_WRONLY, 0644,
 		                      fr->stripe_unit, fr->stripe_count, fr->object_size,
 		                      fr->data_pool);
 		if (fd < 0) {
@@ -464,6 +516,13 @@ static int prefill(struct ccb_run *run, struct fsrun *fr)
 			r = fd;
 			break;
 		}
+		if (!run->opts->keep && (r = push_path_undo("remove a client's file", undo_unlink,
+		                                            fr, path, "rm")) < 0) {
+			ceph_close(fr->ctl, fd);
+			ceph_unlink(fr->ctl, path);
+			break;
+		}
+		mark_made(run, fr, fr->ctl, path, fd);
 		for (uint64_t off = 0; off < fr->file_bytes && !r; off += chunk) {
 			uint64_t len = fr->file_bytes - off < chunk ? fr->file_bytes - off : chunk;
 			int w;
@@ -572,11 +631,9 @@ static int claim_dir(struct ccb_run *run, struct fsrun *fr)
 		fprintf(stderr, "ccbench: ceph_statx(%s): %s\n", fr->dir, strerror(-r));
 		return r;
 	}
-	/* Logged before mkdir: on a crash in between, rmdir of a missing
-	 * directory is harmless, while a directory with no undo would stay. */
-	if (!o->keep &&
-	    (r = push_path_undo("remove the run's directory", undo_rmdir, fr, fr->dir)) < 0)
-		return r;
+	/* Logged only once made: a directory that appeared since the statx is
+	 * someone else's (EEXIST), and its undo would remove it. A crash
+	 * between mkdir and the log costs an empty directory at worst. */
 	r = ceph_mkdir(fr->ctl, fr->dir, 0755);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: ceph_mkdir(%s): %s%s\n", fr->dir, strerror(-r),
@@ -585,6 +642,52 @@ static int claim_dir(struct ccb_run *run, struct fsrun *fr)
 		return r;
 	}
 	fr->created_dir = true;
+	if (!o->keep && (r = push_path_undo("remove the run's directory", undo_rmdir, fr, fr->dir,
+	                                    "rmdir")) < 0) {
+		ceph_rmdir(fr->ctl, fr->dir);
+		return r;
+	}
+	mark_made(run, fr, fr->ctl, fr->dir, -1);
+	return 0;
+}
+
+/*
+ * fs write --reuse into an existing directory: every DIR/client-N there
+ * must be a file an earlier ccbench run wrote (it carries the marker), or
+ * the run refuses now, before anything is changed.
+ */
+static int check_reused_files(struct ccb_run *run, struct fsrun *fr)
+{
+	char path[600];
+
+	for (unsigned c = 0; c < run->n_clients; c++) {
+		struct ceph_statx stx;
+		int r;
+
+		client_file(fr, c, path, sizeof(path));
+		r = ceph_statx(fr->ctl, path, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
+		if (r == -ENOENT)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, "ccbench: ceph_statx(%s): %s\n", path, strerror(-r));
+			return r;
+		}
+		r = S_ISREG(stx.stx_mode) ? is_marked(fr->ctl, path) : 0;
+		if (r < 0) {
+			fprintf(stderr, "ccbench: ceph_getxattr(%s, %s): %s\n", path, MARK_XATTR,
+			        strerror(-r));
+			return r;
+		}
+		if (!r) {
+			fprintf(stderr,
+			        "ccbench: --reuse: %s exists and was not written by ccbench (no %s "
+			        "marker); refusing to replace it (move it away, or choose another "
+			        "--dir)\n",
+			        path, MARK_XATTR);
+			run->bad_input = true;
+			return -EEXIST;
+		}
+	}
 	return 0;
 }
 
@@ -622,15 +725,32 @@ static int prepare_meta(struct ccb_run *run, struct fsrun *fr)
 	int r;
 
 	snprintf(path, sizeof(path), "%s/meta", fr->dir);
-	if (!run->opts->keep &&
-	    (r = push_path_undo("remove the run's files", undo_rm_tree, fr, path)) < 0)
-		return r;
+	/* The tree is removed whole at the end, so it must be this run's:
+	 * logged only once mkdir made it. An existing DIR/meta is refused,
+	 * even an earlier run's (--keep): by now it may hold others' files. */
 	r = ceph_mkdir(fr->ctl, path, 0755);
-	if (r < 0) {
-		fprintf(stderr, "ccbench: ceph_mkdir(%s): %s\n", path, strerror(-r));
-		run->bad_input = r == -EEXIST;
+	if (r == -EEXIST) {
+		int m = is_marked(fr->ctl, path);
+
+		fprintf(stderr,
+		        "ccbench: fs meta --dir %s: %s exists (%s); refusing to write into it "
+		        "(remove it, or choose another --dir)\n",
+		        fr->dir, path,
+		        m > 0 ? "left by an earlier ccbench fs meta --keep"
+		              : "not made by ccbench");
+		run->bad_input = true;
 		return r;
 	}
+	if (r < 0) {
+		fprintf(stderr, "ccbench: ceph_mkdir(%s): %s\n", path, strerror(-r));
+		return r;
+	}
+	if (!run->opts->keep &&
+	    (r = push_path_undo("remove the run's files", undo_rm_tree, fr, path, "rm -r")) < 0) {
+		ceph_rmdir(fr->ctl, path);
+		return r;
+	}
+	mark_made(run, fr, fr->ctl, path, -1);
 	/* The directories are set-up, as in bonnie++: made before the clock starts. */
 	for (uint64_t d = 0; fr->spec.dirs > 1 && d < fr->spec.dirs; d++) {
 		snprintf(path, sizeof(path), "%s/meta/d%05" PRIu64, fr->dir, d);
@@ -714,6 +834,10 @@ static int fs_prepare(struct ccb_run *run)
 		         (long long)time(NULL));
 	}
 	fr->existing_files = run->mode == CCB_MODE_SEQ && o->dir;
+	if (!host[0])
+		gethostname(host, sizeof(host) - 1);
+	snprintf(fr->mark, sizeof(fr->mark), MARK_PREFIX "%s-%d-%lld", host, (int)getpid(),
+	         (long long)time(NULL));
 
 	r = fs_mount(o, &fr->ctl, err, sizeof(err));
 	if (r < 0) {
@@ -755,16 +879,10 @@ static int fs_prepare(struct ccb_run *run)
 		r = claim_dir(run, fr);
 		if (r < 0)
 			return r;
-		if (!fr->meta && !o->keep) {
-			for (unsigned c = 0; c < run->n_clients; c++) {
-				char path[600];
-
-				client_file(fr, c, path, sizeof(path));
-				r = push_path_undo("remove a client's file", undo_unlink, fr, path);
-				if (r < 0)
-					return r;
-			}
-		}
+		/* The client files' removals are logged as each is made (client_open, prefill). */
+		if (!fr->created_dir && !fr->meta && run->is_write &&
+		    (r = check_reused_files(run, fr)) < 0)
+			return r;
 		if (fr->meta)
 			r = prepare_meta(run, fr);
 		else if (run->mode == CCB_MODE_SEQ)
@@ -852,14 +970,30 @@ static int fs_client_open(struct ccb_client *cl)
 	fc->file_bytes = fr->file_bytes;
 	if (run->is_write) {
 		/* A reused directory may hold this file from an earlier run: it is
-		 * made anew, since an existing file keeps its old layout. */
-		r = ceph_unlink(fc->cm, fc->path);
+		 * made anew, since an existing file keeps its old layout. Only a
+		 * file with ccbench's marker goes (checked in prepare, and again
+		 * here, just before); O_EXCL then makes sure the file is ours. */
+		r = is_marked(fc->cm, fc->path);
+		if (r > 0)
+			r = ceph_unlink(fc->cm, fc->path);
+		else if (r == 0 && ceph_statx(fc->cm, fc->path, &(struct ceph_statx){0}, 0,
+		                              AT_SYMLINK_NOFOLLOW) == 0)
+			r = -EEXIST;
 		fc->call = "ceph_open_layout";
 		fc->fd = r < 0 && r != -ENOENT
 		             ? r
 		             : ceph_open_layout(fc->cm, fc->path, O_CREAT | O_EXCL | O_WRONLY, 0644,
 		                                fr->stripe_unit, fr->stripe_count, fr->object_size,
 		                                fr->data_pool);
+		if (fc->fd >= 0 && !run->opts->keep &&
+		    (r = push_path_undo("remove a client's file", undo_unlink, fr, fc->path,
+		                        "rm")) < 0) {
+			ceph_close(fc->cm, fc->fd);
+			ceph_unlink(fc->cm, fc->path);
+			fc->fd = r;
+		}
+		if (fc->fd >= 0)
+			mark_made(run, fr, fc->cm, fc->path, fc->fd);
 	} else {
 		fc->call = "ceph_open";
 		fc->fd = ceph_open(fc->cm, fc->path, O_RDONLY, 0);

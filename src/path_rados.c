@@ -625,6 +625,9 @@ static int prepare_write(struct ccb_run *run, struct rrun *rr)
 		r = ccb_undo_push("remove the run's objects", undo_remove_objects, rr, NULL);
 		if (r < 0)
 			return r;
+		ccb_undo_set_hint(r, "ccbench cleanup -p %s -N %s --run-name %s%s%s", o->pool,
+				  o->rados_namespace, rr->run, o->conf ? " -c " : "",
+				  o->conf ? o->conf : "");
 	}
 	return 0;
 }

@@ -274,8 +274,12 @@ static int prefill(struct ccb_run *run, struct rbdrun *rr)
 			off += len;
 			continue;
 		}
-		if (ccb_signal_pending && off < rr->image_bytes)
-			off = rr->image_bytes; /* stop issuing; drain below */
+		if (ccb_signal_pending && off < rr->image_bytes) {
+			/* Stop issuing and drain; none may be in flight yet (a
+			 * signal before the first write): nothing to wait for. */
+			off = rr->image_bytes;
+			continue;
+		}
 		/* Oldest first: completions of one image finish nearly in order. */
 		rbd_aio_wait_for_complete(comp[0]);
 		r = (int)rbd_aio_get_return_value(comp[0]);
@@ -340,6 +344,8 @@ static int create_image(struct ccb_run *run, struct rbdrun *rr)
 		r = ccb_undo_push("remove the temporary image", undo_remove_image, rr, NULL);
 		if (r < 0)
 			return r;
+		ccb_undo_set_hint(r, "rbd rm %s/%s%s%s", rr->pool, rr->image, o->conf ? " -c " : "",
+				  o->conf ? o->conf : "");
 	}
 	return 0;
 }

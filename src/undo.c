@@ -6,14 +6,23 @@
  * Entries with a record are mirrored in the crash state file (see undo.h);
  * the file always holds exactly the records of the entries still pending
  * plus those whose undo failed, so a restore never redoes a finished undo.
+ *
+ * Repeated signals (see ccb_undo_on_signal): the signal handler may not
+ * read the log while the main thread changes it (a realloc, a memmove),
+ * so every change republishes two texts -- what is still to be undone, and
+ * what is left with how to remove it by hand -- into the spare one of two
+ * static buffers, then flips an index. The handler only write()s the
+ * published buffer: async-signal-safe, and never a half-built text.
  */
 #include <ccbench/undo.h>
 
 #include <dirent.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +33,7 @@
 struct entry {
 	int handle;
 	char what[160];
+	char hint[256]; /* how to undo it by hand, or "" */
 	ccb_undo_fn fn;
 	void *arg;
 	void (*free_arg)(void *);
@@ -36,6 +46,136 @@ static int n_entries, cap_entries, next_handle = 1;
 /* Records whose undo failed: kept in the state file for `restore`. */
 static json_t *failed_records;
 static char state_path[PATH_MAX];
+
+/* The texts of a 2nd and a 3rd signal, double-buffered (see the top). */
+#define SNAP_BYTES 8192
+static char snap_text[2][2][SNAP_BYTES];
+static size_t snap_len[2][2];
+static volatile sig_atomic_t snap_cur;
+
+struct snap_buf {
+	char *p;
+	size_t len, cap;
+	bool full;
+};
+
+/* Append one line; a line that does not fit ends the text with "...". */
+static void snap_add(struct snap_buf *b, const char *fmt, ...)
+{
+	static const char more[] = "ccbench:   ... (more)\n";
+	char line[600];
+	va_list ap;
+	int n;
+
+	if (b->full)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1;
+	if (b->len + (size_t)n + sizeof(more) > b->cap) {
+		memcpy(b->p + b->len, more, sizeof(more));
+		b->len += sizeof(more) - 1;
+		b->full = true;
+		return;
+	}
+	memcpy(b->p + b->len, line, (size_t)n + 1);
+	b->len += (size_t)n;
+}
+
+static void snap_entry(struct snap_buf *still, struct snap_buf *left, const struct entry *e,
+                       bool running)
+{
+	snap_add(still, "ccbench:   %s%s\n", running ? "now: " : "then: ", e->what);
+	if (e->hint[0])
+		snap_add(left, "ccbench:   %s%s: %s\n", e->what, running ? " (was running)" : "",
+		         e->hint);
+	else if (e->record)
+		snap_add(left, "ccbench:   %s%s: ccbench krbd restore\n", e->what,
+		         running ? " (was running)" : "");
+	else
+		snap_add(left, "ccbench:   %s%s (nothing to do by hand)\n", e->what,
+		         running ? " (was running)" : "");
+}
+
+/* Rebuild both texts from the log (newest first, @p running first of all)
+ * into the spare buffers and publish them. */
+static void snap_publish(const struct entry *running)
+{
+	int spare = !snap_cur;
+	struct snap_buf still = {snap_text[spare][0], 0, SNAP_BYTES, false};
+	struct snap_buf left = {snap_text[spare][1], 0, SNAP_BYTES, false};
+
+	still.p[0] = left.p[0] = '\0';
+	if (running)
+		snap_entry(&still, &left, running, true);
+	for (int i = n_entries - 1; i >= 0; i--)
+		snap_entry(&still, &left, &log_entries[i], false);
+	if (!running && n_entries == 0) {
+		snap_add(&still, "ccbench:   (nothing: the log is empty)\n");
+		snap_add(&left, "ccbench:   (nothing)\n");
+	}
+	if (state_path[0])
+		snap_add(&left, "ccbench:   (records of these are in %s)\n", state_path);
+	snap_len[spare][0] = still.len;
+	snap_len[spare][1] = left.len;
+	/* The texts are complete before the index says so. */
+	atomic_signal_fence(memory_order_seq_cst);
+	snap_cur = spare;
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+const char *ccb_undo_signal_text(int n)
+{
+	return snap_text[snap_cur][n >= 3];
+}
+
+static void write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return; /* a closed stderr: nothing more to say */
+		p += w;
+		len -= (size_t)w;
+	}
+}
+
+static void write_str(int fd, const char *s)
+{
+	write_all(fd, s, strlen(s));
+}
+
+void ccb_undo_on_signal(int n, int first_signo)
+{
+	int saved = errno, cur = snap_cur;
+
+	if (n < 2)
+		return;
+	if (n == 2) {
+		write_str(STDERR_FILENO, "\nccbench: signal again: still cleaning up (once more "
+		                         "to give up and leave the rest):\n");
+		if (snap_len[cur][0])
+			write_all(STDERR_FILENO, snap_text[cur][0], snap_len[cur][0]);
+		else
+			write_str(STDERR_FILENO, "ccbench:   (nothing: the log is empty)\n");
+		errno = saved;
+		return;
+	}
+	write_str(STDERR_FILENO, "\nccbench: giving up the cleanup; left behind, and how to "
+	                         "remove it:\n");
+	if (snap_len[cur][1])
+		write_all(STDERR_FILENO, snap_text[cur][1], snap_len[cur][1]);
+	else
+		write_str(STDERR_FILENO, "ccbench:   (nothing)\n");
+	_exit(128 + first_signo);
+}
 
 const char *ccb_undo_state_dir(void)
 {
@@ -139,12 +279,12 @@ static int state_write(void)
 			json_decref(entries);
 			return r;
 		}
-		snprintf(state_path, sizeof(state_path), "%s/run-%ld-%llu.json", dir, (long)getpid(),
-			 proc_starttime(getpid()));
+		snprintf(state_path, sizeof(state_path), "%s/run-%ld-%llu.json", dir,
+		         (long)getpid(), proc_starttime(getpid()));
 	}
 	doc = json_pack("{s:i, s:i, s:I, s:o, s:o}", "ccbench_state", 1, "pid", (int)getpid(),
-			"starttime", (json_int_t)proc_starttime(getpid()), "command", own_command(),
-			"entries", entries);
+	                "starttime", (json_int_t)proc_starttime(getpid()), "command", own_command(),
+	                "entries", entries);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
 	if (!doc) {
 		r = -ENOMEM;
@@ -161,7 +301,7 @@ static int state_write(void)
 }
 
 static int push(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(void *),
-		json_t *record)
+                json_t *record)
 {
 	struct entry *e;
 
@@ -181,6 +321,7 @@ static int push(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(vo
 	e = &log_entries[n_entries++];
 	e->handle = next_handle++;
 	snprintf(e->what, sizeof(e->what), "%s", what);
+	e->hint[0] = '\0';
 	e->fn = fn;
 	e->arg = arg;
 	e->free_arg = free_arg;
@@ -197,10 +338,28 @@ static int push(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(vo
 				free_arg(arg);
 			json_decref(record);
 			state_write();
+			snap_publish(NULL);
 			return r;
 		}
 	}
+	snap_publish(NULL);
 	return e->handle;
+}
+
+int ccb_undo_set_hint(int handle, const char *fmt, ...)
+{
+	for (int i = 0; i < n_entries; i++) {
+		va_list ap;
+
+		if (log_entries[i].handle != handle)
+			continue;
+		va_start(ap, fmt);
+		vsnprintf(log_entries[i].hint, sizeof(log_entries[i].hint), fmt, ap);
+		va_end(ap);
+		snap_publish(NULL);
+		return 0;
+	}
+	return -ENOENT;
 }
 
 int ccb_undo_push(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(void *))
@@ -209,7 +368,7 @@ int ccb_undo_push(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(
 }
 
 int ccb_undo_push_state(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(void *),
-			json_t *record)
+                        json_t *record)
 {
 	if (!record) {
 		if (free_arg)
@@ -236,7 +395,10 @@ int ccb_undo_state_set(int handle, const char *key, json_t *value)
 /* Run one entry (already taken out of the array) and settle its record. */
 static int run_entry(struct entry *e)
 {
-	int r = e->fn(e->arg);
+	int r;
+
+	snap_publish(e);
+	r = e->fn(e->arg);
 
 	if (r < 0)
 		fprintf(stderr, "ccbench: undo failed: %s: %s\n", e->what, strerror(-r));
@@ -251,6 +413,7 @@ static int run_entry(struct entry *e)
 	}
 	if (e->free_arg)
 		e->free_arg(e->arg);
+	snap_publish(NULL);
 	return r;
 }
 
@@ -262,7 +425,7 @@ int ccb_undo_run(int handle)
 		if (e.handle != handle)
 			continue;
 		memmove(&log_entries[i], &log_entries[i + 1],
-			(size_t)(n_entries - i - 1) * sizeof(*log_entries));
+		        (size_t)(n_entries - i - 1) * sizeof(*log_entries));
 		n_entries--;
 		return run_entry(&e);
 	}
@@ -279,12 +442,13 @@ void ccb_undo_drop(int handle)
 		if (log_entries[i].free_arg)
 			log_entries[i].free_arg(log_entries[i].arg);
 		memmove(&log_entries[i], &log_entries[i + 1],
-			(size_t)(n_entries - i - 1) * sizeof(*log_entries));
+		        (size_t)(n_entries - i - 1) * sizeof(*log_entries));
 		n_entries--;
 		if (record) {
 			json_decref(record);
 			state_write();
 		}
+		snap_publish(NULL);
 		return;
 	}
 }
@@ -305,8 +469,8 @@ int ccb_undo_unwind(void)
 	cap_entries = 0;
 	if (state_path[0])
 		fprintf(stderr,
-			"ccbench: undo records kept in %s; 'ccbench krbd restore' retries them\n",
-			state_path);
+		        "ccbench: undo records kept in %s; 'ccbench krbd restore' retries them\n",
+		        state_path);
 	/* The file stays for `restore`; this process forgets it. */
 	json_decref(failed_records);
 	failed_records = NULL;
@@ -380,16 +544,16 @@ int ccb_undo_state_stranded(json_t **out)
 			json_decref(doc);
 			continue;
 		}
-		/* A live process with the same start time is a run in progress: not ours to undo. */
+		/* A live process with the same start time is a run in progress: not ours to undo.
+		 */
 		if (proc_starttime((long)pid) ==
 		    (unsigned long long)json_integer_value(json_object_get(doc, "starttime"))) {
 			json_decref(doc);
 			continue;
 		}
-		json_array_append_new(list, json_pack("{s:s, s:I, s:O, s:O}", "file", path, "pid",
-						      pid, "command",
-						      json_object_get(doc, "command"), "entries",
-						      entries));
+		json_array_append_new(
+		    list, json_pack("{s:s, s:I, s:O, s:O}", "file", path, "pid", pid, "command",
+		                    json_object_get(doc, "command"), "entries", entries));
 		json_decref(doc);
 	}
 	closedir(d);
@@ -408,17 +572,19 @@ int ccb_undo_state_report(void)
 	{
 		json_array_foreach(json_object_get(f, "entries"), j, e)
 		{
-			fprintf(stderr, "ccbench: warning: run pid %lld (%s) died without undoing: %s\n",
-				(long long)json_integer_value(json_object_get(f, "pid")),
-				json_string_value(json_object_get(f, "command")),
-				json_string_value(json_object_get(e, "what")));
+			fprintf(stderr,
+			        "ccbench: warning: run pid %lld (%s) died without undoing: %s\n",
+			        (long long)json_integer_value(json_object_get(f, "pid")),
+			        json_string_value(json_object_get(f, "command")),
+			        json_string_value(json_object_get(e, "what")));
 			n++;
 		}
 	}
 	if (n)
-		fprintf(stderr, "ccbench: warning: %d stranded change%s recorded in %s; put %s back "
-				"with: ccbench krbd restore\n",
-			n, n == 1 ? "" : "s", ccb_undo_state_dir(), n == 1 ? "it" : "them");
+		fprintf(stderr,
+		        "ccbench: warning: %d stranded change%s recorded in %s; put %s back "
+		        "with: ccbench krbd restore\n",
+		        n, n == 1 ? "" : "s", ccb_undo_state_dir(), n == 1 ? "it" : "them");
 	json_decref(list);
 	return n;
 }

@@ -178,7 +178,8 @@ void ccb_run_free(struct ccb_run *run);
 /** Set by the signal handler; the supervisor turns it into CCB_STOP_SIGNAL. */
 extern volatile sig_atomic_t ccb_signal_pending;
 
-/** Install SIGINT/SIGTERM handlers that only set ccb_signal_pending. */
+/** Install SIGINT/SIGTERM/SIGHUP/SIGPIPE handlers: the first sets ccb_signal_pending,
+ *  repeats go to ccb_undo_on_signal(). */
 void ccb_signals_install(void);
 
 #endif

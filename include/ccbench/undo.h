@@ -57,6 +57,32 @@ int ccb_undo_unwind_to(int mark);
  */
 int ccb_undo_run(int handle);
 
+/**
+ * Say how to undo entry @p handle by hand, as a command a user can run
+ * ("rbd rm rbd/ccbench-img-1"): printed when a third signal gives up the
+ * unwind. Entries with a record and no hint say `ccbench krbd restore`.
+ *
+ * @return 0, or -ENOENT when there is no such entry.
+ */
+int ccb_undo_set_hint(int handle, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * A terminating signal arrived, the @p n th of the run (1 for the one that
+ * stopped it); called from the signal handler, so async-signal-safe. 1
+ * does nothing (the run stops and unwinds). 2 writes to stderr what is
+ * still to be undone, the entry running first. 3 or more gives up: writes
+ * every entry not yet undone with how to undo it by hand, and _exit()s
+ * 128 + @p first_signo; the crash state file stays for `krbd restore`.
+ */
+void ccb_undo_on_signal(int n, int first_signo);
+
+/**
+ * The text ccb_undo_on_signal(@p n, ...) would write after its header, as
+ * of now (for the tests): n == 2 what is still to be undone, n >= 3 what
+ * would be left and how to remove it.
+ */
+const char *ccb_undo_signal_text(int n);
+
 /*
  * The crash state file. Entries a death ccbench cannot catch (SIGKILL,
  * power) would strand outside the process -- a read_ahead_kb value, a
@@ -77,7 +103,7 @@ int ccb_undo_run(int handle);
  *         message on stderr; @p arg has been freed with @p free_arg).
  */
 int ccb_undo_push_state(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(void *),
-			json_t *record);
+                        json_t *record);
 
 /**
  * Set @p key of entry @p handle's record to @p value (stolen) and rewrite

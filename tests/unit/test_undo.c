@@ -1,4 +1,5 @@
-/* Unit tests for src/undo.c: reverse unwinding, drop, failing undos, ownership of args. */
+/* Unit tests for src/undo.c: reverse unwinding, drop, failing undos, ownership of args,
+ * and what a 2nd and a 3rd signal say and do. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -6,10 +7,14 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "ccbench/engine.h"
 #include "ccbench/undo.h"
 
 #define MAX_EVENTS 512
@@ -273,6 +278,263 @@ static void test_null_free(void **state)
 	assert_int_equal(counter, 2);
 }
 
+/* ---- repeated signals ---------------------------------------------------- */
+
+static int plain_undo_noop(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+/* Lines of @p text in order: each needle found after the previous one. */
+static void assert_in_order(const char *text, const char *const *needles, int n)
+{
+	const char *p = text;
+
+	for (int i = 0; i < n; i++) {
+		const char *q = strstr(p, needles[i]);
+
+		if (!q)
+			fail_msg("'%s' not found (in order) in:\n%s", needles[i], text);
+		p = q + strlen(needles[i]);
+	}
+}
+
+static int push_hinted(const char *what, const char *hint, int id)
+{
+	struct item *it = malloc(sizeof(*it));
+	int h;
+
+	assert_non_null(it);
+	it->id = id;
+	it->ret = 0;
+	h = ccb_undo_push(what, undo_fn, it, free_fn);
+	assert_true(h > 0);
+	if (hint)
+		assert_int_equal(ccb_undo_set_hint(h, "%s", hint), 0);
+	return h;
+}
+
+/* The texts follow the log: newest first; hints in the "left" text. */
+static void test_signal_texts(void **state)
+{
+	(void)state;
+	push_hinted("close the control connection", NULL, 1);
+	push_hinted("remove the run's objects", "ccbench cleanup -p p1 -N ccbench --run-name r1",
+	            2);
+	push_hinted("remove the temporary image", "rbd rm rbd/img1", 3);
+	{
+		const char *still[] = {"then: remove the temporary image",
+		                       "then: remove the run's objects",
+		                       "then: close the control connection"};
+		const char *left[] = {"remove the temporary image: rbd rm rbd/img1",
+		                      "remove the run's objects: ccbench cleanup -p p1 -N ccbench "
+		                      "--run-name r1",
+		                      "close the control connection (nothing to do by hand)"};
+		assert_in_order(ccb_undo_signal_text(2), still, 3);
+		assert_in_order(ccb_undo_signal_text(3), left, 3);
+		assert_in_order(ccb_undo_signal_text(7), left, 3);
+	}
+	assert_int_equal(ccb_undo_set_hint(9999, "x"), -ENOENT);
+	assert_int_equal(ccb_undo_unwind(), 0);
+	assert_non_null(strstr(ccb_undo_signal_text(2), "nothing"));
+	assert_null(strstr(ccb_undo_signal_text(3), "rbd rm"));
+}
+
+/* Seen from inside an undo, as a signal during the unwind would see it:
+ * the running entry first ("now"), the older ones after, the newer ones
+ * (already undone) not at all. */
+static char seen_still[8192], seen_left[8192];
+
+static int peek_undo(void *arg)
+{
+	(void)arg;
+	snprintf(seen_still, sizeof(seen_still), "%s", ccb_undo_signal_text(2));
+	snprintf(seen_left, sizeof(seen_left), "%s", ccb_undo_signal_text(3));
+	return 0;
+}
+
+static void test_signal_texts_during_unwind(void **state)
+{
+	int h;
+
+	(void)state;
+	push_hinted("oldest", "by hand 1", 1);
+	h = ccb_undo_push("slow one", peek_undo, NULL, NULL);
+	assert_true(h > 0);
+	assert_int_equal(ccb_undo_set_hint(h, "by hand 2"), 0);
+	push_hinted("newest", "by hand 3", 3);
+	assert_int_equal(ccb_undo_unwind(), 0);
+	{
+		const char *still[] = {"now: slow one", "then: oldest"};
+		const char *left[] = {"slow one (was running): by hand 2", "oldest: by hand 1"};
+		assert_in_order(seen_still, still, 2);
+		assert_in_order(seen_left, left, 2);
+	}
+	assert_null(strstr(seen_still, "newest"));
+	assert_null(strstr(seen_left, "by hand 3"));
+}
+
+/* A log longer than the text: cut at a whole line, and says so. */
+static void test_signal_text_bounded(void **state)
+{
+	char what[200];
+
+	(void)state;
+	memset(what, 'w', sizeof(what) - 1);
+	what[sizeof(what) - 1] = '\0';
+	for (int i = 0; i < 200; i++)
+		push_hinted(what, "a long command line to remove it by hand, one of many", i);
+	for (int n = 2; n <= 3; n++) {
+		const char *t = ccb_undo_signal_text(n);
+		size_t l = strlen(t);
+
+		assert_true(l < 8192);
+		assert_non_null(strstr(t, "... (more)\n"));
+		assert_int_equal(t[l - 1], '\n');
+	}
+	assert_int_equal(ccb_undo_unwind(), 0);
+}
+
+/* An entry with a crash record and no hint: `ccbench krbd restore` undoes
+ * it, and the text names the state file that keeps its record. */
+static void test_signal_text_record(void **state)
+{
+	char dir[] = "/tmp/ccb-undo-test.XXXXXX";
+	const char *t;
+	int h;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("CCB_STATE_DIR", dir, 1);
+	h = ccb_undo_push_state("put read_ahead_kb of rbd0 back to 128", plain_undo_noop, NULL,
+	                        NULL, json_pack("{s:s}", "kind", "read_ahead_kb"));
+	assert_true(h > 0);
+	t = ccb_undo_signal_text(3);
+	assert_non_null(strstr(t, "put read_ahead_kb of rbd0 back to 128: ccbench krbd restore"));
+	assert_non_null(strstr(t, dir));
+	assert_int_equal(ccb_undo_unwind(), 0);
+	unsetenv("CCB_STATE_DIR");
+	assert_int_equal(rmdir(dir), 0); /* the state file went with the clean unwind */
+}
+
+/* Run @p fn in a child with stderr into a pipe: its exit status and output. */
+static int in_child(void (*fn)(void), char *out, size_t out_len)
+{
+	int fds[2], st = 0;
+	size_t n = 0;
+	ssize_t r;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], STDERR_FILENO);
+		fn();
+		_exit(99); /* fn should not return */
+	}
+	close(fds[1]);
+	while (n < out_len - 1 && (r = read(fds[0], out + n, out_len - 1 - n)) > 0)
+		n += (size_t)r;
+	out[n] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* The undo log's side: 1 says nothing, 2 says what is still to be undone
+ * and returns, 3 gives up with what is left and exits 128 + the first. */
+static void child_on_signal(void)
+{
+	push_hinted("remove the run's objects", "ccbench cleanup -p p1 -N ccbench --run-name r1",
+	            1);
+	push_hinted("remove the temporary image", "rbd rm rbd/img1", 2);
+	ccb_undo_on_signal(1, SIGHUP);
+	write(STDERR_FILENO, "[after 1]\n", 10);
+	ccb_undo_on_signal(2, SIGHUP);
+	write(STDERR_FILENO, "[after 2]\n", 10);
+	ccb_undo_on_signal(3, SIGHUP);
+}
+
+static void test_on_signal_2_and_3(void **state)
+{
+	char out[16384];
+	const char *order[] = {"[after 1]\n\nccbench: signal again",
+	                       "then: remove the temporary image",
+	                       "then: remove the run's objects",
+	                       "[after 2]",
+	                       "giving up",
+	                       "remove the temporary image: rbd rm rbd/img1",
+	                       "remove the run's objects: ccbench cleanup -p p1 -N ccbench "
+	                       "--run-name r1"};
+
+	(void)state;
+	assert_int_equal(in_child(child_on_signal, out, sizeof(out)), 128 + SIGHUP);
+	assert_in_order(out, order, 7);
+}
+
+/*
+ * The whole chain through the installed handlers (src/engine.c): the first
+ * signal only sets ccb_signal_pending; SIGPIPE never counts as a repeat;
+ * the next SIGINT says what is left, the one after gives up with the
+ * first signal's status.
+ */
+static void child_raise(void)
+{
+	ccb_signals_install();
+	push_hinted("remove the temporary image", "rbd rm rbd/img1", 1);
+	raise(SIGTERM);
+	if (ccb_signal_pending != SIGTERM)
+		_exit(90);
+	write(STDERR_FILENO, "[1]\n", 4);
+	raise(SIGPIPE);
+	raise(SIGPIPE);
+	if (ccb_signal_pending != SIGTERM)
+		_exit(91);
+	write(STDERR_FILENO, "[pipe]\n", 7);
+	raise(SIGINT);
+	write(STDERR_FILENO, "[2]\n", 4);
+	raise(SIGHUP);
+}
+
+static void test_signal_chain(void **state)
+{
+	char out[16384];
+	const char *order[] = {"[1]\n[pipe]\n\nccbench: signal again",
+	                       "then: remove the temporary image", "[2]\n", "giving up",
+	                       "remove the temporary image: rbd rm rbd/img1"};
+
+	(void)state;
+	assert_int_equal(in_child(child_raise, out, sizeof(out)), 128 + SIGTERM);
+	assert_in_order(out, order, 5);
+}
+
+/* A SIGPIPE first stops the run (141) and a Ctrl-C after it is the 2nd. */
+static void child_pipe_first(void)
+{
+	ccb_signals_install();
+	raise(SIGPIPE);
+	if (ccb_signal_pending != SIGPIPE)
+		_exit(90);
+	raise(SIGINT);
+	write(STDERR_FILENO, "[2]\n", 4);
+	raise(SIGINT);
+}
+
+static void test_signal_pipe_first(void **state)
+{
+	char out[4096];
+	const char *order[] = {"signal again", "[2]\n", "giving up"};
+
+	(void)state;
+	assert_int_equal(in_child(child_pipe_first, out, sizeof(out)), 128 + SIGPIPE);
+	assert_in_order(out, order, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +545,13 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_handles_unique, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_failure_continues, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_null_free, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_signal_texts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_signal_texts_during_unwind, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_signal_text_bounded, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_signal_text_record, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_on_signal_2_and_3, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_signal_chain, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_signal_pipe_first, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
