@@ -212,6 +212,8 @@ struct remover {
 	int first_err;
 	uint64_t deadline_nsec;
 	bool expired;
+	bool meta_sent;           /* the run's meta was sent last: not counted as an object */
+	uint64_t objects_removed; /* removed before the meta was sent */
 };
 
 static void remover_put_locked(struct remover *rm)
@@ -344,7 +346,7 @@ static int remover_finish(struct remover *rm, const char *run, uint64_t *removed
 
 	pthread_mutex_lock(&rm->lock);
 	remover_wait_locked(rm, 0);
-	*removed = rm->removed;
+	*removed = rm->meta_sent ? rm->objects_removed : rm->removed;
 	left = rm->failed + rm->skipped + rm->in_flight;
 	if (rm->in_flight)
 		atomic_store(&ops_abandoned, true);
@@ -381,6 +383,8 @@ static int remove_by_count(rados_ioctx_t io, const struct ccb_opts *o, const cha
 	/* The meta goes last: while any object remains, it still names the run. */
 	if (remover_drain(rm)) {
 		snprintf(name, sizeof(name), "%s.meta", run);
+		rm->objects_removed = rm->removed; /* drained: the meta is not an object */
+		rm->meta_sent = true;
 		remover_add(rm, name);
 	}
 	return remover_finish(rm, run, removed);
@@ -437,6 +441,8 @@ static int remove_by_listing(rados_ioctx_t io, const struct ccb_opts *o, const c
 	}
 	if (remover_drain(rm) && have_meta) {
 		snprintf(meta, sizeof(meta), "%s.meta", run);
+		rm->objects_removed = rm->removed; /* drained: the meta is not an object */
+		rm->meta_sent = true;
 		remover_add(rm, meta);
 	}
 	return remover_finish(rm, run, removed);
@@ -626,8 +632,8 @@ static int prepare_write(struct ccb_run *run, struct rrun *rr)
 		if (r < 0)
 			return r;
 		ccb_undo_set_hint(r, "ccbench cleanup -p %s -N %s --run-name %s%s%s", o->pool,
-				  o->rados_namespace, rr->run, o->conf ? " -c " : "",
-				  o->conf ? o->conf : "");
+		                  o->rados_namespace, rr->run, o->conf ? " -c " : "",
+		                  o->conf ? o->conf : "");
 	}
 	return 0;
 }
@@ -941,11 +947,12 @@ static int cleanup_one(rados_ioctx_t io, const char *run, const struct ccb_opts 
 	} else if (r == -ENOENT) {
 		/* Without the meta's header nothing says these objects are ccbench's:
 		 * RUN.<digits> is a name anyone could use. */
-		fprintf(stderr,
-			"ccbench: cleanup: no %s.meta in pool %s namespace %s, so nothing shows that "
-			"objects named %s.<digits> are a ccbench run's; not touching them (--force "
-			"removes them anyway)\n",
-			run, o->pool, o->rados_namespace, run);
+		fprintf(
+		    stderr,
+		    "ccbench: cleanup: no %s.meta in pool %s namespace %s, so nothing shows that "
+		    "objects named %s.<digits> are a ccbench run's; not touching them (--force "
+		    "removes them anyway)\n",
+		    run, o->pool, o->rados_namespace, run);
 		json_decref(m);
 		return -EPERM; /* exit 1: a refusal, not bad input */
 	} else {
