@@ -436,6 +436,11 @@ static int rbd_prepare(struct ccb_run *run)
 		free(rr);
 		return r;
 	}
+	/* The temporary image's removal (the undo) sends its object removals
+	 * this many at a time. At librbd's default of 10, an OSD stopped
+	 * mid-run made the removal wait out one op timeout per 10 of that OSD's
+	 * objects, so the end of a fault grew with the image's size. */
+	rados_conf_set(rr->ctl, "rbd_concurrent_management_ops", "1024");
 	r = rados_ioctx_create(rr->ctl, rr->pool, &rr->io);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: --pool '%s': %s\n", rr->pool,
