@@ -109,14 +109,15 @@ static json_t *plan_json(const char *path, const json_t *config, const json_t *p
 		json_array_append_new(pts, q);
 	}
 	return json_pack(
-	    "{s:s, s:s, s:O?, s:O, s:I, s:I, s:o, s:{s:o, s:f, s:f, s:I, s:I, s:I, s:o, s:f, s:I}}",
+	    "{s:s, s:s, s:O?, s:O, s:I, s:I, s:o, s:{s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:f, s:I}}",
 	    "kind", "sweep-plan", "config_file", path, "name", json_object_get(config, "name"),
 	    "config", (json_t *)config, "repeat", (json_int_t)repeat, "runs", (json_int_t)t->runs,
 	    "points", pts, "estimate", "bytes",
-	    bytes_known ? json_real(t->run_bytes + t->prefill_bytes) : json_null(),
-	    "bytes_known_part", t->run_bytes, "prefill_bytes", t->prefill_bytes, "shared_images",
-	    (json_int_t)t->images, "runs_bytes_unbounded", (json_int_t)t->bytes_unbounded,
-	    "runs_bytes_unknown", (json_int_t)t->bytes_unknown, "seconds",
+	    bytes_known ? json_integer((json_int_t)(t->run_bytes + t->prefill_bytes)) : json_null(),
+	    "bytes_known_part", (json_int_t)t->run_bytes, "prefill_bytes",
+	    (json_int_t)t->prefill_bytes, "shared_images", (json_int_t)t->images,
+	    "runs_bytes_unbounded", (json_int_t)t->bytes_unbounded, "runs_bytes_unknown",
+	    (json_int_t)t->bytes_unknown, "seconds",
 	    t->seconds_unknown ? json_null() : json_real(t->seconds), "seconds_known_part",
 	    t->seconds, "runs_seconds_unknown", (json_int_t)t->seconds_unknown);
 }
