@@ -471,8 +471,11 @@ static json_t *estimate_run(const struct built *b, bool tradeoff)
 			bytes = json_integer((json_int_t)(o->clients * o->file_size_bytes));
 		} else if ((m & (CCB_CMD_RBD | CCB_CMD_KRBD)) && !strcmp(bound, "one pass") &&
 		           temp_image) {
+			/* krbd reads from --offset to the end of the device. */
+			uint64_t skip = (m & CCB_CMD_KRBD) ? o->offset_bytes : 0;
 			json_decref(bytes);
-			bytes = json_integer((json_int_t)image_bytes);
+			bytes =
+			    json_integer((json_int_t)(image_bytes > skip ? image_bytes - skip : 0));
 		}
 	}
 	e = json_pack("{s:o, s:o, s:s, s:s}", "bytes", bytes, "seconds", secs, "bound", bound,

@@ -12,6 +12,14 @@ set -euo pipefail
 . "$(dirname "$0")/krbd_lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 printf '[global]\nmon host = 127.0.0.1:1\n' >dead.conf
+# Loops backed by our state dir, from sysfs: `losetup -a` stats every
+# backing file and hangs while another test holds an rbd-fuse stopped.
+our_loop_files() {
+	local f
+	for f in /sys/block/loop*/loop/backing_file; do
+		[ -r "$f" ] && grep -F "$CCB_STATE_DIR/" "$f"
+	done 2>/dev/null || true
+}
 dead() { env -u CEPH_CONF -u CEPH_ARGS "$CCBENCH" -c dead.conf "$@"; }
 
 # shrink CONFIG: the --param / --repeat arguments that make CONFIG small,
@@ -123,4 +131,8 @@ PY
 done
 [ "$(rbd ls rbd | sort)" = "$rbd_before" ] || fail "images left in rbd: $(rbd ls rbd)"
 [ -z "$(rados -p rbd -N ccbench ls 2>/dev/null)" ] || fail "objects left in rbd/ccbench"
-assert_unmapped
+# rbd-fuse exits just after its unmount; give it a moment.
+for i in $(seq 1 50); do pgrep -f "rbd-fuse.*$CCB_STATE_DIR/" >/dev/null || break; sleep 0.1; done
+[ -z "$(our_loop_files)" ] || fail "loop device left: $(our_loop_files)"
+[ -z "$(our_mounts)" ] || fail "mount left: $(our_mounts)"
+! pgrep -f "rbd-fuse.*$CCB_STATE_DIR/" >/dev/null || fail "rbd-fuse left running"
