@@ -872,7 +872,10 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 		return 2;
 	}
 	if (o->dry_run) {
-		status = ccb_sweep_dry_run(path, cfg, points, o);
+		if ((o->json_file || o->csv_file || o->svg_file || o->output) && !o->quiet)
+			fprintf(stderr, "ccbench: sweep --dry-run: the plan goes to stdout only; "
+			                "--json, --csv, --svg and --output are not written\n");
+		status = ccb_sweep_dry_run(path, cfg, points, o, stdout);
 		json_decref(points);
 		json_decref(cfg);
 		json_decref(images);

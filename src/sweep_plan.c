@@ -222,7 +222,7 @@ static void plan_text(const char *path, const json_t *config, const json_t *poin
 }
 
 int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *points,
-                      const struct ccb_opts *o)
+                      const struct ccb_opts *o, FILE *out)
 {
 	const json_t *r = json_object_get(config, "repeat");
 	size_t repeat = json_is_integer(r) ? (size_t)json_integer_value(r) : 1;
@@ -231,11 +231,11 @@ int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *poin
 	add_up(points, repeat, &t);
 	if (o->format == CCB_FMT_JSON) {
 		json_t *doc = plan_json(path, config, points, repeat, &t);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
+		json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', out);
 		json_decref(doc);
 	} else {
-		plan_text(path, config, points, repeat, &t, o, stdout);
+		plan_text(path, config, points, repeat, &t, o, out);
 	}
-	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	return fflush(out) == 0 && !ferror(out) ? 0 : 1;
 }

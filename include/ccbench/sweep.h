@@ -52,13 +52,13 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 /**
  * `ccbench sweep CONFIG --dry-run`: print the grid of a loaded config (one
  * line per point), the number of runs and the estimated bytes and time
- * (text, or JSON with -f json) on stdout. Contacts nothing.
+ * (text, or JSON with -f json) on @p out. Contacts nothing.
  *
  * @param points as ccb_sweep_load() returns them, each with its "estimate"
- * @return 0, or 1 when stdout cannot be written.
+ * @return 0, or 1 when @p out cannot be written.
  */
 int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *points,
-                      const struct ccb_opts *o);
+                      const struct ccb_opts *o, FILE *out);
 
 /** `ccbench report RESULTS.json`: re-render a saved sweep or run result. */
 int ccb_report_command(const struct ccb_cli *cli);

@@ -332,6 +332,44 @@ static void test_estimate(void **state)
 	json_decref(p2);
 }
 
+/* The dry run's text: one line per point, the run count, and totals that
+ * say "unknown" where the options cannot know (one pass: no time). */
+static void test_dry_run_text(void **state)
+{
+	static const char *const args[] = {"param", "readahead=[\"128K\", \"4M\"]", "repeat", "2",
+	                                   NULL};
+	struct ccb_opts o;
+	json_t *cfg, *points = load_ok(SEED_CFG, args, &cfg);
+	char *buf = NULL, *line;
+	size_t len = 0, grid = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	sweep_opts(&o, args);
+	assert_int_equal(ccb_sweep_dry_run(cfg_path, cfg, points, &o, f), 0);
+	fclose(f);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		if (strspn(line, " ") == 4 && line[4] >= '1' && line[4] <= '9')
+			grid++;
+	assert_int_equal(grid, 8); /* 2 readahead x 2 orders x 2 paths */
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(ccb_sweep_dry_run(cfg_path, cfg, points, &o, f), 0);
+	fclose(f);
+	if (!strstr(buf, "runs: 16 (8 points x 2 repeats)") ||
+	    !strstr(buf, "estimated bytes: 1.1 GiB (1.0 GiB by the runs, 128.0 MiB to prefill 2 "
+	                 "shared images)") ||
+	    !strstr(buf, "estimated time: unknown: 16 of 16 runs") ||
+	    !strstr(buf, "krbd read readahead=128K order=20 path=krbd | size=64M io-size=64K  ->"))
+		fail_msg("plan text:\n%s", buf);
+	free(buf);
+	json_decref(points);
+	json_decref(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +381,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_param_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pool_is_layout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_estimate, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dry_run_text, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
