@@ -165,6 +165,13 @@ const struct ccb_opt_desc ccb_opt_table[] = {
 	 "write a self-contained SVG chart"},
 	{"seed", 0, CCB_OPT_UINT, OFF(seed), NULL, 0, U64MAX, SWEEP, "N",
 	 "shuffle the order of runs with this seed (default: interleaved)"},
+	{"param", 0, CCB_OPT_PARAM, OFF(params), NULL, 0, 0, SWEEP, "KEY=VALUE",
+	 "override a config parameter; a matrix axis becomes this one value, or the values of "
+	 "a JSON list; KEY= removes it (repeatable)"},
+	{"repeat", 0, CCB_OPT_UINT, OFF(repeat), NULL, 1, 1000, SWEEP, "N",
+	 "run every point N times (overrides the config's repeat)"},
+	{"dry-run", 0, CCB_OPT_FLAG, OFF(dry_run), NULL, 0, 0, SWEEP, NULL,
+	 "check every point, print the grid and an estimate of bytes and time; contact nothing"},
 	{"tolerance", 0, CCB_OPT_STR, OFF(tolerance), "10%", 0, 0, COMPARE, "PCT",
 	 "a point regresses when worse by more than PCT"},
 	{"metric", 0, CCB_OPT_CHOICE, OFF(metric), "bandwidth", 0, 0, COMPARE, "bandwidth|p99",
@@ -258,6 +265,17 @@ static int set_value(struct ccb_opts *o, const struct ccb_opt_desc *d, const cha
 			return -E2BIG;
 		}
 		o->sets[o->n_sets++] = value;
+		return 0;
+	case CCB_OPT_PARAM:
+		if (!strchr(value, '=') || value[0] == '=') {
+			snprintf(err, err_len, "--%s '%s': expected KEY=VALUE", d->name, value);
+			return -EINVAL;
+		}
+		if (o->n_params >= CCB_MAX_SETS) {
+			snprintf(err, err_len, "--%s: more than %d overrides", d->name, CCB_MAX_SETS);
+			return -E2BIG;
+		}
+		o->params[o->n_params++] = value;
 		return 0;
 	case CCB_OPT_UINT:
 		r = ccb_parse_u64(value, &v);
@@ -596,6 +614,11 @@ json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd)
 			v = json_array();
 			for (unsigned i = 0; i < o->n_sets; i++)
 				json_array_append_new(v, json_string(o->sets[i]));
+			break;
+		case CCB_OPT_PARAM:
+			v = json_array();
+			for (unsigned i = 0; i < o->n_params; i++)
+				json_array_append_new(v, json_string(o->params[i]));
 			break;
 		case CCB_OPT_UINT:
 		case CCB_OPT_BYTES:

@@ -24,6 +24,7 @@ enum ccb_opt_type {
 	CCB_OPT_SET,      /**< repeatable KEY=VALUE, appended to ccb_opts.sets */
 	CCB_OPT_NAME,     /**< const char *, [A-Za-z0-9_-]{1,64}: safe inside object names */
 	CCB_OPT_CHOICE,   /**< const char *, one of the '|'-separated words of argname */
+	CCB_OPT_PARAM,    /**< repeatable KEY=VALUE, appended to ccb_opts.params (sweep --param) */
 };
 
 /** Commands an option applies to (bit mask). */
@@ -130,6 +131,10 @@ struct ccb_opts {
 	const char *csv_file;
 	const char *svg_file;
 	uint64_t seed;
+	const char *params[CCB_MAX_SETS]; /**< sweep --param KEY=VALUE, in order */
+	unsigned n_params;
+	uint64_t repeat;            /**< sweep --repeat N (given: overrides the config's) */
+	bool dry_run;               /**< sweep --dry-run: check and estimate, contact nothing */
 	const char *tolerance;      /**< "10%" */
 	const char *metric;         /**< bandwidth | p99 */
 

@@ -9,9 +9,13 @@
  *     "command": "rbd read",               any workload command
  *     "params": { "io-size": "64K", ... }, fixed options, as on the CLI
  *     "matrix": { "readahead": ["128K", "1M"], "path": ["librbd", "krbd"] },
+ *     "path_params": { "librbd": { "sim-osd-latency": "2ms" } },
  *     "repeat": 3, "tradeoff": false }
  * "path" switches rbd <-> krbd for the same image; "readahead" means
- * --readahead for librbd and --read-ahead-kb for krbd.
+ * --readahead for librbd and --read-ahead-kb for krbd; path_params apply
+ * only to the points that run through that path. The command line's
+ * --param KEY=VALUE and --repeat N override the config (see apply_overrides
+ * in sweep.c).
  */
 #ifndef CCBENCH_SWEEP_H
 #define CCBENCH_SWEEP_H
@@ -34,12 +38,27 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv);
 /**
  * Load and check a sweep config without running it.
  *
- * @param sweep_opts options from the command line that apply to every point
- * @param out_points receives the array of points ({command, params, opts-json})
+ * @param sweep_opts options from the command line that apply to every point,
+ *        and its --param / --repeat overrides
+ * @param out_config receives the config with the overrides applied
+ * @param out_points receives the array of points ({command, params, matrix,
+ *        estimate}); estimate: per run {bytes, seconds, bound, ...}, null
+ *        where the options cannot say
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t **out_config,
                    json_t **out_points, char *err, size_t err_len);
+
+/**
+ * `ccbench sweep CONFIG --dry-run`: print the grid of a loaded config (one
+ * line per point), the number of runs and the estimated bytes and time
+ * (text, or JSON with -f json) on @p out. Contacts nothing.
+ *
+ * @param points as ccb_sweep_load() returns them, each with its "estimate"
+ * @return 0, or 1 when @p out cannot be written.
+ */
+int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *points,
+                      const struct ccb_opts *o, FILE *out);
 
 /** `ccbench report RESULTS.json`: re-render a saved sweep or run result. */
 int ccb_report_command(const struct ccb_cli *cli);

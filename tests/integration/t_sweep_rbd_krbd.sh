@@ -3,6 +3,15 @@
 # served all points; read_ahead_kb is restored and no image is left.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/krbd_lib.sh" # our own CCB_STATE_DIR: fuse mounts and loops under it
+# Loops backed by our state dir, from sysfs: `losetup -a` stats every
+# backing file and hangs while another test holds an rbd-fuse stopped.
+our_loop_files() {
+	local f
+	for f in /sys/block/loop*/loop/backing_file; do
+		[ -r "$f" ] && grep -F "$CCB_STATE_DIR/" "$f"
+	done 2>/dev/null || true
+}
 
 cat >s.json <<CFG
 {"name": "t", "command": "rbd read",
@@ -14,7 +23,6 @@ CFG
 python3 - <<'PY'
 import json; c = json.load(open("s.json")); del c["params"]["map-via"]; json.dump(c, open("s.json", "w"))
 PY
-loops_before=$(losetup -a | wc -l)
 "$CCBENCH" sweep s.json -p rbd --json out.json --csv out.csv --svg out.svg >table.txt 2>err.txt || { cat err.txt; fail "sweep failed"; }
 cat table.txt
 grep -q "^readahead" table.txt || fail "no table"
@@ -42,5 +50,6 @@ rows = open("out.csv").read().strip().splitlines()
 assert len(rows) == 5 and rows[0].startswith("point,command")
 PY
 [ -z "$(rbd ls rbd)" ] || fail "images left: $(rbd ls rbd)"
-[ "$(losetup -a | wc -l)" = "$loops_before" ] || fail "loop device left"
-! pgrep -f "rbd-fuse.*$CLUSTER_DIR" >/dev/null || fail "rbd-fuse left running"
+[ -z "$(our_loop_files)" ] || fail "loop device left: $(our_loop_files)"
+[ -z "$(our_mounts)" ] || fail "mount left: $(our_mounts)"
+! pgrep -f "rbd-fuse.*$CCB_STATE_DIR/" >/dev/null || fail "rbd-fuse left running"

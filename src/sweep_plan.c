@@ -1,0 +1,241 @@
+/*
+ * `sweep --dry-run`: the grid a config makes, and what it will cost, from
+ * the points ccb_sweep_load() built and checked. Nothing here connects:
+ * a CI job (or a before-stop hook with a dead monitor in its conf) learns
+ * whether every config is well-formed, and how big it is, in milliseconds.
+ *
+ * The estimate is only what the options say. A run bound by a duration
+ * moves as many bytes as the cluster allows ("unbounded"); a run bound by
+ * bytes (one pass over an image, --total, a file size) takes as long as
+ * the cluster needs ("unknown"). Both are said as such, never guessed.
+ */
+#include <ccbench/sweep.h>
+
+#include <stdio.h>
+#include <string.h>
+
+static void human_bytes(double bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	size_t u = 0;
+
+	while (bytes >= 1024 && u + 1 < sizeof(unit) / sizeof(unit[0]))
+		bytes /= 1024, u++;
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+}
+
+static void human_seconds(double s, char *buf, size_t len)
+{
+	if (s < 120)
+		snprintf(buf, len, "%.0f s", s);
+	else if (s < 7200)
+		snprintf(buf, len, "%.0f s (%.1f min)", s, s / 60);
+	else
+		snprintf(buf, len, "%.0f s (%.1f h)", s, s / 3600);
+}
+
+/* "key=value" of a config value, as the CLI spells it. */
+static void append_kv(char *buf, size_t len, const char *key, const json_t *v)
+{
+	size_t l = strlen(buf);
+	char num[64];
+
+	if (json_is_string(v))
+		snprintf(num, sizeof(num), "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(num, sizeof(num), "%g", json_real_value(v));
+	else
+		snprintf(num, sizeof(num), "%s", json_is_true(v) ? "true" : "false");
+	snprintf(buf + l, len - l, "%s%s=%s", l ? " " : "", key, num);
+}
+
+struct totals {
+	double run_bytes, prefill_bytes, seconds;
+	size_t runs, bytes_unbounded, bytes_unknown, seconds_unknown, images;
+};
+
+static void add_up(const json_t *points, size_t repeat, struct totals *t)
+{
+	json_t *seen = json_object(), *p;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	json_array_foreach((json_t *)points, i, p)
+	{
+		const json_t *e = json_object_get(p, "estimate");
+		const json_t *b = json_object_get(e, "bytes"), *s = json_object_get(e, "seconds");
+		const json_t *pf = json_object_get(e, "prefill");
+		const char *bn = json_string_value(json_object_get(e, "bytes_if_null"));
+
+		t->runs += repeat;
+		if (json_is_number(b))
+			t->run_bytes += json_number_value(b) * (double)repeat;
+		else if (bn && strcmp(bn, "unbounded") == 0)
+			t->bytes_unbounded += repeat;
+		else
+			t->bytes_unknown += repeat;
+		if (json_is_number(s))
+			t->seconds += json_number_value(s) * (double)repeat;
+		else
+			t->seconds_unknown += repeat;
+		t->seconds +=
+		    json_number_value(json_object_get(e, "tradeoff_seconds")) * (double)repeat;
+		/* One prefilled image per layout, made once for the whole sweep. */
+		if (pf) {
+			const char *k = json_string_value(json_object_get(pf, "layout"));
+			if (k && !json_object_get(seen, k)) {
+				json_object_set_new(seen, k, json_true());
+				t->prefill_bytes += json_number_value(json_object_get(pf, "bytes"));
+				t->images++;
+			}
+		}
+	}
+	json_decref(seen);
+}
+
+static json_t *plan_json(const char *path, const json_t *config, const json_t *points,
+                         size_t repeat, const struct totals *t)
+{
+	json_t *pts = json_array(), *p;
+	size_t i;
+	bool bytes_known = !t->bytes_unbounded && !t->bytes_unknown;
+
+	json_array_foreach((json_t *)points, i, p)
+	{
+		json_t *q = json_deep_copy(p);
+		json_object_set_new(q, "index", json_integer((json_int_t)i + 1));
+		json_array_append_new(pts, q);
+	}
+	return json_pack(
+	    "{s:s, s:s, s:O?, s:O, s:I, s:I, s:o, s:{s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:f, s:I}}",
+	    "kind", "sweep-plan", "config_file", path, "name", json_object_get(config, "name"),
+	    "config", (json_t *)config, "repeat", (json_int_t)repeat, "runs", (json_int_t)t->runs,
+	    "points", pts, "estimate", "bytes",
+	    bytes_known ? json_integer((json_int_t)(t->run_bytes + t->prefill_bytes)) : json_null(),
+	    "bytes_known_part", (json_int_t)t->run_bytes, "prefill_bytes",
+	    (json_int_t)t->prefill_bytes, "shared_images", (json_int_t)t->images,
+	    "runs_bytes_unbounded", (json_int_t)t->bytes_unbounded, "runs_bytes_unknown",
+	    (json_int_t)t->bytes_unknown, "seconds",
+	    t->seconds_unknown ? json_null() : json_real(t->seconds), "seconds_known_part",
+	    t->seconds, "runs_seconds_unknown", (json_int_t)t->seconds_unknown);
+}
+
+static void plan_text(const char *path, const json_t *config, const json_t *points, size_t repeat,
+                      const struct totals *t, const struct ccb_opts *o, FILE *f)
+{
+	const char *name = json_string_value(json_object_get(config, "name"));
+	const char *command = json_string_value(json_object_get(config, "command"));
+	size_t n = json_array_size(points), i;
+	char a[64], b[64];
+	json_t *p;
+
+	fprintf(f,
+	        "sweep %s (%s): %s, %zu point%s x %zu repeat%s = %zu runs; dry run, nothing "
+	        "contacted\n",
+	        name ? name : "?", path, command, n, n == 1 ? "" : "s", repeat,
+	        repeat == 1 ? "" : "s", t->runs);
+	if (o->n_params || ccb_opt_given(o, "repeat")) {
+		fprintf(f, "overrides:");
+		for (unsigned k = 0; k < o->n_params; k++)
+			fprintf(f, " --param %s", o->params[k]);
+		if (ccb_opt_given(o, "repeat"))
+			fprintf(f, " --repeat %llu", (unsigned long long)o->repeat);
+		fputc('\n', f);
+	}
+	fprintf(f, "\npoint  command and parameters (matrix | fixed)  ->  per run\n");
+	json_array_foreach((json_t *)points, i, p)
+	{
+		const json_t *m = json_object_get(p, "matrix"), *e = json_object_get(p, "estimate");
+		const json_t *eb = json_object_get(e, "bytes"), *es = json_object_get(e, "seconds");
+		char mline[512] = "", fline[1024] = "", cost[160];
+		const char *k;
+		json_t *v;
+
+		json_object_foreach((json_t *)m, k, v) append_kv(mline, sizeof(mline), k, v);
+		json_object_foreach(json_object_get(p, "params"), k, v) if (!json_object_get(m, k))
+		    append_kv(fline, sizeof(fline), k, v);
+		if (json_is_number(eb))
+			human_bytes(json_number_value(eb), a, sizeof(a));
+		else
+			snprintf(a, sizeof(a), "%s bytes",
+			         json_string_value(json_object_get(e, "bytes_if_null")));
+		if (json_is_number(es))
+			human_seconds(json_number_value(es), b, sizeof(b));
+		else
+			snprintf(b, sizeof(b), "time unknown");
+		snprintf(cost, sizeof(cost), "%s, %s (%s)%s", a, b,
+		         json_string_value(json_object_get(e, "bound")),
+		         json_object_get(e, "tradeoff_seconds") ? " + 3 s tradeoff" : "");
+		fprintf(f, "%5zu  %s %s | %s  ->  %s\n", i + 1,
+		        json_string_value(json_object_get(p, "command")), mline, fline, cost);
+	}
+	fprintf(f, "\nruns: %zu (%zu point%s x %zu repeat%s)\n", t->runs, n, n == 1 ? "" : "s",
+	        repeat, repeat == 1 ? "" : "s");
+
+	/* What is known, said once for either verdict. */
+	char parts[256] = "";
+	human_bytes(t->run_bytes, a, sizeof(a));
+	if (t->run_bytes > 0)
+		snprintf(parts, sizeof(parts), "%s by the runs", a);
+	if (t->images) {
+		size_t l = strlen(parts);
+		human_bytes(t->prefill_bytes, b, sizeof(b));
+		snprintf(parts + l, sizeof(parts) - l, "%s%s to prefill %zu shared image%s",
+		         l ? ", " : "", b, t->images, t->images == 1 ? "" : "s");
+	}
+	if (t->bytes_unbounded)
+		fprintf(f,
+		        "estimated bytes: unbounded: %zu of %zu runs stop after a duration and "
+		        "move what the cluster allows%s%s%s\n",
+		        t->bytes_unbounded, t->runs, parts[0] ? " (known part: " : "", parts,
+		        parts[0] ? ")" : "");
+	else if (t->bytes_unknown)
+		fprintf(f,
+		        "estimated bytes: unknown: %zu of %zu runs read an image, device or files "
+		        "whose size only the cluster knows%s%s%s\n",
+		        t->bytes_unknown, t->runs, parts[0] ? " (known part: " : "", parts,
+		        parts[0] ? ")" : "");
+	else {
+		human_bytes(t->run_bytes + t->prefill_bytes, b, sizeof(b));
+		fprintf(f, "estimated bytes: %s%s%s%s\n", b, parts[0] ? " (" : "", parts,
+		        parts[0] ? ")" : "");
+	}
+	human_seconds(t->seconds, a, sizeof(a));
+	if (t->seconds_unknown && t->seconds > 0)
+		fprintf(f,
+		        "estimated time: unknown: %zu of %zu runs stop after a number of bytes, "
+		        "at the cluster's speed (known part: %s; set-up, connecting and prefill "
+		        "come on top)\n",
+		        t->seconds_unknown, t->runs, a);
+	else if (t->seconds_unknown)
+		fprintf(f,
+		        "estimated time: unknown: %zu of %zu runs stop after a number of bytes, "
+		        "at the cluster's speed (give \"duration\" to bound them)\n",
+		        t->seconds_unknown, t->runs);
+	else
+		fprintf(f,
+		        "estimated time: %s of measurement (set-up, connecting and prefill come "
+		        "on top)\n",
+		        a);
+}
+
+int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *points,
+                      const struct ccb_opts *o, FILE *out)
+{
+	const json_t *r = json_object_get(config, "repeat");
+	size_t repeat = json_is_integer(r) ? (size_t)json_integer_value(r) : 1;
+	struct totals t;
+
+	add_up(points, repeat, &t);
+	if (o->format == CCB_FMT_JSON) {
+		json_t *doc = plan_json(path, config, points, repeat, &t);
+		json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', out);
+		json_decref(doc);
+	} else {
+		plan_text(path, config, points, repeat, &t, o, out);
+	}
+	return fflush(out) == 0 && !ferror(out) ? 0 : 1;
+}
