@@ -32,6 +32,8 @@
 # A previous ccbench image that the build left untagged is removed (only
 # that one: images ccbench did not make are never touched).  Builds are
 # serialised with a lock, so concurrent test runs do not race.
+# build prints the image's ID on stdout (run it by ID to be immune to a
+# concurrent rebuild moving the tag).
 # Exit status: 0 built, 1 a step failed or timed out, 2 bad usage; run:
 # podman's.
 set -euo pipefail
@@ -174,6 +176,21 @@ make_base() {
     pm tag "$BASE" "$HUB"
 }
 
+# drop_old ID: remove the previous image of TAG, which this build left
+# untagged, and its build-cache ancestors that nothing else uses (a
+# rebuild after each source change would otherwise pile up ~10 MB
+# each).  Stops at the first image that is tagged (the base, or one
+# someone tagged) or still has children (shared with the new build).
+drop_old() {
+    local id=$1 parent
+    while [[ -n "$id" ]]; do
+        [[ "$(pm image inspect --format '{{len .RepoTags}}' "$id" 2>/dev/null)" == 0 ]] || return 0
+        parent=$(pm image inspect --format '{{.Parent}}' "$id" 2>/dev/null) || return 0
+        pm rmi "$id" >/dev/null 2>&1 || return 0
+        id=$parent
+    done
+}
+
 # One build at a time on this machine (the image store is shared).
 lockdir=/run/lock
 [[ -d "$lockdir" && -w "$lockdir" ]] || lockdir=/tmp
@@ -191,8 +208,6 @@ if ! timeout --kill-after=30 "$limit" podman --runtime "$runtime" build --pull=n
     die "podman build failed (or took over $limit s)"
 fi
 new=$(pm image inspect --format '{{.Id}}' "$tag")
-if [[ -n "$old" && "$old" != "$new" ]] &&
-    [[ "$(pm image inspect --format '{{len .RepoTags}}' "$old" 2>/dev/null || echo 1)" == 0 ]]; then
-    pm rmi "$old" >/dev/null 2>&1 || true
-fi
+[[ -n "$old" && "$old" != "$new" ]] && drop_old "$old"
 log "built $tag (${new:0:12}) in $(($(date +%s) - s)) s"
+echo "$new"

@@ -1,6 +1,11 @@
-# The image's entrypoint in CI mode, run outside a container (no Docker
-# engine here): a sweep config, JSON/CSV/SVG in RESULTS, and the baseline
-# gate; once against the test cluster (CEPH_CONF), once starting its own.
+# The image's entrypoint in CI mode, run outside a container: a sweep
+# config, JSON/CSV/SVG in RESULTS, and the baseline gate; once against the
+# test cluster (CEPH_CONF), once starting its own.  t_container.sh runs the
+# image for real; this one keeps what it does not check, in seconds: the
+# gate (passes against itself, exit 1 and a REGRESSED report against a
+# faster baseline), a conf given by CEPH_CONF, that a self-started cluster
+# is stopped and its directory removed (a container hides a leak), and exit
+# 2 for an unknown config.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
