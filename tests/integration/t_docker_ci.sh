@@ -34,7 +34,7 @@ BASELINE=fast-baseline.json TOLERANCE=10% RESULTS=$WORK/res3 "$top/docker/entryp
 grep -q REGRESSED "$WORK/res3/tiny.compare.txt" || fail "no compare report"
 
 # Without a cluster it starts a throwaway one and stops it afterwards.
-env -u CEPH_CONF RESULTS=$WORK/res4 "$top/docker/entrypoint.sh" ci tiny.json -q >/dev/null 2>own.err
+env -u CEPH_CONF RESULTS="$WORK/res4" "$top/docker/entrypoint.sh" ci tiny.json -q >/dev/null 2>own.err
 [ -s "$WORK/res4/tiny.json" ] || fail "no result from the self-started cluster"
 own=$(sed -n 's/.*starting a throwaway one in \(.*\)$/\1/p' own.err)
 [ -n "$own" ] || fail "did not say where its cluster was"
