@@ -22,8 +22,13 @@ G=ctgroup$$
 names=("$id-ci" "$id-m1" "$id-m2" "$id-m3")
 group_made=0
 cleanup() {
-	local rc=$? n
+	local rc=$? n p
 	trap - EXIT
+	# Our podman clients still running (the test was interrupted): TERM
+	# reaches podman through timeout; then the containers go by name.
+	for p in $(jobs -p); do
+		kill -TERM "$p" 2>/dev/null || true
+	done
 	for n in "${names[@]}"; do
 		if timeout 30 podman container exists "$n" 2>/dev/null; then
 			echo "cleanup: removing container $n" >&2
@@ -41,18 +46,26 @@ trap 'exit 143' TERM
 
 timings=()
 took() { timings+=("$1 $(($(date +%s) - $2)) s"); }
+# interruptible CMD...: run CMD in the background and wait for it, so that INT/TERM
+# interrupt the test at once (bash defers traps until a foreground child
+# ends) and the trap can stop what runs.
+interruptible() {
+	"$@" &
+	wait $!
+}
 
 # 1. Build (container.sh has its own timeouts: 1200 s for debootstrap, 1200
 # s for the build; this bounds the lock wait too).
 s=$(date +%s)
-image=$(timeout 3000 "$ctr" build -t ccbench-test 2>build.log) || {
+interruptible timeout 3000 "$ctr" build -t ccbench-test >image.id 2>build.log || {
 	tail -30 build.log >&2
 	fail "image build"
 }
 took build "$s"
+image=$(cat image.id)
 grep 'container.sh:' build.log >&2 || true
 [[ "$image" =~ ^[0-9a-f]{64}$ ]] || fail "build printed no image id: '$image'"
-timeout 60 "$ctr" run --rm --network none "$image" --version | grep -q '^ccbench ' ||
+timeout 60 "$ctr" run --rm --name "$id-ci" --network none "$image" --version | grep -q '^ccbench ' ||
 	fail "the image's ccbench does not run"
 
 # 2. CI mode with its own cluster, in a container without a network.
@@ -60,7 +73,7 @@ res=$PWD/ctr-results
 mkdir -p "$res"
 s=$(date +%s)
 rc=0
-timeout 480 "$ctr" run --rm --name "$id-ci" --timeout 420 --network none \
+interruptible timeout 480 "$ctr" run --rm --name "$id-ci" --timeout 420 --network none \
 	-v "$res:/results" "$image" ci quick >ci.out 2>ci.err || rc=$?
 took "ci quick" "$s"
 [ "$rc" = 0 ] || {
