@@ -63,7 +63,7 @@ interruptible timeout 3000 "$ctr" build -t ccbench-test >image.id 2>build.log ||
 }
 took build "$s"
 image=$(cat image.id)
-grep 'container.sh:' build.log >&2 || true
+grep -E 'container.sh: (base image|built)' build.log | sed 's/^/note: /' || true
 [[ "$image" =~ ^[0-9a-f]{64}$ ]] || fail "build printed no image id: '$image'"
 timeout 60 "$ctr" run --rm --name "$id-ci" --network none "$image" --version | grep -q '^ccbench ' ||
 	fail "the image's ccbench does not run"
