@@ -16,6 +16,7 @@
 #   TOLERANCE      for the baseline comparison (default 10%)
 #   METRIC         bandwidth (default) or p99
 # Exit status: the sweep's, else compare's (0 ok, 1 regression, 2 mismatch).
+# shellcheck disable=SC2317 # stop_cluster only runs from the EXIT trap
 set -euo pipefail
 top=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 ccbench=${CCBENCH:-}
@@ -48,6 +49,7 @@ trap 'exit 143' TERM
 if [[ -z "${CEPH_CONF:-}" && ! -f /etc/ceph/ceph.conf ]]; then
 	cluster=$(mktemp -d /tmp/ccbench-ci.XXXXXX)/cluster
 	log "no cluster given: starting a throwaway one in $cluster"
+	# shellcheck disable=SC2086 # CCB_MINICLUSTER_ARGS is a list of options
 	"$top/scripts/minicluster.sh" start ${CCB_MINICLUSTER_ARGS:-} "$cluster" >/dev/null
 	export CEPH_CONF=$cluster/ceph.conf
 fi

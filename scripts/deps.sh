@@ -2,7 +2,9 @@
 # Install (with apt-get) the Debian packages ccbench needs to build, test and
 # run its throwaway Ceph cluster (scripts/minicluster.sh).
 #
-# Usage: scripts/deps.sh [EXTRA_PACKAGE...]
+# Usage: scripts/deps.sh [--image] [EXTRA_PACKAGE...]
+#   --image  for the container image (docker/Dockerfile): everything but
+#            the container engine, which only the host needs
 #
 # Idempotent: only packages that are not installed are installed, and
 # `apt-get update` runs only when something is missing.  Prints what it
@@ -27,6 +29,15 @@ PACKAGES=(
     # ps/pgrep (procps), ss (iproute2), getfattr (attr)
     python3 jq coreutils util-linux procps iproute2 attr
 )
+# Host only: the container engine that builds and runs the image
+# (scripts/container.sh, tests/integration/t_container.sh) and debootstrap,
+# which makes its Debian base image without a registry.
+HOST_PACKAGES=(podman runc debootstrap)
+if [[ "${1:-}" == --image ]]; then
+    shift
+else
+    PACKAGES+=("${HOST_PACKAGES[@]}")
+fi
 PACKAGES+=("$@")
 
 missing=()

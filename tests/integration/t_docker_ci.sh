@@ -1,6 +1,11 @@
-# The image's entrypoint in CI mode, run outside a container (no Docker
-# engine here): a sweep config, JSON/CSV/SVG in RESULTS, and the baseline
-# gate; once against the test cluster (CEPH_CONF), once starting its own.
+# The image's entrypoint in CI mode, run outside a container: a sweep
+# config, JSON/CSV/SVG in RESULTS, and the baseline gate; once against the
+# test cluster (CEPH_CONF), once starting its own.  t_container.sh runs the
+# image for real; this one keeps what it does not check, in seconds: the
+# gate (passes against itself, exit 1 and a REGRESSED report against a
+# faster baseline), a conf given by CEPH_CONF, that a self-started cluster
+# is stopped and its directory removed (a container hides a leak), and exit
+# 2 for an unknown config.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,7 +34,7 @@ BASELINE=fast-baseline.json TOLERANCE=10% RESULTS=$WORK/res3 "$top/docker/entryp
 grep -q REGRESSED "$WORK/res3/tiny.compare.txt" || fail "no compare report"
 
 # Without a cluster it starts a throwaway one and stops it afterwards.
-env -u CEPH_CONF RESULTS=$WORK/res4 "$top/docker/entrypoint.sh" ci tiny.json -q >/dev/null 2>own.err
+env -u CEPH_CONF RESULTS="$WORK/res4" "$top/docker/entrypoint.sh" ci tiny.json -q >/dev/null 2>own.err
 [ -s "$WORK/res4/tiny.json" ] || fail "no result from the self-started cluster"
 own=$(sed -n 's/.*starting a throwaway one in \(.*\)$/\1/p' own.err)
 [ -n "$own" ] || fail "did not say where its cluster was"
