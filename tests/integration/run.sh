@@ -82,7 +82,12 @@ snapshot() {
 	local p d f pid
 	for p in $(shared_pools); do
 		echo "pool $p"
-		rados -p "$p" --all ls 2>/dev/null | sed "s|^|object $p/|"
+		# librbd's per-pool bookkeeping (made by the first image in a
+		# pool) is the pool's, not a test's: an image left behind still
+		# shows as its rbd_id.NAME and rbd_header.ID objects.
+		rados -p "$p" --all ls 2>/dev/null |
+			grep -vE $'^\trbd_(directory|trash|info|children|mirroring|namespace)$' |
+			sed "s|^|object $p/|"
 	done
 	for d in /sys/block/loop*; do
 		f=$(cat "$d/loop/backing_file" 2>/dev/null) || continue
