@@ -3,6 +3,7 @@
 #
 # Usage:
 #   scripts/minicluster.sh start  [--osds N] [--mds] [--osd-mem BYTES|auto]
+#                                 [--slow MS]
 #                                 [--timeout SECS] [DIR]
 #   scripts/minicluster.sh status [DIR]
 #   scripts/minicluster.sh stop   [--keep] [DIR]
@@ -74,6 +75,7 @@ shift
 NUM_OSDS=3
 WITH_MDS=0
 OSD_MEM=auto
+SLOW_MS=${CCB_SLOW_MS:-0}
 TIMEOUT=60
 KEEP=0
 KILL=0
@@ -87,6 +89,8 @@ while (($#)); do
     --osd-mem) OSD_MEM=${2:?--osd-mem needs a size}; shift ;;
     --osd-mem=*) OSD_MEM=${1#*=} ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift ;;
+    --slow) SLOW_MS=${2:?--slow needs milliseconds}; shift ;;
+    --slow=*) SLOW_MS=${1#*=} ;;
     --timeout=*) TIMEOUT=${1#*=} ;;
     --keep) KEEP=1 ;;
     --kill) KILL=1 ;;
@@ -113,6 +117,7 @@ osd-stop | osd-start)
 esac
 [[ "$NUM_OSDS" =~ ^[1-9][0-9]*$ ]] || die "--osds must be a positive integer"
 [[ "$TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer"
+[[ "$SLOW_MS" =~ ^[0-9]+$ ]] || die "--slow must be a whole number of milliseconds"
 # Memstore keeps every object in RAM. "auto" (the default) gives each OSD
 # half of the memory available now, shared out, within [1G, 8G]: a fast
 # machine writes GiBs in seconds, and a fixed 2G per OSD filled up mid-run
@@ -411,6 +416,7 @@ write_conf() { # write_conf FSID V2PORT V1PORT
 	osd memory target = 939524096
 	osd op complaint time = 5
 	osd check max object name len on startup = false
+$( ((SLOW_MS)) && printf '\t; --slow: the slow end of the speed range. Each OSD delays every message\n\t; it gets from a client (librados, librbd, libcephfs, the kernel) by up\n\t; to %s ms.\n\tms inject delay type = client\n\tms inject delay max = %s\n\tms inject delay probability = 1\n' "$SLOW_MS" "$(awk -v m="$SLOW_MS" 'BEGIN {printf "%g", m / 1000}')")
 [mds]
 	mds data = $DEV/\$name
 	keyring = $DEV/\$name/keyring
@@ -772,6 +778,7 @@ do_start() {
     trap - EXIT
     log "cluster ready in $(elapsed "$t0") s: ${daemons[*]}"
     log "memstore: $((OSD_MEM_BYTES >> 20)) MiB per OSD (--osd-mem)"
+    ((SLOW_MS)) && log "slowed: OSDs delay client messages by up to $SLOW_MS ms (--slow)"
     log "  source $DIR/env   or   export CEPH_CONF=$CONF"
     echo "CEPH_CONF=$CONF"
 }

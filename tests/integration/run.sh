@@ -6,9 +6,9 @@
 # usage: tests/integration/run.sh [TEST_NAME_PATTERN]
 #   CCBENCH=path/to/ccbench (default: build/ccbench)
 #   CCB_IT_OSD_MEM=SIZE   memstore bytes per OSD (default: minicluster's auto)
-#   CCB_IT_SLOW=MS        slow the cluster down: every OSD delays each message
-#                         it gets by up to MS milliseconds (ms_inject_delay_*),
-#                         the slow end of the speed range a test must pass at
+#   CCB_SLOW_MS=MS        slow the cluster down (minicluster.sh --slow): every
+#                         OSD delays each client message by up to MS ms
+#                         (ms_inject_delay_*), the slow end of the speed range
 # The cluster has an MDS and a CephFS, for the fs tests.
 #
 # A failing test stays in its test: each one gets a pool of its own ($POOL,
@@ -47,7 +47,7 @@ mc_args=(--mds)
 	echo "run.sh: cluster did not start" >&2
 	exit 1
 }
-grep -h 'memstore:' "$work/start.log" >&2
+grep -hE 'memstore:|slowed:' "$work/start.log" >&2
 export CEPH_CONF=$cluster/ceph.conf
 export CLUSTER_DIR=$cluster
 export WORK=$work
@@ -56,15 +56,6 @@ export CCB_STATE_DIR=$work/state
 mkdir -m 0700 -p "$CCB_STATE_DIR"
 unset CEPH_ARGS
 cephq() { timeout 60 ceph --connect-timeout 10 "$@"; }
-if [ -n "${CCB_IT_SLOW:-}" ]; then
-	# OSD-side delay of what the OSDs receive from clients: every client,
-	# librados, librbd, libcephfs and the kernel's, sees a slower cluster.
-	cephq config set osd ms_inject_delay_type client >/dev/null
-	cephq config set osd ms_inject_delay_max "$(python3 -c "print($CCB_IT_SLOW / 1000)")" >/dev/null
-	cephq config set osd ms_inject_delay_probability 1 >/dev/null
-	echo "== slowed: OSDs delay client messages by up to $CCB_IT_SLOW ms" >&2
-fi
-
 # ---- what a test may leave behind -----------------------------------------
 # The test's own pool is checked apart; the mgr's pool and the CephFS
 # metadata pool change by themselves (health metrics, the MDS journal).
