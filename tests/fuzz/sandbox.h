@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /** The target's temporary directory (created on first use, removed at exit). */
 const char *ccb_fuzz_tmpdir(void);
@@ -25,6 +26,9 @@ void ccb_fuzz_path(char *buf, size_t len, const char *rel);
 
 /** Write @p data to @p path (under the temporary directory). Aborts on failure. */
 void ccb_fuzz_write_file(const char *path, const uint8_t *data, size_t size);
+
+/** Where ccbench's stderr goes: /dev/null, or stderr with CCB_FUZZ_VERBOSE=1. */
+extern FILE *ccb_fuzz_stderr;
 
 /** Removals outside the temporary directory the guards refused so far. */
 extern unsigned long ccb_fuzz_refused;
