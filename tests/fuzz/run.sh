@@ -90,6 +90,9 @@ for t in "${targets[@]}"; do
     corp=$(sed -n 's/^#[0-9]*.*corp: \([0-9]*\)\/.*/\1/p' "$dir/log" | tail -1)
     line=$(printf '%-8s %10s execs %8s exec/s  %-22s corpus %s' "$t" "${execs:-?}" \
         "${rate:-?}" "${cov:-cov: ? ft: ?}" "${corp:-?}")
+    # Removals a record asked for outside the sandbox (see sandbox.h).
+    refused=$(sed -n 's/^fuzz sandbox: \([0-9]*\) removal.*/\1/p' "$dir/log" | tail -1)
+    [[ -n "$refused" ]] && line+="  (refused $refused removals outside the sandbox)"
 
     found=$(find "$dir/artifacts" -type f | head -1)
     if ((rc != 0)) || [[ -n "$found" ]]; then
