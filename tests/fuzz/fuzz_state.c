@@ -10,10 +10,11 @@
  * can name anything that exists: a restore that acts anyway (detaches a
  * loop device, unmaps, unmounts, kills, writes outside the temporary
  * directory) trusted a record it should have refused, and the sandbox
- * (sandbox.c) aborts on the attempt. The file itself is not rewritten or
- * removed afterwards (ccb_undo_state_resolve is left out): the next input
- * overwrites it.
+ * (sandbox.c) aborts on the attempt. Then the file is rewritten with the
+ * records that failed, as `krbd restore` does (ccb_undo_state_resolve,
+ * inside the temporary directory); the next input overwrites it.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,25 +61,35 @@ static void restore_all(const json_t *files)
 	json_array_foreach(files, i, f)
 	{
 		const json_t *entries = json_object_get(f, "entries");
+		const char *path = json_string_value(json_object_get(f, "file"));
+		json_t *left = json_array();
 
 		for (size_t j = json_array_size(entries); j-- > 0;) {
 			const json_t *e = json_array_get(entries, j);
 			const char *kind = json_string_value(json_object_get(e, "kind"));
+			int r;
 
 			msg[0] = '\0';
 			if (kind && strcmp(kind, "read_ahead_kb") == 0) {
 				const char *disk = json_string_value(json_object_get(e, "disk"));
-				if (disk)
-					ccb_sysfs_restore_read_ahead_kb(
-					    disk,
-					    (uint64_t)json_integer_value(
-					        json_object_get(e, "original")),
-					    (uint64_t)json_integer_value(json_object_get(e, "set")),
-					    msg, sizeof(msg));
+				uint64_t orig =
+				    (uint64_t)json_integer_value(json_object_get(e, "original"));
+				uint64_t set =
+				    (uint64_t)json_integer_value(json_object_get(e, "set"));
+
+				r = disk ? ccb_sysfs_restore_read_ahead_kb(disk, orig, set, msg,
+				                                           sizeof(msg))
+				         : -EINVAL;
 			} else {
-				ccb_map_restore(e, msg, sizeof(msg));
+				r = ccb_map_restore(e, msg, sizeof(msg));
 			}
+			/* Kept for a later restore, as path_krbd.c keeps it. */
+			if (r < 0)
+				json_array_insert(left, 0, (json_t *)e);
 		}
+		if (path)
+			ccb_undo_state_resolve(path, left);
+		json_decref(left);
 	}
 }
 
