@@ -50,7 +50,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 # The first report of a log, in one line: what went wrong, not where.
 first_error() {
-    grep -m1 -oE '==fuzz sandbox== [^ ]+ refused|ERROR: (libFuzzer: [a-z0-9 -]+|[A-Za-z]+Sanitizer: [a-z-]+)|runtime error: .*' "$1" || true
+    grep -m1 -oE '==fuzz sandbox== .*\) refused|ERROR: (libFuzzer: [a-z0-9 -]+|[A-Za-z]+Sanitizer: [a-z-]+)|runtime error: .*' "$1" || true
 }
 
 failed=()
