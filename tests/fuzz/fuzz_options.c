@@ -3,8 +3,8 @@
  * NAME=VALUE (or NAME alone for a flag), split on newline or NUL; each sets
  * one option through the table the CLI and the sweep loader share. The
  * options are then checked for every command and, where they pass, shown
- * as the result's parameter JSON, and the table's own invariants are checked: a value the
- * table accepted for a numeric option lies in its range.
+ * as the result's parameter JSON; and the table's own invariant is
+ * checked: a value it accepted for a numeric option lies in its range.
  */
 #include <stdint.h>
 #include <stdio.h>
