@@ -25,6 +25,8 @@ PACKAGES=(
     fio qemu-system-x86 busybox-static cpio kmod
     # build
     cmake pkg-config gcc make
+    # fuzzing (tests/fuzz): clang 14 and its libclang_rt.fuzzer / asan / ubsan
+    clang libclang-rt-14-dev
     # scripts: python3, jq, timeout (coreutils), flock (util-linux),
     # ps/pgrep (procps), ss (iproute2), getfattr (attr)
     python3 jq coreutils util-linux procps iproute2 attr

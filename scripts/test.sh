@@ -20,6 +20,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 echo "== unit tests" >&2
 (cd "$build" && ctest --output-on-failure)
+"$top/tests/fuzz/run.sh"
 
 echo "== integration tests" >&2
 CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"

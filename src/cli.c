@@ -220,7 +220,10 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 		size_t l0 = strlen(words[0]);
 		int need = strchr(cmd->name, ' ') ? 2 : 1;
 
-		if (strncmp(cmd->name, words[0], l0) != 0 || (cmd->name[l0] != ' ' && cmd->name[l0]))
+		/* The first word must be all of a one-word command or the first of a
+		 * two-word one: "group ls" as one argument is neither. */
+		if (strncmp(cmd->name, words[0], l0) != 0 ||
+		    cmd->name[l0] != (need == 2 ? ' ' : '\0'))
 			continue;
 		if (need == 2 && (nwords < 2 || strcmp(cmd->name + l0 + 1, words[1]) != 0))
 			continue;

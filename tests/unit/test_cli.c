@@ -242,6 +242,15 @@ static void test_bad_commands(void **state)
 	a = parse("-p", "x", NULL);
 	expect_err(a, "no command");
 	args_free(a);
+
+	/* Two command words in one argument (found by tests/fuzz/fuzz_cli): the
+	 * match used to read past the end of the command's name under ASan. */
+	a = parse("group ls", "x", NULL);
+	expect_err(a, "unknown command 'group ls'");
+	args_free(a);
+	a = parse("rados write", "-p", "x", NULL);
+	expect_err(a, "unknown command 'rados write'");
+	args_free(a);
 }
 
 static void test_extra_args(void **state)

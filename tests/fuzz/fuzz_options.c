@@ -1,0 +1,108 @@
+/*
+ * Fuzz target: the option table (src/options.c). The input is lines of
+ * NAME=VALUE (or NAME alone for a flag), split on newline or NUL; each sets
+ * one option through the table the CLI and the sweep loader share. The
+ * options are then checked for every command and, where they pass, shown
+ * as the result's parameter JSON; and the table's own invariant is
+ * checked: a value it accepted for a numeric option lies in its range.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ccbench/options.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every command's mask, as cli.c gives them. */
+static const unsigned masks[] = {
+    CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT,
+    CCB_CMD_CONN | CCB_CMD_CLEANUP,
+    CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT,
+    CCB_CMD_KRBD | CCB_CMD_OUTPUT,
+    CCB_CMD_KRBD_RESTORE,
+    CCB_CMD_FS | CCB_CMD_OUTPUT,
+    CCB_CMD_SWEEP | CCB_CMD_OUTPUT,
+    CCB_CMD_REPORT | CCB_CMD_OUTPUT,
+    CCB_CMD_COMPARE,
+    CCB_CMD_GROUP,
+};
+
+static void check_range(const struct ccb_opts *o, const struct ccb_opt_desc *d, const char *value)
+{
+	uint64_t v;
+
+	if (d->type != CCB_OPT_UINT && d->type != CCB_OPT_BYTES && d->type != CCB_OPT_DURATION)
+		return;
+	memcpy(&v, (const char *)o + d->offset, sizeof(v));
+	if (v < d->min || v > d->max) {
+		fprintf(stderr, "--%s '%s' was accepted as %llu, outside [%llu, %llu]\n", d->name,
+		        value, (unsigned long long)v, (unsigned long long)d->min,
+		        (unsigned long long)d->max);
+		abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size + 1), *p, *end, err[1024];
+	struct ccb_opts o;
+	uint64_t mask;
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	end = buf + size;
+	ccb_opts_defaults(&o);
+	/* The options point into buf (as they point into argv): it lives until the end. */
+	for (p = buf; p < end;) {
+		size_t l = strcspn(p, "\n");
+		char *eq, *next = p + l + 1;
+		const struct ccb_opt_desc *d;
+
+		p[l] = '\0'; /* a NUL inside the line ends it too */
+		eq = strchr(p, '=');
+		if (eq)
+			*eq = '\0';
+		d = ccb_opt_find(p);
+		if (d) {
+			const char *value = eq ? eq + 1 : "";
+			err[0] = '\0';
+			if (ccb_opt_set(&o, d, value, err, sizeof(err)) == 0)
+				check_range(&o, d, value);
+			else if (!err[0]) {
+				fprintf(stderr, "--%s '%s' refused without a message\n", d->name,
+				        value);
+				abort();
+			}
+		}
+		p = next;
+	}
+	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+		json_t *j;
+		char *s;
+
+		err[0] = '\0';
+		if (ccb_opts_validate(&o, masks[i], err, sizeof(err)) < 0) {
+			if (!err[0]) {
+				fprintf(stderr,
+				        "options refused for command mask 0x%x without a message\n",
+				        masks[i]);
+				abort();
+			}
+			continue;
+		}
+		/* As a run does: only options its command accepted become its JSON. */
+		j = ccb_opts_to_json(&o, masks[i]);
+		s = json_dumps(j, JSON_COMPACT);
+		free(s);
+		json_decref(j);
+	}
+	if (o.image_features)
+		ccb_rbd_features_parse(o.image_features, &mask, err, sizeof(err));
+	(void)ccb_opts_rbd_object_bytes(&o);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,65 @@
+/*
+ * Fuzz target: the unit parser (src/units.c). The input is one string;
+ * every parser must refuse it or accept it, and whatever a parser accepts
+ * must print (ccb_format_*) as text that parses back to the same value --
+ * the round trip the formatters promise and --help and the JSON rely on.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ccbench/units.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_round_trip(const char *what, const char *in, uint64_t v, const char *text,
+                             int (*parse)(const char *, uint64_t *))
+{
+	uint64_t back = 0;
+	int r = parse(text, &back);
+
+	if (r != 0 || back != v) {
+		fprintf(stderr,
+		        "%s: '%s' parsed to %llu, printed as '%s', which parses to %llu (%d)\n",
+		        what, in, (unsigned long long)v, text, (unsigned long long)back, r);
+		abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1), buf[64];
+	uint64_t v;
+
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0'; /* the parsers read C strings: an embedded NUL ends it */
+
+	if (ccb_parse_bytes(s, &v) == 0) {
+		ccb_format_bytes(v, buf, sizeof(buf));
+		check_round_trip("bytes", s, v, buf, ccb_parse_bytes);
+	}
+	if (ccb_parse_duration_usec(s, &v) == 0) {
+		ccb_format_duration(v, buf, sizeof(buf));
+		check_round_trip("duration", s, v, buf, ccb_parse_duration_usec);
+	}
+	if (ccb_parse_u64(s, &v) == 0) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+		check_round_trip("u64", s, v, buf, ccb_parse_u64);
+	}
+	/* The input's first 8 bytes as a value: formatting any value must round-trip. */
+	if (size >= 8) {
+		memcpy(&v, data, sizeof(v));
+		ccb_format_bytes(v, buf, sizeof(buf));
+		check_round_trip("format bytes", "(raw)", v, buf, ccb_parse_bytes);
+		ccb_format_duration(v, buf, sizeof(buf));
+		check_round_trip("format duration", "(raw)", v, buf, ccb_parse_duration_usec);
+		/* Short buffers truncate, never overflow. */
+		ccb_format_bytes(v, buf, 1 + data[0] % 8);
+		ccb_format_duration(v, buf, 1 + data[1] % 8);
+	}
+	free(s);
+	return 0;
+}
