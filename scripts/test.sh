@@ -18,9 +18,23 @@ make -C "$build" -j"$(nproc)" --no-print-directory
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-echo "== unit tests" >&2
-(cd "$build" && ctest --output-on-failure)
-"$top/tests/fuzz/run.sh"
+# Every stage runs, whatever an earlier one did: a failing stage must not
+# hide the others' results. The exit status says whether all passed.
+failed=()
+stages=0
+stage() {
+	local name=$1
+	shift
+	stages=$((stages + 1))
+	echo "== $name" >&2
+	"$@" || failed+=("$name")
+}
+unit_tests() { (cd "$build" && ctest --output-on-failure); }
 
-echo "== integration tests" >&2
-CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"
+stage "unit tests" unit_tests
+stage "fuzzing" "$top/tests/fuzz/run.sh"
+stage "integration tests" env CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"
+
+((${#failed[@]} == 0)) || echo "test.sh: failed: ${failed[*]}" >&2
+echo "stages: $((stages - ${#failed[@]})) passed, ${#failed[@]} failed"
+((${#failed[@]} == 0))
