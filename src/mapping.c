@@ -74,7 +74,8 @@ static bool in_path(const char *prog)
 	while (*path) {
 		size_t l = strcspn(path, ":");
 
-		if (l && snprintf(buf, sizeof(buf), "%.*s/%s", (int)l, path, prog) < (int)sizeof(buf) &&
+		if (l &&
+		    snprintf(buf, sizeof(buf), "%.*s/%s", (int)l, path, prog) < (int)sizeof(buf) &&
 		    access(buf, X_OK) == 0)
 			return true;
 		path += l + (path[l] == ':');
@@ -90,7 +91,7 @@ static bool kernel_available(char *why, size_t len)
 	snprintf(p, sizeof(p), "%s/bus/rbd", ccb_sysfs_root());
 	if (stat(p, &st) < 0) {
 		snprintf(why, len, "the kernel has no rbd driver (%s: %s; modprobe rbd)", p,
-			 strerror(errno));
+		         strerror(errno));
 		return false;
 	}
 	if (!in_path("rbd")) {
@@ -124,7 +125,8 @@ int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, s
 
 	if (strcmp(want, "kernel") == 0) {
 		if (!kernel_available(kwhy, sizeof(kwhy))) {
-			snprintf(err, err_len, "--map-via kernel: %s; try --map-via fuse-loop", kwhy);
+			snprintf(err, err_len, "--map-via kernel: %s; try --map-via fuse-loop",
+			         kwhy);
 			return -EINVAL;
 		}
 		*via = CCB_MAP_KERNEL;
@@ -147,7 +149,7 @@ int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, s
 		return 0;
 	}
 	snprintf(err, err_len, "--map %s: cannot map here: %s; and fuse-loop: %s", o->map, kwhy,
-		 fwhy);
+	         fwhy);
 	return -EINVAL;
 }
 
@@ -240,7 +242,7 @@ static pid_t spawn(char *const argv[], char **env, int out_fd, int err_fd, bool 
 /* Run a command to its end; its first stdout line into @p out, its stderr
  * (first line) into @p errtxt. @return its exit status, or -errno. */
 static int run_cmd(char *const argv[], char **env, char *out, size_t out_len, char *errtxt,
-		   size_t errtxt_len)
+                   size_t errtxt_len)
 {
 	char tmpl_o[] = "/tmp/ccbench-out.XXXXXX", tmpl_e[] = "/tmp/ccbench-err.XXXXXX";
 	int fo = mkstemp(tmpl_o), fe = mkstemp(tmpl_e), st = 0, r;
@@ -403,8 +405,9 @@ static int undo_fuse(void *arg)
 	if (m->fuse_pid > 0) {
 		int s = stop_fuse(m->fuse_pid, true, m->mountpoint);
 		if (s < 0) {
-			fprintf(stderr, "ccbench: rbd-fuse (pid %d) did not exit after unmount of %s\n",
-				(int)m->fuse_pid, m->mountpoint);
+			fprintf(stderr,
+			        "ccbench: rbd-fuse (pid %d) did not exit after unmount of %s\n",
+			        (int)m->fuse_pid, m->mountpoint);
 			if (!r)
 				r = s;
 		}
@@ -436,8 +439,7 @@ static int undo_loop(void *arg)
 	m->loop_fd = -1;
 	/* The detach completes after the last close; wait so the unmount that
 	 * follows does not find the file busy. */
-	snprintf(attr, sizeof(attr), "%s/block/%s/loop/backing_file", ccb_sysfs_root(),
-		 m->dev + 5);
+	snprintf(attr, sizeof(attr), "%s/block/%s/loop/backing_file", ccb_sysfs_root(), m->dev + 5);
 	for (int waited = 0; waited < SETTLE_MSEC && stat(attr, &st) == 0; waited += 20)
 		sleep_msec(20);
 	return r;
@@ -464,8 +466,8 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 {
 	char confbuf[PATH_MAX];
 	const char *conf = ccb_cluster_conf_path(o, confbuf, sizeof(confbuf));
-	char *argv[] = {"rbd-fuse", "-c", (char *)conf, "-p", m->pool, "-r", m->image,
-			m->mountpoint, "-f", NULL};
+	char *argv[] = {"rbd-fuse", "-c",     (char *)conf,  "-p", m->pool,
+	                "-r",       m->image, m->mountpoint, "-f", NULL};
 	char **env = child_env(o);
 	uint64_t limit_msec = o->connect_timeout_usec / 1000 + 5000;
 	struct stat st;
@@ -491,10 +493,10 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 		if (waitpid(pid, &status, WNOHANG) == pid) {
 			m->fuse_pid = 0;
 			read_log_line(m->fuse_log, why, sizeof(why));
-			snprintf(err, err_len, "rbd-fuse -p %s -r %s %s: exited with %d%s%s", m->pool,
-				 m->image, m->mountpoint,
-				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-				 why[0] ? ": " : "", why);
+			snprintf(err, err_len, "rbd-fuse -p %s -r %s %s: exited with %d%s%s",
+			         m->pool, m->image, m->mountpoint,
+			         WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+			         why[0] ? ": " : "", why);
 			return -EIO;
 		}
 		mount_type(m->mountpoint, type, sizeof(type));
@@ -508,10 +510,10 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 		if (waited >= limit_msec) {
 			r = strcmp(type, "fuse.rbd-fuse") == 0 ? -ENOENT : -ETIMEDOUT;
 			snprintf(err, err_len, "rbd-fuse -p %s -r %s: %s after %.1f s", m->pool,
-				 m->image,
-				 r == -ENOENT ? "mounted, but the image file did not appear" :
-						"not mounted",
-				 (double)waited / 1000);
+			         m->image,
+			         r == -ENOENT ? "mounted, but the image file did not appear"
+			                      : "not mounted",
+			         (double)waited / 1000);
 			return r;
 		}
 		sleep_msec(50);
@@ -550,7 +552,7 @@ static int attach_loop(struct ccb_mapping *m, char *err, size_t err_len)
 		if (n < 0) {
 			r = -errno;
 			snprintf(err, err_len, "ioctl(/dev/loop-control, LOOP_CTL_GET_FREE): %s",
-				 strerror(errno));
+			         strerror(errno));
 			break;
 		}
 		snprintf(m->dev, sizeof(m->dev), "/dev/loop%d", n);
@@ -566,7 +568,7 @@ static int attach_loop(struct ccb_mapping *m, char *err, size_t err_len)
 		}
 		r = -errno;
 		snprintf(err, err_len, "ioctl(%s, LOOP_CONFIGURE, %s): %s", m->dev, m->backing,
-			 strerror(errno));
+		         strerror(errno));
 		close(fd);
 		fd = -1;
 		if (r != -EBUSY)
@@ -578,8 +580,7 @@ static int attach_loop(struct ccb_mapping *m, char *err, size_t err_len)
 	return fd >= 0 ? 0 : r;
 }
 
-static int map_fuse_loop(const struct ccb_opts *o, struct ccb_mapping *m, char *err,
-			 size_t err_len)
+static int map_fuse_loop(const struct ccb_opts *o, struct ccb_mapping *m, char *err, size_t err_len)
 {
 	const char *dir = ccb_undo_state_dir();
 	char what[2 * PATH_MAX];
@@ -594,9 +595,9 @@ static int map_fuse_loop(const struct ccb_opts *o, struct ccb_mapping *m, char *
 		return r;
 	}
 	if (snprintf(m->fuse_log, sizeof(m->fuse_log), "%s.log", m->mountpoint) >=
-		    (int)sizeof(m->fuse_log) ||
+	        (int)sizeof(m->fuse_log) ||
 	    snprintf(m->backing, sizeof(m->backing), "%s/%s", m->mountpoint, m->image) >=
-		    (int)sizeof(m->backing)) {
+	        (int)sizeof(m->backing)) {
 		snprintf(err, err_len, "%s: path too long", m->mountpoint);
 		rmdir(m->mountpoint);
 		free_mapping(m);
@@ -605,7 +606,7 @@ static int map_fuse_loop(const struct ccb_opts *o, struct ccb_mapping *m, char *
 	/* This entry owns the mapping: it is the last to unwind. */
 	snprintf(what, sizeof(what), "unmount rbd-fuse at %s and stop it", m->mountpoint);
 	rec = json_pack("{s:s, s:s, s:s, s:i}", "kind", "fuse", "mountpoint", m->mountpoint, "log",
-			m->fuse_log, "pid", 0);
+	                m->fuse_log, "pid", 0);
 	h = ccb_undo_push_state(what, undo_fuse, m, free_mapping, rec);
 	if (h < 0) {
 		snprintf(err, err_len, "record the fuse mount in %s: %s", dir, strerror(-h));
@@ -727,8 +728,7 @@ static const char *opt_find(const char *opts, const char *key, char *val, size_t
 	return found;
 }
 
-int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running,
-			   struct ccb_mapping *m)
+int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running, struct ccb_mapping *m)
 {
 	char val[64];
 	size_t len = sizeof(m->options);
@@ -741,7 +741,7 @@ int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running,
 	if (!udev_running && !opt_find(given, "udev", val, sizeof(val)) &&
 	    !opt_find(given, "noudev", val, sizeof(val))) {
 		n += snprintf(m->options + n, len > (size_t)n ? len - n : 0, "%snoudev",
-			      m->options[0] ? "," : "");
+		              m->options[0] ? "," : "");
 		m->noudev = true;
 	}
 	if (n >= 0 && (size_t)n < len && opt_find(given, "ms_mode", val, sizeof(val))) {
@@ -749,18 +749,18 @@ int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running,
 		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why), "given in --map-options");
 	} else if (n >= 0 && (size_t)n < len && mons_v1 == 0) {
 		n += snprintf(m->options + n, len - n, "%sms_mode=prefer-crc",
-			      m->options[0] ? "," : "");
+		              m->options[0] ? "," : "");
 		snprintf(m->ms_mode, sizeof(m->ms_mode), "prefer-crc");
 		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
-			 "chosen by ccbench: the monitors speak msgr v2 only, which the "
-			 "driver's default (legacy) cannot");
+		         "chosen by ccbench: the monitors speak msgr v2 only, which the "
+		         "driver's default (legacy) cannot");
 	} else if (mons_v1 < 0) {
 		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
-			 "the driver's default (legacy): the mon map could not be read to check "
-			 "for msgr v2-only monitors");
+		         "the driver's default (legacy): the mon map could not be read to check "
+		         "for msgr v2-only monitors");
 	} else {
 		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
-			 "the driver's default (legacy): the monitors speak msgr v1");
+		         "the driver's default (legacy): the monitors speak msgr v1");
 	}
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
@@ -774,7 +774,7 @@ static bool udev_running(void)
 }
 
 static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons_v1, char *err,
-		      size_t err_len)
+                      size_t err_len)
 {
 	char spec[260], confbuf[PATH_MAX], out[sizeof(m->dev)], errtxt[512], what[320];
 	const char *conf = ccb_cluster_conf_path(o, confbuf, sizeof(confbuf));
@@ -803,11 +803,11 @@ static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons_
 	argv[n] = NULL;
 	snprintf(what, sizeof(what), "unmap %s", spec);
 	rec = json_pack("{s:s, s:s, s:s, s:s}", "kind", "krbd_map", "pool", m->pool, "image",
-			m->image, "dev", "");
+	                m->image, "dev", "");
 	h = ccb_undo_push_state(what, undo_krbd, m, free_mapping, rec);
 	if (h < 0) {
 		snprintf(err, err_len, "record the mapping in %s: %s", ccb_undo_state_dir(),
-			 strerror(-h));
+		         strerror(-h));
 		return h;
 	}
 	env = child_env(o);
@@ -817,8 +817,10 @@ static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons_
 	free_env(env);
 	if (st != 0 || strncmp(out, "/dev/rbd", 8) != 0) {
 		snprintf(err, err_len, "rbd device map --read-only %s%s%s: %s", spec,
-			 m->options[0] ? " -o " : "", m->options,
-			 errtxt[0] ? errtxt : st < 0 ? strerror(-st) : "failed");
+		         m->options[0] ? " -o " : "", m->options,
+		         errtxt[0] ? errtxt
+		         : st < 0  ? strerror(-st)
+		                   : "failed");
 		return st < 0 ? st : -EIO;
 	}
 	snprintf(m->dev, sizeof(m->dev), "%s", out);
@@ -827,7 +829,7 @@ static int map_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons_
 }
 
 int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, const char *image,
-	    int mons_v1, struct ccb_mapping **out, char *err, size_t err_len)
+            int mons_v1, struct ccb_mapping **out, char *err, size_t err_len)
 {
 	struct ccb_mapping *m = calloc(1, sizeof(*m));
 	int r;
@@ -897,7 +899,7 @@ static int restore_loop(const json_t *rec, char *msg, size_t msg_len)
 	/* The kernel appends " (deleted)" when the file is gone. */
 	if (strncmp(cur, backing, strlen(backing)) != 0) {
 		snprintf(msg, msg_len, "%s: no longer attached to %s; nothing to detach", dev,
-			 backing);
+		         backing);
 		return 0;
 	}
 	fd = open(dev, O_RDONLY | O_CLOEXEC);
@@ -931,8 +933,8 @@ static int restore_fuse(const json_t *rec, char *msg, size_t msg_len)
 		return r;
 	}
 	if (is_our_fuse(pid, mp) && stop_fuse(pid, false, mp) < 0) {
-		snprintf(msg, msg_len, "rbd-fuse (pid %d) did not exit after unmount of %s", (int)pid,
-			 mp);
+		snprintf(msg, msg_len, "rbd-fuse (pid %d) did not exit after unmount of %s",
+		         (int)pid, mp);
 		return -ETIMEDOUT;
 	}
 	if (rmdir(mp) < 0 && errno != ENOENT) {
@@ -955,7 +957,7 @@ static int restore_krbd(const json_t *rec, char *msg, size_t msg_len)
 
 	if (!dev || !dev[0]) {
 		snprintf(msg, msg_len, "%s/%s: the map had not finished; check 'rbd device list'",
-			 pool ? pool : "?", image ? image : "?");
+		         pool ? pool : "?", image ? image : "?");
 		return 0;
 	}
 	/* Only a device still mapping the recorded image is ours to remove. */
@@ -975,7 +977,7 @@ static int restore_krbd(const json_t *rec, char *msg, size_t msg_len)
 	pname[strcspn(pname, "\n")] = '\0';
 	if (!pool || !image || strcmp(name, image) != 0 || strcmp(pname, pool) != 0) {
 		snprintf(msg, msg_len, "%s: no longer maps %s/%s; nothing to unmap", dev,
-			 pool ? pool : "?", image ? image : "?");
+		         pool ? pool : "?", image ? image : "?");
 		return 0;
 	}
 	if (rbd_remove(dev, msg, msg_len) < 0)

@@ -49,7 +49,7 @@ struct krun {
 	char name[64];        /* kernel name: sda1 */
 	char disk[64];        /* whose queue serves it: sda */
 	uint64_t dev_bytes, lbs;
-	uint64_t start, end;  /* the span read: [--offset, end of device) */
+	uint64_t start, end; /* the span read: [--offset, end of device) */
 	uint64_t region_bytes;
 	uint64_t io_bytes;
 	bool direct, wrap;
@@ -84,7 +84,7 @@ static int undo_free(void *arg)
 
 /* The image of --map, as librbd sees it: exists, its size and layout. */
 static int probe_image(struct ccb_run *run, const char *pool, const char *image, json_t **layout,
-		       uint64_t *size_bytes, int *mons_v1)
+                       uint64_t *size_bytes, int *mons_v1)
 {
 	const struct ccb_opts *o = run->opts;
 	rbd_image_info_t info;
@@ -107,7 +107,7 @@ static int probe_image(struct ccb_run *run, const char *pool, const char *image,
 	r = rados_ioctx_create(cl, pool, &io);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: --map %s/%s: pool '%s': %s\n", pool, image, pool,
-			r == -ENOENT ? "no such pool" : strerror(-r));
+		        r == -ENOENT ? "no such pool" : strerror(-r));
 		run->bad_input = r == -ENOENT;
 		rados_shutdown(cl);
 		return r;
@@ -115,7 +115,7 @@ static int probe_image(struct ccb_run *run, const char *pool, const char *image,
 	r = rbd_open_read_only(io, image, &img, NULL);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: --map %s/%s: rbd_open_read_only(%s): %s\n", pool, image,
-			image, r == -ENOENT ? "no such image" : strerror(-r));
+		        image, r == -ENOENT ? "no such image" : strerror(-r));
 		run->bad_input = r == -ENOENT;
 		rados_ioctx_destroy(io);
 		rados_shutdown(cl);
@@ -127,11 +127,11 @@ static int probe_image(struct ccb_run *run, const char *pool, const char *image,
 		rbd_get_stripe_count(img, &sc);
 		rbd_get_features(img, &features);
 		*size_bytes = info.size;
-		*layout = json_pack("{s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I}", "pool", pool, "image",
-				    image, "size", (json_int_t)info.size, "order", info.order,
-				    "object_size", (json_int_t)info.obj_size, "stripe_unit",
-				    (json_int_t)su, "stripe_count", (json_int_t)sc, "features",
-				    (json_int_t)features);
+		*layout = json_pack("{s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I}", "pool", pool,
+		                    "image", image, "size", (json_int_t)info.size, "order",
+		                    info.order, "object_size", (json_int_t)info.obj_size,
+		                    "stripe_unit", (json_int_t)su, "stripe_count", (json_int_t)sc,
+		                    "features", (json_int_t)features);
 	} else {
 		fprintf(stderr, "ccbench: rbd_stat(%s/%s): %s\n", pool, image, strerror(-r));
 	}
@@ -166,10 +166,10 @@ static int probe_device(struct ccb_run *run, struct krun *kr, const char *path)
 		return -ENOTBLK;
 	}
 	r = ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_rdev, kr->name, sizeof(kr->name),
-				   kr->disk, sizeof(kr->disk));
+	                           kr->disk, sizeof(kr->disk));
 	if (r < 0) {
 		fprintf(stderr, "ccbench: --device %s: %s/dev/block/%u:%u: %s\n", path,
-			ccb_sysfs_root(), major(st.st_rdev), minor(st.st_rdev), strerror(-r));
+		        ccb_sysfs_root(), major(st.st_rdev), minor(st.st_rdev), strerror(-r));
 		run->bad_input = true;
 		return r;
 	}
@@ -208,22 +208,23 @@ static int check_device(struct ccb_run *run, struct krun *kr)
 	if (kr->dev_bytes == 0 || o->offset_bytes >= kr->dev_bytes) {
 		ccb_format_bytes(o->offset_bytes, a, sizeof(a));
 		ccb_format_bytes(kr->dev_bytes, b, sizeof(b));
-		fprintf(stderr, "ccbench: --offset %s: beyond the end of %s (%s)\n", a, kr->given, b);
+		fprintf(stderr, "ccbench: --offset %s: beyond the end of %s (%s)\n", a, kr->given,
+		        b);
 		return -EINVAL;
 	}
 	if (o->direct && (o->io_size_bytes % kr->lbs || o->offset_bytes % kr->lbs)) {
 		ccb_format_bytes(o->io_size_bytes, a, sizeof(a));
 		fprintf(stderr,
-			"ccbench: --direct: --io-size %s and --offset %" PRIu64
-			" must be multiples of the logical block size of %s (%" PRIu64 ")\n",
-			a, o->offset_bytes, kr->given, kr->lbs);
+		        "ccbench: --direct: --io-size %s and --offset %" PRIu64
+		        " must be multiples of the logical block size of %s (%" PRIu64 ")\n",
+		        a, o->offset_bytes, kr->given, kr->lbs);
 		return -EINVAL;
 	}
 	if (ccb_opt_given(o, "read-ahead-kb")) {
 		ccb_sysfs_queue_attr(ccb_sysfs_root(), kr->disk, "read_ahead_kb", p, sizeof(p));
 		if (access(p, W_OK) < 0) {
 			fprintf(stderr, "ccbench: --read-ahead-kb: write %s: %s\n", p,
-				strerror(errno));
+			        strerror(errno));
 			return -EINVAL;
 		}
 	}
@@ -237,9 +238,9 @@ static int check_device(struct ccb_run *run, struct krun *kr)
 		if (o->streams > 1 && kr->region_bytes == 0) {
 			ccb_format_bytes(span, a, sizeof(a));
 			fprintf(stderr,
-				"ccbench: --streams %" PRIu64 ": %s from --offset is too small for "
-				"that many streams of --io-size %" PRIu64 "\n",
-				o->streams, a, kr->io_bytes);
+			        "ccbench: --streams %" PRIu64 ": %s from --offset is too small for "
+			        "that many streams of --io-size %" PRIu64 "\n",
+			        o->streams, a, kr->io_bytes);
 			return -EINVAL;
 		}
 	}
@@ -281,7 +282,7 @@ static int drop_cache(struct ccb_run *run, struct krun *kr)
 	 * cache; it needs CAP_SYS_ADMIN, so fadvise below is the fallback. */
 	if (ioctl(fd, BLKFLSBUF, 0) < 0)
 		ccb_run_warn(run, "ioctl(%s, BLKFLSBUF): %s; dropped with posix_fadvise only",
-			     kr->dev, strerror(errno));
+		             kr->dev, strerror(errno));
 	r = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	close(fd);
 	if (r)
@@ -290,7 +291,7 @@ static int drop_cache(struct ccb_run *run, struct krun *kr)
 		r = ccb_map_drop_backing_cache(kr->map);
 		if (r < 0)
 			ccb_run_warn(run, "posix_fadvise(%s, DONTNEED): %s", kr->map->backing,
-				     strerror(-r));
+			             strerror(-r));
 	}
 	return 0;
 }
@@ -337,9 +338,10 @@ static int krbd_prepare(struct ccb_run *run)
 		if (r < 0)
 			return r;
 		if (o->offset_bytes >= image_bytes) {
-			fprintf(stderr, "ccbench: --offset %" PRIu64 ": beyond the end of %s (%" PRIu64
-					" bytes)\n",
-				o->offset_bytes, o->map, image_bytes);
+			fprintf(stderr,
+			        "ccbench: --offset %" PRIu64 ": beyond the end of %s (%" PRIu64
+			        " bytes)\n",
+			        o->offset_bytes, o->map, image_bytes);
 			run->bad_input = true;
 			json_decref(image);
 			return -EINVAL;
@@ -347,7 +349,7 @@ static int krbd_prepare(struct ccb_run *run)
 		r = ccb_map(o, kr->via, pool, name, mons_v1, &kr->map, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: --map %s via %s: %s\n", o->map,
-				ccb_map_via_name(kr->via), err);
+			        ccb_map_via_name(kr->via), err);
 			json_decref(image);
 			return r;
 		}
@@ -367,10 +369,10 @@ static int krbd_prepare(struct ccb_run *run)
 	kr->ra_before = kr->ra_during = kr->qi.read_ahead_kb;
 	if (ccb_opt_given(o, "read-ahead-kb")) {
 		r = ccb_sysfs_set_read_ahead_kb(kr->disk, o->read_ahead_kb, &kr->ra_before,
-						&kr->ra_during, &kr->ra_handle, err, sizeof(err));
+		                                &kr->ra_during, &kr->ra_handle, err, sizeof(err));
 		if (r < 0) {
-			fprintf(stderr, "ccbench: --read-ahead-kb %" PRIu64 ": %s\n", o->read_ahead_kb,
-				err);
+			fprintf(stderr, "ccbench: --read-ahead-kb %" PRIu64 ": %s\n",
+			        o->read_ahead_kb, err);
 			json_decref(image);
 			return r;
 		}
@@ -378,7 +380,8 @@ static int krbd_prepare(struct ccb_run *run)
 	}
 	r = drop_cache(run, kr);
 	if (r < 0) {
-		fprintf(stderr, "ccbench: posix_fadvise(%s, DONTNEED): %s\n", kr->dev, strerror(-r));
+		fprintf(stderr, "ccbench: posix_fadvise(%s, DONTNEED): %s\n", kr->dev,
+		        strerror(-r));
 		json_decref(image);
 		return r;
 	}
@@ -395,45 +398,47 @@ static int krbd_prepare(struct ccb_run *run)
 	}
 
 	if (kr->direct)
-		ccb_run_warn(run, "--direct: O_DIRECT reads bypass the page cache, so read_ahead_kb "
-				  "does not apply");
-	if (kr->map && kr->via == CCB_MAP_FUSE_LOOP)
 		ccb_run_warn(run,
-			     "fuse-loop: %s is a loop device over rbd-fuse (libfuse2 serves requests "
-			     "of at most 128K one at a time): the block layer and read_ahead_kb are "
-			     "the kernel's, the bandwidth is not the kernel rbd client's",
-			     kr->map->dev);
+		             "--direct: O_DIRECT reads bypass the page cache, so read_ahead_kb "
+		             "does not apply");
+	if (kr->map && kr->via == CCB_MAP_FUSE_LOOP)
+		ccb_run_warn(
+		    run,
+		    "fuse-loop: %s is a loop device over rbd-fuse (libfuse2 serves requests "
+		    "of at most 128K one at a time): the block layer and read_ahead_kb are "
+		    "the kernel's, the bandwidth is not the kernel rbd client's",
+		    kr->map->dev);
 
 	run->layout = json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:b, s:b, s:b, s:s}", "path",
-		"krbd", "device", kr->given, "node", kr->dev, "name", kr->name, "disk", kr->disk,
-		"device_size", (json_int_t)kr->dev_bytes, "offset", (json_int_t)kr->start,
-		"io_size", (json_int_t)kr->io_bytes, "region_size",
-		(json_int_t)(run->mode == CCB_MODE_SEQ ? kr->region_bytes : kr->end - kr->start),
-		"streams", (int)o->streams, "direct", kr->direct, "readahead_applies", !kr->direct,
-		"cache_dropped", kr->cache_dropped, "cache_drop",
-		kr->wrap ? "BLKFLSBUF + POSIX_FADV_DONTNEED before the run; each stream's region "
-			   "POSIX_FADV_DONTNEED before each later pass (and of the fuse file "
-			   "under a fuse-loop device)"
-			 : "BLKFLSBUF + POSIX_FADV_DONTNEED before the pass (and of the fuse "
-			   "file under a fuse-loop device)");
+	    "{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:b, s:b, s:b, s:s}", "path",
+	    "krbd", "device", kr->given, "node", kr->dev, "name", kr->name, "disk", kr->disk,
+	    "device_size", (json_int_t)kr->dev_bytes, "offset", (json_int_t)kr->start, "io_size",
+	    (json_int_t)kr->io_bytes, "region_size",
+	    (json_int_t)(run->mode == CCB_MODE_SEQ ? kr->region_bytes : kr->end - kr->start),
+	    "streams", (int)o->streams, "direct", kr->direct, "readahead_applies", !kr->direct,
+	    "cache_dropped", kr->cache_dropped, "cache_drop",
+	    kr->wrap ? "BLKFLSBUF + POSIX_FADV_DONTNEED before the run; each stream's region "
+	               "POSIX_FADV_DONTNEED before each later pass (and of the fuse file "
+	               "under a fuse-loop device)"
+	             : "BLKFLSBUF + POSIX_FADV_DONTNEED before the pass (and of the fuse "
+	               "file under a fuse-loop device)");
 	if (!run->layout) {
 		json_decref(image);
 		return -ENOMEM;
 	}
 	json_object_set_new(run->layout, "queue",
-			    json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "optimal_io_size",
-				      uint_or_null(kr->qi.optimal_io_size), "max_sectors_kb",
-				      uint_or_null(kr->qi.max_sectors_kb), "max_hw_sectors_kb",
-				      uint_or_null(kr->qi.max_hw_sectors_kb), "nr_requests",
-				      uint_or_null(kr->qi.nr_requests), "logical_block_size",
-				      uint_or_null(kr->qi.logical_block_size), "rotational",
-				      uint_or_null(kr->qi.rotational)));
+	                    json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "optimal_io_size",
+	                              uint_or_null(kr->qi.optimal_io_size), "max_sectors_kb",
+	                              uint_or_null(kr->qi.max_sectors_kb), "max_hw_sectors_kb",
+	                              uint_or_null(kr->qi.max_hw_sectors_kb), "nr_requests",
+	                              uint_or_null(kr->qi.nr_requests), "logical_block_size",
+	                              uint_or_null(kr->qi.logical_block_size), "rotational",
+	                              uint_or_null(kr->qi.rotational)));
 	json_object_set_new(run->layout, "map_via",
-			    kr->map ? json_string(ccb_map_via_name(kr->via)) : json_null());
+	                    kr->map ? json_string(ccb_map_via_name(kr->via)) : json_null());
 	if (kr->map) {
 		json_object_set_new(image, "map_options",
-				    o->map_options ? json_string(o->map_options) : json_null());
+		                    o->map_options ? json_string(o->map_options) : json_null());
 		if (kr->via == CCB_MAP_FUSE_LOOP)
 			json_object_set_new(image, "backing_file", json_string(kr->map->backing));
 		if (kr->via == CCB_MAP_KERNEL) {
@@ -441,19 +446,18 @@ static int krbd_prepare(struct ccb_run *run)
 
 			/* What rbd device map was given, and why each addition. */
 			json_object_set_new(image, "map_options_used",
-					    m->options[0] ? json_string(m->options) : json_null());
-			json_object_set_new(image, "ms_mode",
-					    json_pack("{s:o, s:s, s:b}", "value",
-						      m->ms_mode[0] ? json_string(m->ms_mode)
-								    : json_null(),
-						      "why", m->ms_mode_why, "auto",
-						      m->ms_mode[0] && !(o->map_options &&
-									 strstr(o->map_options,
-										"ms_mode"))));
+			                    m->options[0] ? json_string(m->options) : json_null());
+			json_object_set_new(
+			    image, "ms_mode",
+			    json_pack("{s:o, s:s, s:b}", "value",
+			              m->ms_mode[0] ? json_string(m->ms_mode) : json_null(), "why",
+			              m->ms_mode_why, "auto",
+			              m->ms_mode[0] &&
+			                  !(o->map_options && strstr(o->map_options, "ms_mode"))));
 			json_object_set_new(image, "noudev", json_boolean(m->noudev));
 			if (m->noudev)
 				ccb_run_warn(run, "no udev daemon here: mapped with noudev, so "
-						  "/dev/rbd/POOL/IMAGE links are not made");
+				                  "/dev/rbd/POOL/IMAGE links are not made");
 		}
 		json_object_set_new(run->layout, "image", image);
 	}
@@ -503,7 +507,7 @@ static int krbd_client_open(struct ccb_client *cl)
 	if (kc->fd < 0) {
 		r = -errno;
 		fprintf(stderr, "ccbench: stream %u: open %s%s: %s\n", cl->idx, kr->dev,
-			kr->direct ? " (O_DIRECT)" : "", strerror(errno));
+		        kr->direct ? " (O_DIRECT)" : "", strerror(errno));
 		free(kc);
 		return r;
 	}
@@ -518,8 +522,9 @@ static int krbd_client_open(struct ccb_client *cl)
 	if (kr->direct) {
 		r = io_uring_queue_init((unsigned)run->queue_depth, &kc->ring, 0);
 		if (r < 0) {
-			fprintf(stderr, "ccbench: stream %u: io_uring_queue_init(%" PRIu64 "): %s\n",
-				cl->idx, run->queue_depth, strerror(-r));
+			fprintf(stderr,
+			        "ccbench: stream %u: io_uring_queue_init(%" PRIu64 "): %s\n",
+			        cl->idx, run->queue_depth, strerror(-r));
 			close(kc->fd);
 			free(kc);
 			return r;
@@ -528,7 +533,7 @@ static int krbd_client_open(struct ccb_client *cl)
 		r = pthread_create(&kc->reaper, NULL, reaper_main, kc);
 		if (r) {
 			fprintf(stderr, "ccbench: stream %u: pthread_create: %s\n", cl->idx,
-				strerror(r));
+			        strerror(r));
 			io_uring_queue_exit(&kc->ring);
 			close(kc->fd);
 			free(kc);
@@ -542,7 +547,7 @@ static int krbd_client_open(struct ccb_client *cl)
 
 /* Next offset and length for @p s, or CCB_SUBMIT_END after one pass. */
 static int pick(struct ccb_run *run, struct krun *kr, struct ccb_client *cl, struct kclient *kc,
-		struct ccb_slot *s)
+                struct ccb_slot *s)
 {
 	if (run->mode == CCB_MODE_RAND) {
 		uint64_t n = (kc->rend - kc->rstart) / kr->io_bytes;
@@ -557,10 +562,11 @@ static int pick(struct ccb_run *run, struct krun *kr, struct ccb_client *cl, str
 		/* A new pass must come from the device too: drop this region's pages. */
 		if (!kr->direct) {
 			posix_fadvise(kc->fd, (off_t)kc->rstart, (off_t)(kc->rend - kc->rstart),
-				      POSIX_FADV_DONTNEED);
+			              POSIX_FADV_DONTNEED);
 			/* A buffered loop device caches its file's pages too. */
 			if (kr->map)
-				ccb_map_drop_backing_range(kr->map, kc->rstart, kc->rend - kc->rstart);
+				ccb_map_drop_backing_range(kr->map, kc->rstart,
+				                           kc->rend - kc->rstart);
 		}
 		kc->pos = kc->rstart;
 		kc->passes++;
@@ -607,7 +613,7 @@ static void krbd_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, 
 	struct krun *kr = cl->run->path_data;
 
 	snprintf(buf, len, "%s(%s, %" PRIu64 " bytes)", kr->direct ? "io_uring read" : "pread",
-		 kr->dev, s->len_bytes);
+	         kr->dev, s->len_bytes);
 }
 
 static void krbd_client_close(struct ccb_client *cl)
@@ -617,7 +623,8 @@ static void krbd_client_close(struct ccb_client *cl)
 	if (!kc)
 		return;
 	if (kc->reaper_started) {
-		/* Every op has completed (the engine drained): a NOP with no slot stops the reaper. */
+		/* Every op has completed (the engine drained): a NOP with no slot stops the reaper.
+		 */
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&kc->ring);
 
 		if (sqe) {
@@ -638,7 +645,7 @@ static void krbd_client_close(struct ccb_client *cl)
 		uint64_t most = p ? (uint64_t)json_integer_value(p) : 1;
 		if (kc->passes + 1 > most)
 			json_object_set_new(cl->run->layout, "passes",
-					    json_integer((json_int_t)kc->passes + 1));
+			                    json_integer((json_int_t)kc->passes + 1));
 	}
 	free(kc);
 	cl->path_data = NULL;
@@ -659,15 +666,16 @@ static void krbd_finish(struct ccb_run *run)
 	if (kr->stat_ok && device_reads(kr, &reqs, &sectors) == 0 && reqs >= kr->stat_reqs &&
 	    sectors >= kr->stat_sectors)
 		json_object_set_new(run->layout, "device_reads",
-				    json_pack("{s:I, s:I}", "requests",
-					      (json_int_t)(reqs - kr->stat_reqs), "bytes",
-					      (json_int_t)((sectors - kr->stat_sectors) * 512)));
+		                    json_pack("{s:I, s:I}", "requests",
+		                              (json_int_t)(reqs - kr->stat_reqs), "bytes",
+		                              (json_int_t)((sectors - kr->stat_sectors) * 512)));
 	ccb_sysfs_queue_attr(ccb_sysfs_root(), kr->disk, "read_ahead_kb", path, sizeof(path));
 	ccb_sysfs_read_u64(path, &now);
 	if (now != UINT64_MAX && now != kr->ra_during)
-		ccb_run_warn(run, "read_ahead_kb of %s changed during the run: %" PRIu64
-				  " at the end, %" PRIu64 " at the start",
-			     kr->disk, now, kr->ra_during);
+		ccb_run_warn(run,
+		             "read_ahead_kb of %s changed during the run: %" PRIu64
+		             " at the end, %" PRIu64 " at the start",
+		             kr->disk, now, kr->ra_during);
 	/* Put the setting back now, not at the unwind, so the result can say
 	 * what the device was left with. */
 	if (kr->ra_set) {
@@ -676,22 +684,22 @@ static void krbd_finish(struct ccb_run *run)
 	}
 	ccb_sysfs_read_u64(path, &after);
 	json_object_set_new(run->layout, "read_ahead_kb",
-			    json_pack("{s:I, s:I, s:o, s:b}", "before", (json_int_t)kr->ra_before,
-				      "during", (json_int_t)kr->ra_during, "after",
-				      uint_or_null(after), "set",
-				      ccb_opt_given(run->opts, "read-ahead-kb")));
+	                    json_pack("{s:I, s:I, s:o, s:b}", "before", (json_int_t)kr->ra_before,
+	                              "during", (json_int_t)kr->ra_during, "after",
+	                              uint_or_null(after), "set",
+	                              ccb_opt_given(run->opts, "read-ahead-kb")));
 	if (!json_object_get(run->layout, "passes"))
 		json_object_set_new(run->layout, "passes", json_integer(1));
 }
 
 const struct ccb_path_ops ccb_path_krbd = {
-	.name = "krbd",
-	.prepare = krbd_prepare,
-	.client_open = krbd_client_open,
-	.submit = krbd_submit,
-	.describe = krbd_describe,
-	.client_close = krbd_client_close,
-	.finish = krbd_finish,
+    .name = "krbd",
+    .prepare = krbd_prepare,
+    .client_open = krbd_client_open,
+    .submit = krbd_submit,
+    .describe = krbd_describe,
+    .client_close = krbd_client_close,
+    .finish = krbd_finish,
 };
 
 /* ---- ccbench krbd restore -------------------------------------------------- */
@@ -709,7 +717,7 @@ int ccb_krbd_restore(const struct ccb_opts *o)
 
 		if (!realpath(o->device, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode) ||
 		    ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_rdev, NULL, 0, only_disk,
-					   sizeof(only_disk)) < 0) {
+		                           sizeof(only_disk)) < 0) {
 			fprintf(stderr, "ccbench: --device %s: not a block device\n", o->device);
 			return -EINVAL;
 		}
@@ -735,17 +743,19 @@ int ccb_krbd_restore(const struct ccb_opts *o)
 					continue;
 				}
 				r = ccb_sysfs_restore_read_ahead_kb(
-					disk, (uint64_t)json_integer_value(json_object_get(e, "original")),
-					(uint64_t)json_integer_value(json_object_get(e, "set")), msg,
-					sizeof(msg));
+				    disk,
+				    (uint64_t)json_integer_value(json_object_get(e, "original")),
+				    (uint64_t)json_integer_value(json_object_get(e, "set")), msg,
+				    sizeof(msg));
 			} else if (only_disk[0]) {
 				json_array_insert(left, 0, e);
 				continue;
 			} else {
 				r = ccb_map_restore(e, msg, sizeof(msg));
 				if (r == -ENOTSUP)
-					snprintf(msg, sizeof(msg), "%s: unknown record kind '%s'; kept",
-						 file, kind ? kind : "?");
+					snprintf(msg, sizeof(msg),
+					         "%s: unknown record kind '%s'; kept", file,
+					         kind ? kind : "?");
 			}
 			if (r < 0) {
 				fprintf(stderr, "ccbench: restore: %s\n", msg);
@@ -754,7 +764,8 @@ int ccb_krbd_restore(const struct ccb_opts *o)
 					first = r;
 			} else {
 				printf("restored (run pid %lld): %s\n",
-				       (long long)json_integer_value(json_object_get(f, "pid")), msg);
+				       (long long)json_integer_value(json_object_get(f, "pid")),
+				       msg);
 				done++;
 			}
 		}

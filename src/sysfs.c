@@ -136,7 +136,7 @@ int ccb_sysfs_disk_of_name(const char *root, const char *name, char *disk, size_
 }
 
 int ccb_sysfs_disk_of_devt(const char *root, dev_t devt, char *name, size_t name_len, char *disk,
-			   size_t disk_len)
+                           size_t disk_len)
 {
 	char link[PATH_MAX], dir[PATH_MAX];
 
@@ -149,7 +149,7 @@ int ccb_sysfs_disk_of_devt(const char *root, dev_t devt, char *name, size_t name
 }
 
 void ccb_sysfs_queue_attr(const char *root, const char *disk, const char *attr, char *buf,
-			  size_t len)
+                          size_t len)
 {
 	snprintf(buf, len, "%s/block/%s/queue/%s", root, disk, attr);
 }
@@ -160,12 +160,12 @@ int ccb_sysfs_queue_info(const char *root, const char *disk, struct ccb_queue_in
 		const char *attr;
 		size_t off;
 	} attrs[] = {
-		{"optimal_io_size", offsetof(struct ccb_queue_info, optimal_io_size)},
-		{"max_sectors_kb", offsetof(struct ccb_queue_info, max_sectors_kb)},
-		{"max_hw_sectors_kb", offsetof(struct ccb_queue_info, max_hw_sectors_kb)},
-		{"nr_requests", offsetof(struct ccb_queue_info, nr_requests)},
-		{"logical_block_size", offsetof(struct ccb_queue_info, logical_block_size)},
-		{"rotational", offsetof(struct ccb_queue_info, rotational)},
+	    {"optimal_io_size", offsetof(struct ccb_queue_info, optimal_io_size)},
+	    {"max_sectors_kb", offsetof(struct ccb_queue_info, max_sectors_kb)},
+	    {"max_hw_sectors_kb", offsetof(struct ccb_queue_info, max_hw_sectors_kb)},
+	    {"nr_requests", offsetof(struct ccb_queue_info, nr_requests)},
+	    {"logical_block_size", offsetof(struct ccb_queue_info, logical_block_size)},
+	    {"rotational", offsetof(struct ccb_queue_info, rotational)},
 	};
 	char path[PATH_MAX];
 
@@ -201,12 +201,12 @@ static int undo_read_ahead_kb(void *arg)
 	r = ccb_sysfs_write_u64(u->path, u->original);
 	if (r < 0)
 		fprintf(stderr, "ccbench: write %s (restore %" PRIu64 "): %s\n", u->path,
-			u->original, strerror(-r));
+		        u->original, strerror(-r));
 	return r;
 }
 
 int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before, uint64_t *during,
-				int *handle, char *err, size_t err_len)
+                                int *handle, char *err, size_t err_len)
 {
 	struct ra_undo *u = calloc(1, sizeof(*u));
 	char what[160];
@@ -225,14 +225,15 @@ int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before,
 	}
 	u->set_kb = kb;
 	*before = u->original;
-	snprintf(what, sizeof(what), "read_ahead_kb of %s: put back %" PRIu64 " (set to %" PRIu64 ")",
-		 disk, u->original, kb);
+	snprintf(what, sizeof(what),
+	         "read_ahead_kb of %s: put back %" PRIu64 " (set to %" PRIu64 ")", disk,
+	         u->original, kb);
 	rec = json_pack("{s:s, s:s, s:s, s:I, s:I}", "kind", "read_ahead_kb", "disk", disk, "path",
-			u->path, "original", (json_int_t)u->original, "set", (json_int_t)kb);
+	                u->path, "original", (json_int_t)u->original, "set", (json_int_t)kb);
 	h = ccb_undo_push_state(what, undo_read_ahead_kb, u, free, rec);
 	if (h < 0) {
 		snprintf(err, err_len, "record the read_ahead_kb of %s in %s: %s", disk,
-			 ccb_undo_state_dir(), strerror(-h));
+		         ccb_undo_state_dir(), strerror(-h));
 		return h;
 	}
 	*handle = h;
@@ -252,8 +253,8 @@ int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before,
 	return 0;
 }
 
-int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_t set_kb,
-				    char *msg, size_t msg_len)
+int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_t set_kb, char *msg,
+                                    size_t msg_len)
 {
 	char path[PATH_MAX];
 	uint64_t now;
@@ -275,9 +276,9 @@ int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_
 	}
 	if (now != set_kb) {
 		snprintf(msg, msg_len,
-			 "read_ahead_kb of %s: now %" PRIu64 ", not the %" PRIu64
-			 " the run set; changed since, left as is (it was %" PRIu64 ")",
-			 disk, now, set_kb, original);
+		         "read_ahead_kb of %s: now %" PRIu64 ", not the %" PRIu64
+		         " the run set; changed since, left as is (it was %" PRIu64 ")",
+		         disk, now, set_kb, original);
 		return 0;
 	}
 	r = ccb_sysfs_write_u64(path, original);
@@ -286,6 +287,6 @@ int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_
 		return r;
 	}
 	snprintf(msg, msg_len, "read_ahead_kb of %s: restored %" PRIu64 " (was %" PRIu64 ")", disk,
-		 original, now);
+	         original, now);
 	return 0;
 }

@@ -29,16 +29,16 @@ struct ccb_mapping {
 	enum ccb_map_via via;
 	char pool[128];
 	char image[128];
-	char dev[64];            /**< /dev/rbdN or /dev/loopN */
-	char backing[PATH_MAX];  /**< fuse-loop: the image file under the mount */
+	char dev[64];           /**< /dev/rbdN or /dev/loopN */
+	char backing[PATH_MAX]; /**< fuse-loop: the image file under the mount */
 	char mountpoint[PATH_MAX];
 	char fuse_log[PATH_MAX]; /**< rbd-fuse's stderr */
 	pid_t fuse_pid;
-	int loop_fd;             /**< held open: the loop device autoclears on our death */
-	char options[512];       /**< kernel: the -o given to rbd device map ("" for none) */
-	char ms_mode[32];        /**< kernel: ms_mode in @c options, "" when the driver's default */
-	char ms_mode_why[160];   /**< kernel: why that ms_mode (given, or chosen and why) */
-	bool noudev;             /**< kernel: noudev added (no udev daemon on this host) */
+	int loop_fd;           /**< held open: the loop device autoclears on our death */
+	char options[512];     /**< kernel: the -o given to rbd device map ("" for none) */
+	char ms_mode[32];      /**< kernel: ms_mode in @c options, "" when the driver's default */
+	char ms_mode_why[160]; /**< kernel: why that ms_mode (given, or chosen and why) */
+	bool noudev;           /**< kernel: noudev added (no udev daemon on this host) */
 };
 
 /**
@@ -61,7 +61,7 @@ int ccb_map_mons_speak_v1(rados_t cl);
  * @return 0, or -ENAMETOOLONG.
  */
 int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running,
-			   struct ccb_mapping *m);
+                           struct ccb_mapping *m);
 
 /** "kernel" or "fuse-loop". */
 const char *ccb_map_via_name(enum ccb_map_via via);
@@ -88,7 +88,7 @@ int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, s
  * @return 0, or -errno with the reason in @p err.
  */
 int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, const char *image,
-	    int mons_v1, struct ccb_mapping **out, char *err, size_t err_len);
+            int mons_v1, struct ccb_mapping **out, char *err, size_t err_len);
 
 /**
  * Drop the page cache of the layer under the device (the fuse file of a

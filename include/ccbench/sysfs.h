@@ -69,11 +69,11 @@ int ccb_sysfs_disk_of_name(const char *root, const char *name, char *disk, size_
  * @return 0, -ENOENT, -ENAMETOOLONG.
  */
 int ccb_sysfs_disk_of_devt(const char *root, dev_t devt, char *name, size_t name_len, char *disk,
-			   size_t disk_len);
+                           size_t disk_len);
 
 /** Path of ROOT/block/DISK/queue/ATTR into @p buf (truncated paths fail later, at open). */
 void ccb_sysfs_queue_attr(const char *root, const char *disk, const char *attr, char *buf,
-			  size_t len);
+                          size_t len);
 
 /**
  * Read the queue attributes of @p disk. Missing attributes read as
@@ -96,7 +96,7 @@ int ccb_sysfs_queue_info(const char *root, const char *disk, struct ccb_queue_in
  *         ("write /sys/block/loop0/queue/read_ahead_kb: Permission denied").
  */
 int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before, uint64_t *during,
-				int *handle, char *err, size_t err_len);
+                                int *handle, char *err, size_t err_len);
 
 /**
  * Put back a read_ahead_kb a killed run left (from its state record):
@@ -106,7 +106,7 @@ int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before,
  * @return 0 (restored, or nothing to do; what happened in @p msg), or
  *         -errno, with the reason in @p msg.
  */
-int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_t set_kb,
-				    char *msg, size_t msg_len);
+int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_t set_kb, char *msg,
+                                    size_t msg_len);
 
 #endif

@@ -87,11 +87,11 @@ static void test_too_long(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v2_only_mons_get_prefer_crc),
-		cmocka_unit_test(test_v1_mons_keep_the_default),
-		cmocka_unit_test(test_given_ms_mode_wins),
-		cmocka_unit_test(test_noudev_without_udev),
-		cmocka_unit_test(test_too_long),
+	    cmocka_unit_test(test_v2_only_mons_get_prefer_crc),
+	    cmocka_unit_test(test_v1_mons_keep_the_default),
+	    cmocka_unit_test(test_given_ms_mode_wins),
+	    cmocka_unit_test(test_noudev_without_udev),
+	    cmocka_unit_test(test_too_long),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -141,13 +141,12 @@ static void devt_resolves_to_disk(void **state)
 	char name[64], disk[64];
 
 	(void)state;
-	assert_int_equal(ccb_sysfs_disk_of_devt(root, makedev(8, 1), name, sizeof(name), disk,
-						sizeof(disk)),
-			 0);
+	assert_int_equal(
+	    ccb_sysfs_disk_of_devt(root, makedev(8, 1), name, sizeof(name), disk, sizeof(disk)), 0);
 	assert_string_equal(name, "sda1");
 	assert_string_equal(disk, "sda");
 	assert_int_equal(ccb_sysfs_disk_of_devt(root, makedev(7, 0), NULL, 0, disk, sizeof(disk)),
-			 0);
+	                 0);
 	assert_string_equal(disk, "loop0");
 }
 
@@ -160,7 +159,7 @@ static void unknown_devices_are_enoent(void **state)
 	assert_int_equal(ccb_sysfs_disk_of_name(root, "../../etc", disk, sizeof(disk)), -ENOENT);
 	assert_int_equal(ccb_sysfs_disk_of_name(root, "", disk, sizeof(disk)), -ENOENT);
 	assert_int_equal(ccb_sysfs_disk_of_devt(root, makedev(9, 9), NULL, 0, disk, sizeof(disk)),
-			 -ENOENT);
+	                 -ENOENT);
 }
 
 static void short_buffers_are_refused(void **state)
@@ -246,18 +245,18 @@ static void root_comes_from_the_environment(void **state)
 int main(void)
 {
 	const struct CMUnitTest parse[] = {
-		cmocka_unit_test(parse_accepts_plain_numbers),
-		cmocka_unit_test(parse_rejects_junk),
+	    cmocka_unit_test(parse_accepts_plain_numbers),
+	    cmocka_unit_test(parse_rejects_junk),
 	};
 	const struct CMUnitTest tree[] = {
-		cmocka_unit_test(partition_resolves_to_disk),
-		cmocka_unit_test(devt_resolves_to_disk),
-		cmocka_unit_test(unknown_devices_are_enoent),
-		cmocka_unit_test(short_buffers_are_refused),
-		cmocka_unit_test(queue_info_reads_present_attributes),
-		cmocka_unit_test(write_then_read_back),
-		cmocka_unit_test(restore_only_what_the_run_set),
-		cmocka_unit_test(root_comes_from_the_environment),
+	    cmocka_unit_test(partition_resolves_to_disk),
+	    cmocka_unit_test(devt_resolves_to_disk),
+	    cmocka_unit_test(unknown_devices_are_enoent),
+	    cmocka_unit_test(short_buffers_are_refused),
+	    cmocka_unit_test(queue_info_reads_present_attributes),
+	    cmocka_unit_test(write_then_read_back),
+	    cmocka_unit_test(restore_only_what_the_run_set),
+	    cmocka_unit_test(root_comes_from_the_environment),
 	};
 	int failed = cmocka_run_group_tests_name("sysfs parse", parse, NULL, NULL);
 
