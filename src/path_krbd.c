@@ -662,7 +662,7 @@ static void krbd_finish(struct ccb_run *run)
 	/* What the device itself read during the run: bytes equal to the
 	 * run's when no read was served from the page cache; bytes/requests
 	 * the average request size, which follows read_ahead_kb. */
-	uint64_t reqs, sectors;
+	uint64_t reqs = 0, sectors = 0;
 	if (kr->stat_ok && device_reads(kr, &reqs, &sectors) == 0 && reqs >= kr->stat_reqs &&
 	    sectors >= kr->stat_sectors)
 		json_object_set_new(run->layout, "device_reads",
@@ -722,12 +722,26 @@ int ccb_krbd_restore(const struct ccb_opts *o)
 			return -EINVAL;
 		}
 	}
+	/* Records are acted on as root: only from a directory nobody else
+	 * could have written them into. */
+	if (ccb_map_check_state_dir(ccb_undo_state_dir(), msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "ccbench: restore: %s\n", msg);
+		return -EPERM;
+	}
 	if (ccb_undo_state_stranded(&files) < 0)
 		return -ENOMEM;
 	json_array_foreach(files, i, f)
 	{
-		json_t *entries = json_object_get(f, "entries"), *left = json_array();
+		json_t *entries = json_object_get(f, "entries"), *left;
 		const char *file = json_string_value(json_object_get(f, "file"));
+
+		if (ccb_map_check_state_file(file, msg, sizeof(msg)) < 0) {
+			fprintf(stderr, "ccbench: restore: %s\n", msg);
+			if (!first)
+				first = -EPERM;
+			continue;
+		}
+		left = json_array();
 
 		/* Newest first, as the unwind would have: loop before mount before process. */
 		for (size_t j = json_array_size(entries); j-- > 0;) {
@@ -738,15 +752,23 @@ int ccb_krbd_restore(const struct ccb_opts *o)
 			msg[0] = '\0';
 			if (kind && strcmp(kind, "read_ahead_kb") == 0) {
 				const char *disk = json_string_value(json_object_get(e, "disk"));
-				if (!disk || (only_disk[0] && strcmp(disk, only_disk) != 0)) {
+				json_t *orig = json_object_get(e, "original"),
+				       *set = json_object_get(e, "set");
+
+				if (disk && only_disk[0] && strcmp(disk, only_disk) != 0) {
 					json_array_insert(left, 0, e);
 					continue;
 				}
-				r = ccb_sysfs_restore_read_ahead_kb(
-				    disk,
-				    (uint64_t)json_integer_value(json_object_get(e, "original")),
-				    (uint64_t)json_integer_value(json_object_get(e, "set")), msg,
-				    sizeof(msg));
+				if (!json_is_integer(orig) || !json_is_integer(set) ||
+				    json_integer_value(orig) < 0 || json_integer_value(set) < 0)
+					r = -EINVAL,
+					snprintf(msg, sizeof(msg),
+					         "invalid record (read_ahead_kb): original "
+					         "and set must be numbers; nothing touched");
+				else
+					r = ccb_sysfs_restore_read_ahead_kb(
+					    disk, (uint64_t)json_integer_value(orig),
+					    (uint64_t)json_integer_value(set), msg, sizeof(msg));
 			} else if (only_disk[0]) {
 				json_array_insert(left, 0, e);
 				continue;

@@ -33,6 +33,7 @@ struct ccb_mapping {
 	char backing[PATH_MAX]; /**< fuse-loop: the image file under the mount */
 	char mountpoint[PATH_MAX];
 	char fuse_log[PATH_MAX]; /**< rbd-fuse's stderr */
+	bool log_made;           /**< fuse_log was created by us (O_EXCL) */
 	pid_t fuse_pid;
 	int loop_fd;           /**< held open: the loop device autoclears on our death */
 	char options[512];     /**< kernel: the -o given to rbd device map ("" for none) */
@@ -108,11 +109,45 @@ int ccb_map_drop_backing_cache(const struct ccb_mapping *m);
 int ccb_map_drop_backing_range(const struct ccb_mapping *m, uint64_t offset, uint64_t len);
 
 /**
- * Undo one crash record a killed run left ("loop", "fuse", "krbd_map"),
- * after checking it still names what that run made: a loop device still
- * backed by its file, a mount still rbd-fuse's, a process still rbd-fuse.
+ * Run a helper command to its end, in a session of its own (out of reach
+ * of the terminal's Ctrl-C; a pending ccbench signal SIGTERMs it, and it
+ * is still waited for, so the caller can see what it did). Its output
+ * comes through pipes: no temporary files.
  *
- * @return 0 (undone or already gone; what happened in @p msg), -ENOTSUP
+ * @param out     its first stdout line (may be NULL)
+ * @param errtxt  its first stderr line; when it could not be run at all,
+ *                which step failed ("not run: pipe: ...")
+ * @return its exit status (128 + signal when killed), or -errno when it
+ *         could not be started.
+ */
+int ccb_map_run_cmd(char *const argv[], char **env, char *out, size_t out_len, char *errtxt,
+                    size_t errtxt_len);
+
+/**
+ * Refuse a state directory (see undo.h) that others could have written
+ * to: not a directory (a symlink), owned by someone other than root (or
+ * the user running ccbench), or writable by group or others. An absent
+ * directory is fine (nothing recorded yet).
+ *
+ * @return 0 or -EPERM / -errno, with the reason in @p err.
+ */
+int ccb_map_check_state_dir(const char *dir, char *err, size_t err_len);
+
+/** The same for one state file: a regular file (no symlink), same owners, not writable by others.
+ */
+int ccb_map_check_state_file(const char *file, char *err, size_t err_len);
+
+/**
+ * Undo one crash record a killed run left ("loop", "fuse", "krbd_map"),
+ * after checking it has the shape ccbench writes (/dev/loopN over a file
+ * under DIR/mnt-XXXXXX/, a mount point DIR/mnt-XXXXXX with its log
+ * DIR/mnt-XXXXXX.log, /dev/rbdN; DIR the state directory) and still names
+ * what that run made: a loop device still backed by that file, a mount
+ * still rbd-fuse's, a process still rbd-fuse, an rbd device still mapping
+ * the recorded pool/image/snap.
+ *
+ * @return 0 (undone or already gone; what happened in @p msg), -EINVAL
+ *         (an invalid record: nothing touched, why in @p msg), -ENOTSUP
  *         (not a mapping record), or -errno.
  */
 int ccb_map_restore(const json_t *record, char *msg, size_t msg_len);

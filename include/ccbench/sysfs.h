@@ -10,6 +10,7 @@
 #ifndef CCBENCH_SYSFS_H
 #define CCBENCH_SYSFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -108,5 +109,32 @@ int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before,
  */
 int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_t set_kb, char *msg,
                                     size_t msg_len);
+
+/**
+ * Whether @p name can be a kernel block device name ("sda1", "loop0",
+ * "nvme0n1", "dm-0"): 1 to 31 of [A-Za-z0-9_-], not starting with '-'.
+ * Names from a record are checked with it before they go into a path.
+ */
+bool ccb_sysfs_valid_disk_name(const char *name);
+
+/**
+ * Whether kernel rbd device @p id (ROOT/bus/rbd/devices/ID) maps
+ * @p pool / @p image at @p snap ("-" for the image head, as the driver
+ * writes current_snap).
+ */
+bool ccb_sysfs_rbd_maps(const char *root, unsigned id, const char *pool, const char *image,
+                        const char *snap);
+
+/**
+ * The kernel rbd devices that map @p pool / @p image at @p snap, in
+ * ROOT/bus/rbd/devices: how a mapping whose `rbd device map` was
+ * interrupted (or never printed its device) is found.
+ *
+ * @param ids  receives up to @p max ids, ascending
+ * @return the number found (may exceed @p max; only @p max are stored),
+ *         0 when there is no rbd bus, or -ENOMEM.
+ */
+int ccb_sysfs_rbd_find(const char *root, const char *pool, const char *image, const char *snap,
+                       unsigned *ids, size_t max);
 
 #endif
