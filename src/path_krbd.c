@@ -8,10 +8,23 @@
  * change (read_ahead_kb, a mapping) is in the undo log and the crash state
  * file before it is made.
  *
- * Buffered reads are inline: submit() does the pread() and completes the
- * slot before returning, one per stream, as dd does. --direct reads go
- * through io_uring at --queue-depth; a reaper thread per stream waits for
- * completions and hands them to the engine with ccb_slot_done().
+ * Buffered reads are one at a time per stream, as dd does, on a reader
+ * thread of the stream's own: submit() hands the op over and returns, the
+ * reader does the pread() and completes the slot with ccb_slot_done(). A
+ * pread of a device whose cluster died (krbd's osd_request_timeout is 0:
+ * forever) or whose rbd-fuse stopped never returns, and the kernel does
+ * not let it be interrupted; on the client thread it would hold up the
+ * engine's watchdog and Ctrl-C. A monitor thread per run abandons such an
+ * op at --op-timeout (or 1 s after Ctrl-C): the slot completes as failed,
+ * the run ends with a partial result that says a reader may still be
+ * blocked in the kernel, and the reader, whenever the read returns,
+ * finds itself abandoned and frees its own state. It reads into a buffer
+ * of its own, never the engine's slot buffer, which may be gone by then
+ * (the path never looks at the data it reads).
+ *
+ * --direct reads go through io_uring at --queue-depth; a reaper thread per
+ * stream waits for completions and hands them to the engine with
+ * ccb_slot_done().
  *
  * Each stream reads its own region of [--offset, end): the span split in
  * equal parts aligned to --io-size. Without --duration or --total a run is
@@ -31,15 +44,19 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <liburing.h>
 #include <rbd/librbd.h>
 
@@ -62,6 +79,23 @@ struct krun {
 	bool cache_dropped;
 	bool stat_ok;
 	uint64_t stat_reqs, stat_sectors; /* the device's reads before the run */
+
+	/* --device on a loop device: its backing file, whose page cache
+	 * serves the loop's reads as well as the loop's own does. */
+	char backing[PATH_MAX];
+	uint64_t backing_base; /* lo_offset: where device offset 0 is in the file */
+	bool backing_whole;    /* a partition of the loop: drop the whole file */
+	char backing_name[64]; /* the block device the file is on ("" none: tmpfs, fuse) */
+	bool bstat_ok;
+	uint64_t bstat_reqs, bstat_sectors;
+
+	/* The monitor of buffered reads (see the top of the file). */
+	struct ccb_run *run;
+	pthread_t monitor;
+	pthread_mutex_t mon_lock; /* guards readers, mon_quit */
+	pthread_cond_t mon_cond;
+	struct kclient *readers; /* clients with a reader thread */
+	bool mon_quit;
 };
 
 struct kclient {
@@ -72,6 +106,19 @@ struct kclient {
 	struct io_uring ring;
 	pthread_t reaper;
 	bool reaper_started;
+
+	/* Buffered reads: handed to the reader thread under @c lock. */
+	unsigned idx;
+	pthread_t reader;
+	bool reader_started;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct ccb_slot *op;  /* handed over, not yet completed (NULL once abandoned) */
+	bool taken;           /* the reader has started @c op */
+	bool in_read;         /* the reader is inside pread() */
+	bool quit;            /* closed: exit, or (in_read) free yourself after the read */
+	char *rbuf;           /* the reader's own buffer */
+	struct kclient *next; /* in krun.readers */
 };
 
 static int undo_free(void *arg)
@@ -249,16 +296,19 @@ static int check_device(struct ccb_run *run, struct krun *kr)
 
 /* ---- prepare ------------------------------------------------------------- */
 
-/* Reads completed and sectors read by the device since it appeared (fields
- * 1 and 3 of its stat; partitions have their own). */
-static int device_reads(const struct krun *kr, uint64_t *reqs, uint64_t *sectors)
+/* Reads completed and sectors read by block device @p name since it
+ * appeared (fields 1 and 3 of its stat; partitions have their own). */
+/* Below this many bytes a run is too short to say where its reads came from. */
+#define CACHE_CHECK_MIN (4ull << 20)
+
+static int name_reads(const char *name, uint64_t *reqs, uint64_t *sectors)
 {
 	char path[PATH_MAX];
 	unsigned long long r, m, sec;
 	FILE *f;
 	int n;
 
-	snprintf(path, sizeof(path), "%s/class/block/%s/stat", ccb_sysfs_root(), kr->name);
+	snprintf(path, sizeof(path), "%s/class/block/%s/stat", ccb_sysfs_root(), name);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
@@ -269,6 +319,92 @@ static int device_reads(const struct krun *kr, uint64_t *reqs, uint64_t *sectors
 	*reqs = r;
 	*sectors = sec;
 	return 0;
+}
+
+static int device_reads(const struct krun *kr, uint64_t *reqs, uint64_t *sectors)
+{
+	return name_reads(kr->name, reqs, sectors);
+}
+
+/*
+ * --device on a loop device: find its backing file (sysfs backing_file),
+ * and make sure the file opened is that very file (device and inode as
+ * LOOP_GET_STATUS64 reports them), so its cache can be dropped with the
+ * loop's: a buffered loop reads through the file's page cache, so a dd
+ * over the loop device earlier leaves the whole device cached there.
+ */
+static void find_loop_backing(struct ccb_run *run, struct krun *kr)
+{
+	char attr[PATH_MAX], path[PATH_MAX], name[64], disk[64];
+	struct loop_info64 li;
+	struct stat st;
+	ssize_t n;
+	int fd, dfd;
+
+	if (kr->map || !ccb_sysfs_valid_disk_name(kr->disk))
+		return;
+	snprintf(attr, sizeof(attr), "%s/block/%s/loop/backing_file", ccb_sysfs_root(), kr->disk);
+	fd = open(attr, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return; /* not a loop device */
+	n = read(fd, path, sizeof(path) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	path[n] = '\0';
+	path[strcspn(path, "\n")] = '\0';
+	dfd = open(kr->dev, O_RDONLY | O_CLOEXEC);
+	if (dfd < 0 || ioctl(dfd, LOOP_GET_STATUS64, &li) < 0) {
+		ccb_run_warn(run,
+		             "ioctl(%s, LOOP_GET_STATUS64): %s; the page cache of its backing "
+		             "file %s is not dropped",
+		             kr->dev, strerror(errno), path);
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	close(dfd);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != (dev_t)li.lo_device ||
+	    st.st_ino != (ino_t)li.lo_inode) {
+		ccb_run_warn(run,
+		             "%s: its backing file %s is %s; its page cache is not dropped, so "
+		             "reads may come from memory",
+		             kr->dev, path, fd < 0 ? "gone" : "not the file the loop device reads");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	snprintf(kr->backing, sizeof(kr->backing), "%s", path);
+	kr->backing_base = li.lo_offset;
+	kr->backing_whole = strcmp(kr->name, kr->disk) != 0;
+	/* The disk under the file, to tell its reads from the cache's. */
+	if (major(st.st_dev) != 0 && ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_dev, name,
+	                                                    sizeof(name), disk, sizeof(disk)) == 0)
+		snprintf(kr->backing_name, sizeof(kr->backing_name), "%s", name);
+}
+
+/* Drop the backing file's pages under device range [off, off + len) (0, 0: all). */
+static int drop_backing_range(const struct krun *kr, uint64_t off, uint64_t len)
+{
+	int fd, r;
+
+	if (kr->map)
+		return ccb_map_drop_backing_range(kr->map, off, len);
+	if (!kr->backing[0])
+		return 0;
+	/* Opened per call: our descriptor must not outlive the run. */
+	fd = open(kr->backing, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (kr->backing_whole || (off == 0 && len == 0))
+		r = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	else
+		r = posix_fadvise(fd, (off_t)(kr->backing_base + off), (off_t)len,
+		                  POSIX_FADV_DONTNEED);
+	close(fd);
+	return -r;
 }
 
 /* Drop the device's cached pages so the pass reads from the cluster. */
@@ -287,12 +423,10 @@ static int drop_cache(struct ccb_run *run, struct krun *kr)
 	close(fd);
 	if (r)
 		return -r;
-	if (kr->map) {
-		r = ccb_map_drop_backing_cache(kr->map);
-		if (r < 0)
-			ccb_run_warn(run, "posix_fadvise(%s, DONTNEED): %s", kr->map->backing,
-			             strerror(-r));
-	}
+	r = drop_backing_range(kr, 0, 0);
+	if (r < 0)
+		ccb_run_warn(run, "posix_fadvise(%s, DONTNEED): %s",
+		             kr->map ? kr->map->backing : kr->backing, strerror(-r));
 	return 0;
 }
 
@@ -300,6 +434,8 @@ static json_t *uint_or_null(uint64_t v)
 {
 	return v == UINT64_MAX ? json_null() : json_integer((json_int_t)v);
 }
+
+static int start_monitor(struct krun *kr);
 
 static int krbd_prepare(struct ccb_run *run)
 {
@@ -378,6 +514,7 @@ static int krbd_prepare(struct ccb_run *run)
 		}
 		kr->ra_set = true;
 	}
+	find_loop_backing(run, kr);
 	r = drop_cache(run, kr);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: posix_fadvise(%s, DONTNEED): %s\n", kr->dev,
@@ -387,6 +524,17 @@ static int krbd_prepare(struct ccb_run *run)
 	}
 	kr->cache_dropped = true;
 	kr->stat_ok = device_reads(kr, &kr->stat_reqs, &kr->stat_sectors) == 0;
+	kr->bstat_ok = kr->backing_name[0] &&
+	               name_reads(kr->backing_name, &kr->bstat_reqs, &kr->bstat_sectors) == 0;
+	kr->run = run;
+	if (!kr->direct) {
+		r = start_monitor(kr);
+		if (r < 0) {
+			fprintf(stderr, "ccbench: start the krbd read monitor: %s\n", strerror(-r));
+			json_decref(image);
+			return r;
+		}
+	}
 
 	run->n_clients = (unsigned)o->streams;
 	run->buf_bytes = kr->io_bytes;
@@ -418,10 +566,10 @@ static int krbd_prepare(struct ccb_run *run)
 	    "streams", (int)o->streams, "direct", kr->direct, "readahead_applies", !kr->direct,
 	    "cache_dropped", kr->cache_dropped, "cache_drop",
 	    kr->wrap ? "BLKFLSBUF + POSIX_FADV_DONTNEED before the run; each stream's region "
-	               "POSIX_FADV_DONTNEED before each later pass (and of the fuse file "
-	               "under a fuse-loop device)"
-	             : "BLKFLSBUF + POSIX_FADV_DONTNEED before the pass (and of the fuse "
-	               "file under a fuse-loop device)");
+	               "POSIX_FADV_DONTNEED before each later pass (and of the backing file "
+	               "under a loop device)"
+	             : "BLKFLSBUF + POSIX_FADV_DONTNEED before the pass (and of the backing file "
+	               "under a loop device)");
 	if (!run->layout) {
 		json_decref(image);
 		return -ENOMEM;
@@ -493,6 +641,213 @@ static void *reaper_main(void *arg)
 	return NULL;
 }
 
+/* ---- buffered reads: reader threads and their monitor ---------------------- */
+
+static void free_reader_state(struct kclient *kc)
+{
+	close(kc->fd);
+	free(kc->rbuf);
+	pthread_mutex_destroy(&kc->lock);
+	pthread_cond_destroy(&kc->cond);
+	free(kc);
+}
+
+/* One stream's reads, one at a time. */
+static void *reader_main(void *arg)
+{
+	struct kclient *kc = arg;
+
+	for (;;) {
+		struct ccb_slot *mine;
+		uint64_t off, len;
+		bool done, orphan;
+		ssize_t n;
+		int e = 0;
+
+		pthread_mutex_lock(&kc->lock);
+		while (!kc->quit && (!kc->op || kc->taken))
+			pthread_cond_wait(&kc->cond, &kc->lock);
+		if (kc->quit) {
+			pthread_mutex_unlock(&kc->lock);
+			return NULL; /* closed after the engine drained: no op is left */
+		}
+		mine = kc->op;
+		kc->taken = kc->in_read = true;
+		off = mine->offset;
+		len = mine->len_bytes;
+		pthread_mutex_unlock(&kc->lock);
+
+		do
+			n = pread(kc->fd, kc->rbuf, len, (off_t)off);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			e = errno;
+
+		pthread_mutex_lock(&kc->lock);
+		kc->in_read = false;
+		done = kc->op == mine; /* not abandoned by the monitor meanwhile */
+		if (done)
+			kc->op = NULL;
+		orphan = kc->quit;
+		pthread_mutex_unlock(&kc->lock);
+		if (done) {
+			if (n > 0)
+				mine->len_bytes = (uint64_t)n;
+			/* 0 bytes inside the device is an error: the device shrank under us. */
+			ccb_slot_done(mine, n > 0 ? (int)n : n == 0 ? -EIO : -e);
+		}
+		if (orphan) {
+			/* The stream was closed while this read hung: nobody else
+			 * will free what it used. */
+			free_reader_state(kc);
+			return NULL;
+		}
+	}
+}
+
+/* Abandon the ops no read will complete in time: past --op-timeout, or
+ * (after Ctrl-C) started before the signal and still running a second
+ * later. Checked every 100 ms. */
+static void *monitor_main(void *arg)
+{
+	struct krun *kr = arg;
+	struct ccb_run *run = kr->run;
+	uint64_t limit = run->opts->op_timeout_usec * 1000ull, stop_seen = 0;
+
+	pthread_mutex_lock(&kr->mon_lock);
+	while (!kr->mon_quit) {
+		struct timespec ts;
+		uint64_t now = ccb_now_nsec();
+		int stop = atomic_load(&run->stop);
+
+		if (stop != CCB_STOP_NONE && !stop_seen)
+			stop_seen = now;
+		for (struct kclient *kc = kr->readers; kc; kc = kc->next) {
+			struct ccb_slot *s = NULL;
+			uint64_t age = 0;
+			bool in_read = false;
+
+			pthread_mutex_lock(&kc->lock);
+			if (kc->op) {
+				age = now - kc->op->start_nsec;
+				if (age > limit ||
+				    (stop == CCB_STOP_SIGNAL && kc->op->start_nsec < stop_seen &&
+				     now - stop_seen > 1000000000ull)) {
+					s = kc->op;
+					kc->op = NULL;
+					kc->taken = false;
+					in_read = kc->in_read;
+				}
+			}
+			pthread_mutex_unlock(&kc->lock);
+			if (!s)
+				continue;
+			ccb_run_warn(run,
+			             "stream %u: pread(%s, %" PRIu64 " bytes at offset %" PRIu64
+			             ") had not returned after %.1f s (%s): abandoned, counted as "
+			             "failed; %s",
+			             kc->idx, kr->dev, s->len_bytes, s->offset, (double)age / 1e9,
+			             age > limit ? "--op-timeout" : "the run was interrupted",
+			             in_read
+			                 ? "its reader thread may still be blocked in the kernel "
+			                   "(the device's I/O hangs: cluster or rbd-fuse gone; "
+			                   "krbd's osd_request_timeout is 0 by default)"
+			                 : "it had not started");
+			ccb_slot_done(s, age > limit ? -ETIMEDOUT : -EINTR);
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&kr->mon_cond, &kr->mon_lock, &ts);
+	}
+	pthread_mutex_unlock(&kr->mon_lock);
+	return NULL;
+}
+
+static int undo_monitor(void *arg)
+{
+	struct krun *kr = arg;
+
+	pthread_mutex_lock(&kr->mon_lock);
+	kr->mon_quit = true;
+	pthread_cond_signal(&kr->mon_cond);
+	pthread_mutex_unlock(&kr->mon_lock);
+	pthread_join(kr->monitor, NULL);
+	return 0;
+}
+
+static int start_monitor(struct krun *kr)
+{
+	int r;
+
+	pthread_mutex_init(&kr->mon_lock, NULL);
+	pthread_cond_init(&kr->mon_cond, NULL);
+	r = pthread_create(&kr->monitor, NULL, monitor_main, kr);
+	if (r)
+		return -r;
+	/* Pushed after the krun's own entry: joined before the krun is freed. */
+	r = ccb_undo_push("stop the krbd read monitor", undo_monitor, kr, NULL);
+	if (r < 0) {
+		undo_monitor(kr);
+		return r;
+	}
+	return 0;
+}
+
+static int start_reader(struct krun *kr, struct kclient *kc, uint64_t buf_bytes)
+{
+	int r;
+
+	if (posix_memalign((void **)&kc->rbuf, 4096, buf_bytes))
+		return -ENOMEM;
+	pthread_mutex_init(&kc->lock, NULL);
+	pthread_cond_init(&kc->cond, NULL);
+	r = pthread_create(&kc->reader, NULL, reader_main, kc);
+	if (r) {
+		pthread_mutex_destroy(&kc->lock);
+		pthread_cond_destroy(&kc->cond);
+		free(kc->rbuf);
+		kc->rbuf = NULL;
+		return -r;
+	}
+	kc->reader_started = true;
+	pthread_mutex_lock(&kr->mon_lock);
+	kc->next = kr->readers;
+	kr->readers = kc;
+	pthread_mutex_unlock(&kr->mon_lock);
+	return 0;
+}
+
+/* Stop @p kc's reader. @return true when it is stuck in an abandoned read
+ * and now owns @p kc (it frees it when the read returns). */
+static bool stop_reader(struct krun *kr, struct kclient *kc)
+{
+	bool stuck;
+
+	pthread_mutex_lock(&kr->mon_lock);
+	for (struct kclient **p = &kr->readers; *p; p = &(*p)->next) {
+		if (*p == kc) {
+			*p = kc->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&kr->mon_lock);
+	pthread_mutex_lock(&kc->lock);
+	kc->quit = true;
+	stuck = kc->in_read;
+	pthread_cond_signal(&kc->cond);
+	pthread_mutex_unlock(&kc->lock);
+	if (stuck) {
+		pthread_detach(kc->reader);
+		return true;
+	}
+	pthread_join(kc->reader, NULL);
+	return false;
+}
+
 static int krbd_client_open(struct ccb_client *cl)
 {
 	struct ccb_run *run = cl->run;
@@ -519,6 +874,17 @@ static int krbd_client_open(struct ccb_client *cl)
 		kc->rend = kr->end;
 	}
 	kc->pos = kc->rstart;
+	kc->idx = cl->idx;
+	if (!kr->direct) {
+		r = start_reader(kr, kc, run->buf_bytes);
+		if (r < 0) {
+			fprintf(stderr, "ccbench: stream %u: start its reader thread: %s\n",
+			        cl->idx, strerror(-r));
+			close(kc->fd);
+			free(kc);
+			return r;
+		}
+	}
 	if (kr->direct) {
 		r = io_uring_queue_init((unsigned)run->queue_depth, &kc->ring, 0);
 		if (r < 0) {
@@ -564,9 +930,7 @@ static int pick(struct ccb_run *run, struct krun *kr, struct ccb_client *cl, str
 			posix_fadvise(kc->fd, (off_t)kc->rstart, (off_t)(kc->rend - kc->rstart),
 			              POSIX_FADV_DONTNEED);
 			/* A buffered loop device caches its file's pages too. */
-			if (kr->map)
-				ccb_map_drop_backing_range(kr->map, kc->rstart,
-				                           kc->rend - kc->rstart);
+			drop_backing_range(kr, kc->rstart, kc->rend - kc->rstart);
 		}
 		kc->pos = kc->rstart;
 		kc->passes++;
@@ -582,7 +946,6 @@ static int krbd_submit(struct ccb_client *cl, struct ccb_slot *s)
 	struct ccb_run *run = cl->run;
 	struct krun *kr = run->path_data;
 	struct kclient *kc = cl->path_data;
-	ssize_t n;
 	int r = pick(run, kr, cl, kc, s);
 
 	if (r)
@@ -598,13 +961,16 @@ static int krbd_submit(struct ccb_client *cl, struct ccb_slot *s)
 		r = io_uring_submit(&kc->ring);
 		return r < 0 ? r : 0;
 	}
-	do
-		n = pread(kc->fd, s->buf, s->len_bytes, (off_t)s->offset);
-	while (n < 0 && errno == EINTR);
-	if (n > 0)
-		s->len_bytes = (uint64_t)n;
-	/* 0 bytes inside the device is an error: the device shrank under us. */
-	ccb_slot_done(s, n > 0 ? (int)n : n == 0 ? -EIO : -errno);
+	/* To the reader thread: at most one op is outstanding (queue depth 1). */
+	pthread_mutex_lock(&kc->lock);
+	if (kc->op) {
+		pthread_mutex_unlock(&kc->lock);
+		return -EBUSY;
+	}
+	kc->op = s;
+	kc->taken = false;
+	pthread_cond_signal(&kc->cond);
+	pthread_mutex_unlock(&kc->lock);
 	return 0;
 }
 
@@ -639,7 +1005,6 @@ static void krbd_client_close(struct ccb_client *cl)
 	}
 	if (kc->uring)
 		io_uring_queue_exit(&kc->ring);
-	close(kc->fd);
 	if (kc->passes && cl->run->layout) {
 		json_t *p = json_object_get(cl->run->layout, "passes");
 		uint64_t most = p ? (uint64_t)json_integer_value(p) : 1;
@@ -647,8 +1012,15 @@ static void krbd_client_close(struct ccb_client *cl)
 			json_object_set_new(cl->run->layout, "passes",
 			                    json_integer((json_int_t)kc->passes + 1));
 	}
-	free(kc);
 	cl->path_data = NULL;
+	if (kc->reader_started) {
+		/* A reader stuck in an abandoned read frees kc when it returns. */
+		if (!stop_reader(cl->run->path_data, kc))
+			free_reader_state(kc);
+		return;
+	}
+	close(kc->fd);
+	free(kc);
 }
 
 static void krbd_finish(struct ccb_run *run)
@@ -662,13 +1034,54 @@ static void krbd_finish(struct ccb_run *run)
 	/* What the device itself read during the run: bytes equal to the
 	 * run's when no read was served from the page cache; bytes/requests
 	 * the average request size, which follows read_ahead_kb. */
-	uint64_t reqs = 0, sectors = 0;
+	uint64_t reqs = 0, sectors = 0, served = 0, dev_bytes = UINT64_MAX;
+	char a[32], b[32];
+
+	for (unsigned i = 0; run->clients && i < run->n_clients; i++)
+		served += atomic_load(&run->clients[i].bytes_done);
+	ccb_format_bytes(served, b, sizeof(b));
 	if (kr->stat_ok && device_reads(kr, &reqs, &sectors) == 0 && reqs >= kr->stat_reqs &&
-	    sectors >= kr->stat_sectors)
+	    sectors >= kr->stat_sectors) {
+		dev_bytes = (sectors - kr->stat_sectors) * 512;
 		json_object_set_new(run->layout, "device_reads",
 		                    json_pack("{s:I, s:I}", "requests",
 		                              (json_int_t)(reqs - kr->stat_reqs), "bytes",
-		                              (json_int_t)((sectors - kr->stat_sectors) * 512)));
+		                              (json_int_t)dev_bytes));
+		/* Bytes served that the device never read came from a page
+		 * cache the drop could not empty (pages mapped or locked by
+		 * another process, or read in by one during the run). */
+		if (served >= CACHE_CHECK_MIN && dev_bytes < served / 2) {
+			ccb_format_bytes(dev_bytes, a, sizeof(a));
+			ccb_run_warn(
+			    run,
+			    "served from the page cache: %s read %s from the device for %s "
+			    "served (its %s/class/block/%s/stat); the bandwidth is the "
+			    "cache's, not the device's",
+			    kr->given, a, b, ccb_sysfs_root(), kr->name);
+		}
+	}
+	if (kr->backing[0])
+		json_object_set_new(run->layout, "backing_file", json_string(kr->backing));
+	/* A loop device's reads come from its backing file's page cache when
+	 * the file's pages are there: its disk reads less than the loop did. */
+	if (kr->bstat_ok && dev_bytes != UINT64_MAX &&
+	    name_reads(kr->backing_name, &reqs, &sectors) == 0 && sectors >= kr->bstat_sectors) {
+		uint64_t bbytes = (sectors - kr->bstat_sectors) * 512;
+
+		json_object_set_new(run->layout, "backing_reads",
+		                    json_pack("{s:s, s:I}", "device", kr->backing_name, "bytes",
+		                              (json_int_t)bbytes));
+		if (dev_bytes >= CACHE_CHECK_MIN && bbytes < dev_bytes / 2) {
+			ccb_format_bytes(bbytes, a, sizeof(a));
+			ccb_format_bytes(dev_bytes, b, sizeof(b));
+			ccb_run_warn(
+			    run,
+			    "served from the page cache of the backing file: %s read %s, its "
+			    "backing file %s is on %s, which read %s; the bandwidth is the "
+			    "cache's, not the disk's",
+			    kr->given, b, kr->backing, kr->backing_name, a);
+		}
+	}
 	ccb_sysfs_queue_attr(ccb_sysfs_root(), kr->disk, "read_ahead_kb", path, sizeof(path));
 	ccb_sysfs_read_u64(path, &now);
 	if (now != UINT64_MAX && now != kr->ra_during)
