@@ -89,6 +89,11 @@ struct krun {
 	bool bstat_ok;
 	uint64_t bstat_reqs, bstat_sectors;
 
+	/* Passes the device did not read (one stream only: the device's
+	 * stat is shared by all streams). Client thread; read after join. */
+	unsigned passes_checked, passes_cached;
+	uint64_t first_cached_pass, first_cached_dev, first_cached_bytes;
+
 	/* The monitor of buffered reads (see the top of the file). */
 	struct ccb_run *run;
 	pthread_t monitor;
@@ -106,6 +111,9 @@ struct kclient {
 	struct io_uring ring;
 	pthread_t reaper;
 	bool reaper_started;
+
+	bool pass_stat;     /* check each pass against the device's stat */
+	uint64_t pass_sec0; /* the device's sectors read when this pass began */
 
 	/* Buffered reads: handed to the reader thread under @c lock. */
 	unsigned idx;
@@ -729,7 +737,10 @@ static void *monitor_main(void *arg)
 
 			pthread_mutex_lock(&kc->lock);
 			if (kc->op) {
-				age = now - kc->op->start_nsec;
+				uint64_t t = ccb_now_nsec(), st = kc->op->start_nsec;
+
+				/* Taken under the lock the submit hands the op over with: never before start. */
+				age = t > st ? t - st : 0;
 				if (age > limit ||
 				    (stop == CCB_STOP_SIGNAL && kc->op->start_nsec < stop_seen &&
 				     now - stop_seen > 1000000000ull)) {
@@ -875,6 +886,10 @@ static int krbd_client_open(struct ccb_client *cl)
 	}
 	kc->pos = kc->rstart;
 	kc->idx = cl->idx;
+	if (run->n_clients == 1 && run->mode == CCB_MODE_SEQ) {
+		uint64_t reqs;
+		kc->pass_stat = device_reads(kr, &reqs, &kc->pass_sec0) == 0;
+	}
 	if (!kr->direct) {
 		r = start_reader(kr, kc, run->buf_bytes);
 		if (r < 0) {
@@ -925,6 +940,19 @@ static int pick(struct ccb_run *run, struct krun *kr, struct ccb_client *cl, str
 	if (kc->pos >= kc->rend) {
 		if (!kr->wrap)
 			return CCB_SUBMIT_END;
+		/* Did the device read this pass, or did a cache serve it? */
+		uint64_t reqs, sec;
+		if (kc->pass_stat && device_reads(kr, &reqs, &sec) == 0 && sec >= kc->pass_sec0) {
+			uint64_t got = (sec - kc->pass_sec0) * 512, want = kc->rend - kc->rstart;
+
+			kr->passes_checked++;
+			if (want >= CACHE_CHECK_MIN && got < want / 2 && !kr->passes_cached++) {
+				kr->first_cached_pass = kc->passes + 1;
+				kr->first_cached_dev = got;
+				kr->first_cached_bytes = want;
+			}
+			kc->pass_sec0 = sec;
+		}
 		/* A new pass must come from the device too: drop this region's pages. */
 		if (!kr->direct) {
 			posix_fadvise(kc->fd, (off_t)kc->rstart, (off_t)(kc->rend - kc->rstart),
@@ -1059,6 +1087,15 @@ static void krbd_finish(struct ccb_run *run)
 			    "cache's, not the device's",
 			    kr->given, a, b, ccb_sysfs_root(), kr->name);
 		}
+	}
+	if (kr->passes_cached) {
+		ccb_format_bytes(kr->first_cached_dev, a, sizeof(a));
+		ccb_format_bytes(kr->first_cached_bytes, b, sizeof(b));
+		ccb_run_warn(run,
+		             "served from the page cache: %u of the %u passes checked, the first "
+		             "pass %" PRIu64 ", for which %s read %s from the device for %s",
+		             kr->passes_cached, kr->passes_checked, kr->first_cached_pass,
+		             kr->given, a, b);
 	}
 	if (kr->backing[0])
 		json_object_set_new(run->layout, "backing_file", json_string(kr->backing));
