@@ -739,7 +739,8 @@ static void *monitor_main(void *arg)
 			if (kc->op) {
 				uint64_t t = ccb_now_nsec(), st = kc->op->start_nsec;
 
-				/* Taken under the lock the submit hands the op over with: never before start. */
+				/* Taken under the lock the submit hands the op over with: never
+				 * before start. */
 				age = t > st ? t - st : 0;
 				if (age > limit ||
 				    (stop == CCB_STOP_SIGNAL && kc->op->start_nsec < stop_seen &&
@@ -926,6 +927,25 @@ static int krbd_client_open(struct ccb_client *cl)
 	return 0;
 }
 
+/* Did the device read the pass of @p want bytes that just ended, or did
+ * a cache serve it? */
+static void pass_check(struct krun *kr, struct kclient *kc, uint64_t want)
+{
+	uint64_t reqs, sec;
+
+	if (!kc->pass_stat || device_reads(kr, &reqs, &sec) < 0 || sec < kc->pass_sec0)
+		return;
+	uint64_t got = (sec - kc->pass_sec0) * 512;
+
+	kr->passes_checked++;
+	if (want >= CACHE_CHECK_MIN && got < want / 2 && !kr->passes_cached++) {
+		kr->first_cached_pass = kc->passes + 1;
+		kr->first_cached_dev = got;
+		kr->first_cached_bytes = want;
+	}
+	kc->pass_sec0 = sec;
+}
+
 /* Next offset and length for @p s, or CCB_SUBMIT_END after one pass. */
 static int pick(struct ccb_run *run, struct krun *kr, struct ccb_client *cl, struct kclient *kc,
                 struct ccb_slot *s)
@@ -940,19 +960,7 @@ static int pick(struct ccb_run *run, struct krun *kr, struct ccb_client *cl, str
 	if (kc->pos >= kc->rend) {
 		if (!kr->wrap)
 			return CCB_SUBMIT_END;
-		/* Did the device read this pass, or did a cache serve it? */
-		uint64_t reqs, sec;
-		if (kc->pass_stat && device_reads(kr, &reqs, &sec) == 0 && sec >= kc->pass_sec0) {
-			uint64_t got = (sec - kc->pass_sec0) * 512, want = kc->rend - kc->rstart;
-
-			kr->passes_checked++;
-			if (want >= CACHE_CHECK_MIN && got < want / 2 && !kr->passes_cached++) {
-				kr->first_cached_pass = kc->passes + 1;
-				kr->first_cached_dev = got;
-				kr->first_cached_bytes = want;
-			}
-			kc->pass_sec0 = sec;
-		}
+		pass_check(kr, kc, kc->rend - kc->rstart);
 		/* A new pass must come from the device too: drop this region's pages. */
 		if (!kr->direct) {
 			posix_fadvise(kc->fd, (off_t)kc->rstart, (off_t)(kc->rend - kc->rstart),
@@ -1033,6 +1041,9 @@ static void krbd_client_close(struct ccb_client *cl)
 	}
 	if (kc->uring)
 		io_uring_queue_exit(&kc->ring);
+	/* The last pass (whole, or cut short by --duration or --total). */
+	if (kc->pos > kc->rstart)
+		pass_check(cl->run->path_data, kc, kc->pos - kc->rstart);
 	if (kc->passes && cl->run->layout) {
 		json_t *p = json_object_get(cl->run->layout, "passes");
 		uint64_t most = p ? (uint64_t)json_integer_value(p) : 1;

@@ -52,8 +52,12 @@ hold=$!
 trap 'kill $hold 2>/dev/null || true; detach_file_loops' EXIT
 for i in $(seq 1 100); do grep -q held hold.out && break; sleep 0.1; done
 grep -q held hold.out || fail "could not map $dev: $(cat hold.out)"
-"$CCBENCH" krbd read --device "$dev" -q -f json >h.json || fail "held: exit $?"
+# Two passes: each is checked against what the device read.
+"$CCBENCH" krbd read --device "$dev" --total $((2 * size)) -q -f json >h.json || fail "held: exit $?"
 kill $hold
-jget h.json '"\n".join(d["warnings"])' | grep -q "served from the page cache" ||
+[ "$(jget h.json 'd["layout"]["passes"]')" = 2 ] || fail "held: passes $(jget h.json 'd["layout"]["passes"]')"
+jget h.json '"\n".join(d["warnings"])' | grep -q "served from the page cache: /dev/" ||
 	fail "no warning for a run served from the cache: device_reads $(jget h.json 'd["layout"]["device_reads"]'), warnings $(jget h.json 'd["warnings"]')"
+jget h.json '"\n".join(d["warnings"])' | grep -q "2 of the 2 passes checked" ||
+	fail "no warning for each pass served from the cache: $(jget h.json 'd["warnings"]')"
 [ -z "$(state_files)" ] || fail "state file left"
