@@ -6,6 +6,7 @@
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -136,7 +137,7 @@ int ccb_sysfs_disk_of_name(const char *root, const char *name, char *disk, size_
 }
 
 int ccb_sysfs_disk_of_devt(const char *root, dev_t devt, char *name, size_t name_len, char *disk,
-			   size_t disk_len)
+                           size_t disk_len)
 {
 	char link[PATH_MAX], dir[PATH_MAX];
 
@@ -149,7 +150,7 @@ int ccb_sysfs_disk_of_devt(const char *root, dev_t devt, char *name, size_t name
 }
 
 void ccb_sysfs_queue_attr(const char *root, const char *disk, const char *attr, char *buf,
-			  size_t len)
+                          size_t len)
 {
 	snprintf(buf, len, "%s/block/%s/queue/%s", root, disk, attr);
 }
@@ -160,12 +161,12 @@ int ccb_sysfs_queue_info(const char *root, const char *disk, struct ccb_queue_in
 		const char *attr;
 		size_t off;
 	} attrs[] = {
-		{"optimal_io_size", offsetof(struct ccb_queue_info, optimal_io_size)},
-		{"max_sectors_kb", offsetof(struct ccb_queue_info, max_sectors_kb)},
-		{"max_hw_sectors_kb", offsetof(struct ccb_queue_info, max_hw_sectors_kb)},
-		{"nr_requests", offsetof(struct ccb_queue_info, nr_requests)},
-		{"logical_block_size", offsetof(struct ccb_queue_info, logical_block_size)},
-		{"rotational", offsetof(struct ccb_queue_info, rotational)},
+	    {"optimal_io_size", offsetof(struct ccb_queue_info, optimal_io_size)},
+	    {"max_sectors_kb", offsetof(struct ccb_queue_info, max_sectors_kb)},
+	    {"max_hw_sectors_kb", offsetof(struct ccb_queue_info, max_hw_sectors_kb)},
+	    {"nr_requests", offsetof(struct ccb_queue_info, nr_requests)},
+	    {"logical_block_size", offsetof(struct ccb_queue_info, logical_block_size)},
+	    {"rotational", offsetof(struct ccb_queue_info, rotational)},
 	};
 	char path[PATH_MAX];
 
@@ -178,6 +179,102 @@ int ccb_sysfs_queue_info(const char *root, const char *disk, struct ccb_queue_in
 	}
 	ccb_sysfs_queue_attr(root, disk, "read_ahead_kb", path, sizeof(path));
 	return ccb_sysfs_read_u64(path, &qi->read_ahead_kb);
+}
+
+bool ccb_sysfs_valid_disk_name(const char *name)
+{
+	size_t n = 0;
+
+	if (!name || !name[0] || name[0] == '-')
+		return false;
+	for (const char *p = name; *p; p++, n++) {
+		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		          (*p >= '0' && *p <= '9') || *p == '_' || *p == '-';
+		if (!ok || n >= 31)
+			return false;
+	}
+	return true;
+}
+
+/* The first line of ROOT/bus/rbd/devices/ID/ATTR, newline cut; "" when unreadable. */
+static void rbd_attr(const char *root, unsigned id, const char *attr, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	if (snprintf(path, sizeof(path), "%s/bus/rbd/devices/%u/%s", root, id, attr) >=
+	    (int)sizeof(path))
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+bool ccb_sysfs_rbd_maps(const char *root, unsigned id, const char *pool, const char *image,
+                        const char *snap)
+{
+	char v[256];
+
+	rbd_attr(root, id, "pool", v, sizeof(v));
+	if (!v[0] || strcmp(v, pool) != 0)
+		return false;
+	rbd_attr(root, id, "name", v, sizeof(v));
+	if (!v[0] || strcmp(v, image) != 0)
+		return false;
+	/* Drivers before current_snap existed mapped heads only when asked for one. */
+	rbd_attr(root, id, "current_snap", v, sizeof(v));
+	return strcmp(v[0] ? v : "-", snap) == 0;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int ccb_sysfs_rbd_find(const char *root, const char *pool, const char *image, const char *snap,
+                       unsigned *ids, size_t max)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	size_t stored = 0;
+	int found = 0;
+	DIR *d;
+
+	if (snprintf(dir, sizeof(dir), "%s/bus/rbd/devices", root) >= (int)sizeof(dir))
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		unsigned long id;
+
+		/* Entries are the device ids: digits only, no leading zero. */
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
+		    (de->d_name[0] == '0' && de->d_name[1]))
+			continue;
+		errno = 0;
+		id = strtoul(de->d_name, &end, 10);
+		if (*end || errno || id > 0xffffffu)
+			continue;
+		if (!ccb_sysfs_rbd_maps(root, (unsigned)id, pool, image, snap))
+			continue;
+		if (stored < max)
+			ids[stored++] = (unsigned)id;
+		found++;
+	}
+	closedir(d);
+	if (stored)
+		qsort(ids, stored, sizeof(*ids), cmp_unsigned);
+	return found;
 }
 
 /* ---- read_ahead_kb for a run -------------------------------------------- */
@@ -201,12 +298,12 @@ static int undo_read_ahead_kb(void *arg)
 	r = ccb_sysfs_write_u64(u->path, u->original);
 	if (r < 0)
 		fprintf(stderr, "ccbench: write %s (restore %" PRIu64 "): %s\n", u->path,
-			u->original, strerror(-r));
+		        u->original, strerror(-r));
 	return r;
 }
 
 int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before, uint64_t *during,
-				int *handle, char *err, size_t err_len)
+                                int *handle, char *err, size_t err_len)
 {
 	struct ra_undo *u = calloc(1, sizeof(*u));
 	char what[160];
@@ -225,14 +322,15 @@ int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before,
 	}
 	u->set_kb = kb;
 	*before = u->original;
-	snprintf(what, sizeof(what), "read_ahead_kb of %s: put back %" PRIu64 " (set to %" PRIu64 ")",
-		 disk, u->original, kb);
+	snprintf(what, sizeof(what),
+	         "read_ahead_kb of %s: put back %" PRIu64 " (set to %" PRIu64 ")", disk,
+	         u->original, kb);
 	rec = json_pack("{s:s, s:s, s:s, s:I, s:I}", "kind", "read_ahead_kb", "disk", disk, "path",
-			u->path, "original", (json_int_t)u->original, "set", (json_int_t)kb);
+	                u->path, "original", (json_int_t)u->original, "set", (json_int_t)kb);
 	h = ccb_undo_push_state(what, undo_read_ahead_kb, u, free, rec);
 	if (h < 0) {
 		snprintf(err, err_len, "record the read_ahead_kb of %s in %s: %s", disk,
-			 ccb_undo_state_dir(), strerror(-h));
+		         ccb_undo_state_dir(), strerror(-h));
 		return h;
 	}
 	*handle = h;
@@ -252,13 +350,23 @@ int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before,
 	return 0;
 }
 
-int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_t set_kb,
-				    char *msg, size_t msg_len)
+int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_t set_kb, char *msg,
+                                    size_t msg_len)
 {
 	char path[PATH_MAX];
 	uint64_t now;
 	int r;
 
+	/* The name comes from a record anyone with access to the state
+	 * directory could have written: it goes into a path only if it is a
+	 * plain device name ("../../x" would write elsewhere under /sys). */
+	if (!ccb_sysfs_valid_disk_name(disk)) {
+		snprintf(msg, msg_len,
+		         "invalid record: disk '%s' is not a block device name; nothing "
+		         "touched",
+		         disk ? disk : "(none)");
+		return -EINVAL;
+	}
 	ccb_sysfs_queue_attr(ccb_sysfs_root(), disk, "read_ahead_kb", path, sizeof(path));
 	r = ccb_sysfs_read_u64(path, &now);
 	if (r == -ENOENT) {
@@ -275,9 +383,9 @@ int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_
 	}
 	if (now != set_kb) {
 		snprintf(msg, msg_len,
-			 "read_ahead_kb of %s: now %" PRIu64 ", not the %" PRIu64
-			 " the run set; changed since, left as is (it was %" PRIu64 ")",
-			 disk, now, set_kb, original);
+		         "read_ahead_kb of %s: now %" PRIu64 ", not the %" PRIu64
+		         " the run set; changed since, left as is (it was %" PRIu64 ")",
+		         disk, now, set_kb, original);
 		return 0;
 	}
 	r = ccb_sysfs_write_u64(path, original);
@@ -286,6 +394,6 @@ int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_
 		return r;
 	}
 	snprintf(msg, msg_len, "read_ahead_kb of %s: restored %" PRIu64 " (was %" PRIu64 ")", disk,
-		 original, now);
+	         original, now);
 	return 0;
 }

@@ -251,6 +251,38 @@ static json_t *own_command(void)
 	return json_string(buf);
 }
 
+/* State files are opened without following links, and temporary ones
+ * are made new (O_EXCL): a name planted in the directory is never
+ * written or read through. */
+static json_t *load_nofollow(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	json_t *doc;
+
+	if (fd < 0)
+		return NULL;
+	doc = json_loadfd(fd, 0, NULL);
+	close(fd);
+	return doc;
+}
+
+static int dump_new(json_t *doc, const char *tmp)
+{
+	int fd, r = 0;
+
+	unlink(tmp); /* a leftover of a crash mid-write, in our own directory */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (json_dumpfd(doc, fd, JSON_INDENT(1)) < 0)
+		r = errno ? -errno : -EIO;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
+}
+
 /* Write the state file atomically (temp + rename), or remove it when no
  * record is left. */
 static int state_write(void)
@@ -288,8 +320,7 @@ static int state_write(void)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
 	if (!doc) {
 		r = -ENOMEM;
-	} else if (json_dump_file(doc, tmp, JSON_INDENT(1)) < 0) {
-		r = errno ? -errno : -EIO;
+	} else if ((r = dump_new(doc, tmp)) < 0) {
 		fprintf(stderr, "ccbench: write %s: %s\n", tmp, strerror(-r));
 	} else if (rename(tmp, state_path) < 0) {
 		r = -errno;
@@ -536,7 +567,7 @@ int ccb_undo_state_stranded(json_t **out)
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
 			continue;
-		doc = json_load_file(path, 0, NULL);
+		doc = load_nofollow(path);
 		entries = json_object_get(doc, "entries");
 		pid = json_integer_value(json_object_get(doc, "pid"));
 		if (!json_is_array(entries) || pid <= 0) {
@@ -597,14 +628,13 @@ int ccb_undo_state_resolve(const char *file, json_t *remaining)
 
 	if (!json_array_size(remaining))
 		return unlink(file) < 0 && errno != ENOENT ? -errno : 0;
-	doc = json_load_file(file, 0, NULL);
+	doc = load_nofollow(file);
 	if (!doc)
 		return -EIO;
 	json_object_set(doc, "entries", remaining);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
-	if (json_dump_file(doc, tmp, JSON_INDENT(1)) < 0)
-		r = -EIO;
-	else if (rename(tmp, file) < 0)
+	r = dump_new(doc, tmp);
+	if (r == 0 && rename(tmp, file) < 0)
 		r = -errno;
 	json_decref(doc);
 	return r;

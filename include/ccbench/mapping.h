@@ -29,16 +29,17 @@ struct ccb_mapping {
 	enum ccb_map_via via;
 	char pool[128];
 	char image[128];
-	char dev[64];            /**< /dev/rbdN or /dev/loopN */
-	char backing[PATH_MAX];  /**< fuse-loop: the image file under the mount */
+	char dev[64];           /**< /dev/rbdN or /dev/loopN */
+	char backing[PATH_MAX]; /**< fuse-loop: the image file under the mount */
 	char mountpoint[PATH_MAX];
 	char fuse_log[PATH_MAX]; /**< rbd-fuse's stderr */
+	bool log_made;           /**< fuse_log was created by us (O_EXCL) */
 	pid_t fuse_pid;
-	int loop_fd;             /**< held open: the loop device autoclears on our death */
-	char options[512];       /**< kernel: the -o given to rbd device map ("" for none) */
-	char ms_mode[32];        /**< kernel: ms_mode in @c options, "" when the driver's default */
-	char ms_mode_why[160];   /**< kernel: why that ms_mode (given, or chosen and why) */
-	bool noudev;             /**< kernel: noudev added (no udev daemon on this host) */
+	int loop_fd;           /**< held open: the loop device autoclears on our death */
+	char options[512];     /**< kernel: the -o given to rbd device map ("" for none) */
+	char ms_mode[32];      /**< kernel: ms_mode in @c options, "" when the driver's default */
+	char ms_mode_why[160]; /**< kernel: why that ms_mode (given, or chosen and why) */
+	bool noudev;           /**< kernel: noudev added (no udev daemon on this host) */
 };
 
 /**
@@ -61,7 +62,7 @@ int ccb_map_mons_speak_v1(rados_t cl);
  * @return 0, or -ENAMETOOLONG.
  */
 int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running,
-			   struct ccb_mapping *m);
+                           struct ccb_mapping *m);
 
 /** "kernel" or "fuse-loop". */
 const char *ccb_map_via_name(enum ccb_map_via via);
@@ -88,7 +89,7 @@ int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, s
  * @return 0, or -errno with the reason in @p err.
  */
 int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, const char *image,
-	    int mons_v1, struct ccb_mapping **out, char *err, size_t err_len);
+            int mons_v1, struct ccb_mapping **out, char *err, size_t err_len);
 
 /**
  * Drop the page cache of the layer under the device (the fuse file of a
@@ -108,11 +109,45 @@ int ccb_map_drop_backing_cache(const struct ccb_mapping *m);
 int ccb_map_drop_backing_range(const struct ccb_mapping *m, uint64_t offset, uint64_t len);
 
 /**
- * Undo one crash record a killed run left ("loop", "fuse", "krbd_map"),
- * after checking it still names what that run made: a loop device still
- * backed by its file, a mount still rbd-fuse's, a process still rbd-fuse.
+ * Run a helper command to its end, in a session of its own (out of reach
+ * of the terminal's Ctrl-C; a pending ccbench signal SIGTERMs it, and it
+ * is still waited for, so the caller can see what it did). Its output
+ * comes through pipes: no temporary files.
  *
- * @return 0 (undone or already gone; what happened in @p msg), -ENOTSUP
+ * @param out     its first stdout line (may be NULL)
+ * @param errtxt  its first stderr line; when it could not be run at all,
+ *                which step failed ("not run: pipe: ...")
+ * @return its exit status (128 + signal when killed), or -errno when it
+ *         could not be started.
+ */
+int ccb_map_run_cmd(char *const argv[], char **env, char *out, size_t out_len, char *errtxt,
+                    size_t errtxt_len);
+
+/**
+ * Refuse a state directory (see undo.h) that others could have written
+ * to: not a directory (a symlink), owned by someone other than root (or
+ * the user running ccbench), or writable by group or others. An absent
+ * directory is fine (nothing recorded yet).
+ *
+ * @return 0 or -EPERM / -errno, with the reason in @p err.
+ */
+int ccb_map_check_state_dir(const char *dir, char *err, size_t err_len);
+
+/** The same for one state file: a regular file (no symlink), same owners, not writable by others.
+ */
+int ccb_map_check_state_file(const char *file, char *err, size_t err_len);
+
+/**
+ * Undo one crash record a killed run left ("loop", "fuse", "krbd_map"),
+ * after checking it has the shape ccbench writes (/dev/loopN over a file
+ * under DIR/mnt-XXXXXX/, a mount point DIR/mnt-XXXXXX with its log
+ * DIR/mnt-XXXXXX.log, /dev/rbdN; DIR the state directory) and still names
+ * what that run made: a loop device still backed by that file, a mount
+ * still rbd-fuse's, a process still rbd-fuse, an rbd device still mapping
+ * the recorded pool/image/snap.
+ *
+ * @return 0 (undone or already gone; what happened in @p msg), -EINVAL
+ *         (an invalid record: nothing touched, why in @p msg), -ENOTSUP
  *         (not a mapping record), or -errno.
  */
 int ccb_map_restore(const json_t *record, char *msg, size_t msg_len);

@@ -10,6 +10,7 @@
 #ifndef CCBENCH_SYSFS_H
 #define CCBENCH_SYSFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,11 +70,11 @@ int ccb_sysfs_disk_of_name(const char *root, const char *name, char *disk, size_
  * @return 0, -ENOENT, -ENAMETOOLONG.
  */
 int ccb_sysfs_disk_of_devt(const char *root, dev_t devt, char *name, size_t name_len, char *disk,
-			   size_t disk_len);
+                           size_t disk_len);
 
 /** Path of ROOT/block/DISK/queue/ATTR into @p buf (truncated paths fail later, at open). */
 void ccb_sysfs_queue_attr(const char *root, const char *disk, const char *attr, char *buf,
-			  size_t len);
+                          size_t len);
 
 /**
  * Read the queue attributes of @p disk. Missing attributes read as
@@ -96,7 +97,7 @@ int ccb_sysfs_queue_info(const char *root, const char *disk, struct ccb_queue_in
  *         ("write /sys/block/loop0/queue/read_ahead_kb: Permission denied").
  */
 int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before, uint64_t *during,
-				int *handle, char *err, size_t err_len);
+                                int *handle, char *err, size_t err_len);
 
 /**
  * Put back a read_ahead_kb a killed run left (from its state record):
@@ -106,7 +107,34 @@ int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before,
  * @return 0 (restored, or nothing to do; what happened in @p msg), or
  *         -errno, with the reason in @p msg.
  */
-int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_t set_kb,
-				    char *msg, size_t msg_len);
+int ccb_sysfs_restore_read_ahead_kb(const char *disk, uint64_t original, uint64_t set_kb, char *msg,
+                                    size_t msg_len);
+
+/**
+ * Whether @p name can be a kernel block device name ("sda1", "loop0",
+ * "nvme0n1", "dm-0"): 1 to 31 of [A-Za-z0-9_-], not starting with '-'.
+ * Names from a record are checked with it before they go into a path.
+ */
+bool ccb_sysfs_valid_disk_name(const char *name);
+
+/**
+ * Whether kernel rbd device @p id (ROOT/bus/rbd/devices/ID) maps
+ * @p pool / @p image at @p snap ("-" for the image head, as the driver
+ * writes current_snap).
+ */
+bool ccb_sysfs_rbd_maps(const char *root, unsigned id, const char *pool, const char *image,
+                        const char *snap);
+
+/**
+ * The kernel rbd devices that map @p pool / @p image at @p snap, in
+ * ROOT/bus/rbd/devices: how a mapping whose `rbd device map` was
+ * interrupted (or never printed its device) is found.
+ *
+ * @param ids  receives up to @p max ids, ascending
+ * @return the number found (may exceed @p max; only @p max are stored),
+ *         0 when there is no rbd bus, or -ENOMEM.
+ */
+int ccb_sysfs_rbd_find(const char *root, const char *pool, const char *image, const char *snap,
+                       unsigned *ids, size_t max);
 
 #endif

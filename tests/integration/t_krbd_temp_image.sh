@@ -3,14 +3,15 @@
 # same image serves `rbd read --image`. Layout flags with --device/--map: exit 2.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/krbd_lib.sh"
 
-loops=$(losetup -a | wc -l)
 "$CCBENCH" krbd read --size 32M --order 20 --read-ahead-kb 512 --map-via fuse-loop -q -f json >k.json
 [ "$(jget k.json 'd["bytes"]')" = $((32 << 20)) ] || fail "one pass over the image"
 [ "$(jget k.json 'd["layout"]["image"]["object_size"]')" = 1048576 ] || fail "order 20"
 [ "$(jget k.json 'd["layout"]["read_ahead_kb"]["after"] == d["layout"]["read_ahead_kb"]["before"]')" = True ] || fail "restore"
 [ -z "$(rbd ls rbd)" ] || fail "temporary image left: $(rbd ls rbd)"
-[ "$(losetup -a | wc -l)" = "$loops" ] || fail "loop device left"
+# Only ours: other tests on this machine attach and detach loop devices too.
+assert_unmapped
 
 "$CCBENCH" krbd read --size 16M --keep --map-via fuse-loop -q -f json >kk.json
 img=$(jget kk.json 'd["layout"]["image"]["image"]')

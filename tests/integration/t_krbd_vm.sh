@@ -15,16 +15,25 @@ cleanup() {
 }
 trap 'cleanup; detach_file_loops' EXIT
 
-relays() { pgrep -fc "busybox nc 127.0.0.1 " || true; }
-relays_before=$(relays)
+# qemu and its guestfwd relays name this cluster's ports ("nc 127.0.0.1
+# PORT"), which no other cluster on the machine has: other tests (and other
+# people's guests) may run qemu at the same time.
+. "$top/tests/krbd-vm/lib.sh"
+ports=$(kvm_ports) || fail "cannot list the cluster's ports"
+ours() {
+	local p
+	for p in $ports; do
+		pgrep -af "nc 127\.0\.0\.1 $p([, ]|\$)" || true
+	done | sort -u
+}
+[ -z "$(ours | grep -v pgrep)" ] || fail "qemu or relays of this cluster before the test: $(ours)"
 timed "$top/tests/krbd-vm/run-in-guest.sh" --timeout 420 "$top/tests/krbd-vm/guest-krbd.sh" "rbd/$img"
 echo "guest: exit $RC after ${ELAPSED}s"
 [ "$RC" = 0 ] || fail "in the guest: exit $RC"
 
 # Nothing of the harness is left on the host: no qemu, no relay.
-left=$(pgrep -af "qemu-system-x86_64.*ccbench-krbd-vm" || true)
-[ -z "$left" ] || fail "qemu left: $left"
-[ "$(relays)" -le "$relays_before" ] || fail "relays left: $(pgrep -af "busybox nc 127.0.0.1 ")"
+left=$(ours | grep -v pgrep || true)
+[ -z "$left" ] || fail "qemu or relays left: $left"
 # The image has no watchers: every kernel client let go.
 w=$(rbd status "rbd/$img" 2>/dev/null | grep -c "watcher=" || true)
 [ "$w" = 0 ] || fail "rbd/$img still has $w watcher(s): $(rbd status "rbd/$img")"

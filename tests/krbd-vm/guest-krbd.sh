@@ -165,4 +165,50 @@ cat rk.out
 grep -q "unmapped $spec" rk.out || fail "restore did not unmap: $(cat rk.out)"
 [ -z "$(mapped)" ] || fail "left mapped after restore: $(mapped)"
 [ -z "$(state_files)" ] || fail "state file left after restore"
+# ---- 4. a map that never reports its device ----------------------------------
+# `rbd device map` killed (or failing) after the kernel added the device:
+# ccbench finds it in sysfs by pool/image/snap and unmaps it. An rbd that
+# maps, then dies without printing the device; and one that maps, then
+# hangs until ccbench's Ctrl-C reaches it (it runs in a session of its
+# own, so only ccbench's SIGTERM does).
+fake=$PWD/fake-rbd
+mkdir -p "$fake"
+real_rbd=$(command -v rbd)
+cat >"$fake/rbd" <<EOF
+#!/bin/bash
+[ "\$1 \$2" = "device map" ] || exec "$real_rbd" "\$@"
+"$real_rbd" "\$@" >/dev/null || exit \$?
+[ -n "\${FAKE_RBD_HANG:-}" ] && exec sleep 60
+echo "rbd: terminated before it printed the device" >&2
+exit 143
+EOF
+chmod +x "$fake/rbd"
+step "rbd device map dies after mapping: ccbench unmaps what it left"
+rc=0
+PATH=$fake:$PATH "$CCBENCH" krbd read --map "$spec" --map-via kernel -q -f json >/dev/null 2>f.err || rc=$?
+cat f.err
+[ $rc = 1 ] || fail "exit $rc, expected 1: $(cat f.err)"
+grep -q "will be unmapped" f.err || fail "the device the map added was not found: $(cat f.err)"
+[ -z "$(mapped)" ] || fail "left mapped: $(mapped)"
+[ -z "$(state_files)" ] || fail "state file left: $(state_files)"
+
+step "Ctrl-C while rbd device map hangs after mapping"
+FAKE_RBD_HANG=1 PATH=$fake:$PATH "$CCBENCH" krbd read --map "$spec" --map-via kernel -q -f json \
+	>/dev/null 2>h.err &
+pid=$!
+for _ in $(seq 1 300); do
+	[ -n "$(mapped)" ] && break
+	sleep 0.2
+done
+[ -n "$(mapped)" ] || fail "the fake rbd did not map: $(cat h.err)"
+sleep 1
+kill -INT $pid
+s0=$(date +%s)
+rc=0
+wait $pid || rc=$?
+cat h.err
+[ $rc = 130 ] || fail "Ctrl-C during the map: exit $rc: $(cat h.err)"
+[ $(($(date +%s) - s0)) -le 30 ] || fail "Ctrl-C during the map took $(($(date +%s) - s0)) s"
+[ -z "$(mapped)" ] || fail "Ctrl-C during the map left mapped: $(mapped)"
+[ -z "$(state_files)" ] || fail "state file left: $(state_files)"
 step "all passed"

@@ -1,4 +1,7 @@
-/* Unit tests for src/mapping.c: the kernel map options ccbench adds. */
+/* Unit tests for src/mapping.c: the kernel map options ccbench adds; the
+ * helper runner (pipes, own session, Ctrl-C); and `krbd restore` against
+ * hand-made records in a temporary state directory and a fake sysfs tree,
+ * checking that nothing but ccbench's own is ever touched. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -6,9 +9,22 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "ccbench/engine.h"
 #include "ccbench/mapping.h"
+#include "ccbench/options.h"
+#include "ccbench/path_krbd.h"
 
 static void test_v2_only_mons_get_prefer_crc(void **state)
 {
@@ -84,15 +100,500 @@ static void test_too_long(void **state)
 	assert_int_equal(ccb_map_kernel_options(big, 0, false, &m), -ENAMETOOLONG);
 }
 
+/* ---- ccb_map_run_cmd ----------------------------------------------------- */
+
+extern char **environ;
+
+static void test_run_cmd_captures_output(void **state)
+{
+	char *argv[] = {"sh", "-c", "echo hello; echo world; echo oops >&2; exit 3", NULL};
+	char out[64], err[64];
+
+	(void)state;
+	assert_int_equal(ccb_map_run_cmd(argv, environ, out, sizeof(out), err, sizeof(err)), 3);
+	assert_string_equal(out, "hello");
+	assert_string_equal(err, "oops");
+}
+
+static void test_run_cmd_big_output_does_not_block(void **state)
+{
+	/* More than a pipe holds, on both streams. */
+	char *argv[] = {"sh", "-c",
+	                "yes x | tr -d '\\n' | head -c 300000; "
+	                "yes y | tr -d '\\n' | head -c 300000 >&2; echo; exit 0",
+	                NULL};
+	char out[16], err[16];
+
+	(void)state;
+	assert_int_equal(ccb_map_run_cmd(argv, environ, out, sizeof(out), err, sizeof(err)), 0);
+	assert_string_equal(out, "xxxxxxxxxxxxxxx");
+	assert_string_equal(err, "yyyyyyyyyyyyyyy");
+}
+
+static void test_run_cmd_says_exec_failed(void **state)
+{
+	char *argv[] = {"/nonexistent/ccbench-no-such-tool", NULL};
+	char out[64], err[128];
+
+	(void)state;
+	assert_int_equal(ccb_map_run_cmd(argv, environ, out, sizeof(out), err, sizeof(err)), 127);
+	assert_string_equal(out, "");
+	assert_non_null(strstr(err, "exec failed"));
+}
+
+/* With /tmp read-only (a guest, a locked-down host), the command still
+ * runs and its output still comes back: nothing depends on /tmp. Checked
+ * in a child with a mount namespace of its own. */
+static void test_run_cmd_without_writable_tmp(void **state)
+{
+	int st;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *argv[] = {"sh", "-c", "echo ran", NULL};
+		char out[64] = "", err[256] = "";
+		int r;
+
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			_exit(77);
+		if (mount("ro", "/tmp", "tmpfs", MS_RDONLY, NULL) < 0)
+			_exit(77);
+		r = ccb_map_run_cmd(argv, environ, out, sizeof(out), err, sizeof(err));
+		if (r != 0 || strcmp(out, "ran") != 0) {
+			fprintf(stderr, "run_cmd with read-only /tmp: %d, out '%s', err '%s'\n", r,
+			        out, err);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77)
+		skip();
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* The helper runs in a session of its own, so the terminal's Ctrl-C
+ * cannot reach it; a signal ccbench caught stops it, and it is waited for. */
+static void test_run_cmd_own_session_and_ctrl_c(void **state)
+{
+	char *sid[] = {"sh", "-c", "cut -d' ' -f6 /proc/$$/stat", NULL};
+	char *sleeper[] = {"sleep", "30", NULL};
+	char out[64], err[64], mine[32];
+	uint64_t t0;
+
+	(void)state;
+	assert_int_equal(ccb_map_run_cmd(sid, environ, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(mine, sizeof(mine), "%d", (int)getsid(0));
+	assert_string_not_equal(out, mine);
+
+	ccb_signal_pending = SIGINT;
+	t0 = ccb_now_nsec();
+	assert_int_equal(ccb_map_run_cmd(sleeper, environ, out, sizeof(out), err, sizeof(err)),
+	                 128 + SIGTERM);
+	assert_true(ccb_now_nsec() - t0 < 10000000000ull);
+	ccb_signal_pending = 0;
+}
+
+/* ---- restore: hand-made records -------------------------------------------- */
+
+static char top[256], statedir[PATH_MAX], sysroot[PATH_MAX];
+
+static void pathf(char *buf, const char *rel)
+{
+	snprintf(buf, PATH_MAX, "%s/%s", top, rel);
+}
+
+static void mkdirs(const char *rel)
+{
+	char p[PATH_MAX];
+
+	pathf(p, rel);
+	for (char *s = p + strlen(top) + 1; *s; s++) {
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0700);
+			*s = '/';
+		}
+	}
+	mkdir(p, 0700);
+}
+
+static void put(const char *rel, const char *text)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	pathf(p, rel);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static bool exists(const char *rel)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	pathf(p, rel);
+	return lstat(p, &st) == 0;
+}
+
+static void slurp(const char *rel, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	FILE *f;
+	size_t n;
+
+	pathf(p, rel);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/* rbd devices 0 (rbd/img), 1 (other/thing), 2 (rbd/img), a loop device
+ * 98765 over a file nobody made, and files of somebody else's. */
+static int setup_restore(void **state)
+{
+	(void)state;
+	snprintf(top, sizeof(top), "/tmp/ccb-restore-XXXXXX");
+	if (!mkdtemp(top))
+		return -1;
+	chmod(top, 0700);
+	pathf(statedir, "state");
+	pathf(sysroot, "sys");
+	mkdirs("state");
+	mkdirs("sys/bus/rbd/devices/0");
+	mkdirs("sys/bus/rbd/devices/1");
+	mkdirs("sys/bus/rbd/devices/2");
+	mkdirs("sys/block/loop98765/loop");
+	mkdirs("elsewhere/emptydir");
+	put("sys/bus/rbd/devices/0/pool", "rbd\n");
+	put("sys/bus/rbd/devices/0/name", "img\n");
+	put("sys/bus/rbd/devices/0/current_snap", "-\n");
+	put("sys/bus/rbd/devices/1/pool", "other\n");
+	put("sys/bus/rbd/devices/1/name", "thing\n");
+	put("sys/bus/rbd/devices/1/current_snap", "-\n");
+	put("sys/bus/rbd/devices/2/pool", "rbd\n");
+	put("sys/bus/rbd/devices/2/name", "img\n");
+	put("sys/bus/rbd/devices/2/current_snap", "-\n");
+	put("sys/bus/rbd/remove_single_major", "");
+	put("sys/block/loop98765/loop/backing_file", "/srv/somebody/disk.img\n");
+	put("elsewhere/victim", "precious\n");
+	setenv("CCB_STATE_DIR", statedir, 1);
+	setenv("CCB_SYSFS_ROOT", sysroot, 1);
+	return 0;
+}
+
+static int teardown_restore(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	unsetenv("CCB_STATE_DIR");
+	unsetenv("CCB_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Restore one record given as JSON text; the message into @p msg. */
+static int restore_text(const char *text, char *msg, size_t len)
+{
+	json_t *rec = json_loads(text, 0, NULL);
+	int r;
+
+	assert_non_null(rec);
+	msg[0] = '\0';
+	r = ccb_map_restore(rec, msg, len);
+	json_decref(rec);
+	return r;
+}
+
+static void assert_nothing_unmapped(void)
+{
+	char buf[64];
+
+	slurp("sys/bus/rbd/remove_single_major", buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
+static void test_fuse_log_outside_is_not_unlinked(void **state)
+{
+	char text[3 * PATH_MAX], msg[PATH_MAX + 256];
+
+	(void)state;
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fuse\", \"mountpoint\": \"%s/mnt-abc123\", \"log\": "
+	         "\"%s/elsewhere/victim\", \"pid\": 0}",
+	         statedir, top);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "invalid record"));
+	assert_true(exists("elsewhere/victim"));
+}
+
+static void test_fuse_mountpoint_outside_is_not_removed(void **state)
+{
+	char text[3 * PATH_MAX], msg[PATH_MAX + 256];
+
+	(void)state;
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fuse\", \"mountpoint\": \"%s/elsewhere/emptydir\", \"log\": "
+	         "\"%s/elsewhere/emptydir.log\", \"pid\": 0}",
+	         top, top);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "invalid record"));
+	assert_true(exists("elsewhere/emptydir"));
+	/* A mount point of ours, a log of another name. */
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fuse\", \"mountpoint\": \"%s/mnt-abc123\", \"log\": "
+	         "\"%s/mnt-abc123/../../elsewhere/victim\", \"pid\": 0}",
+	         statedir, statedir);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), -EINVAL);
+	assert_true(exists("elsewhere/victim"));
+	/* ".." in the mount point itself. */
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fuse\", \"mountpoint\": \"%s/mnt-abc123/../../elsewhere/emptydir\", "
+	         "\"pid\": 0}",
+	         statedir);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), -EINVAL);
+	assert_true(exists("elsewhere/emptydir"));
+}
+
+static void test_fuse_record_of_ours_is_cleaned(void **state)
+{
+	char text[3 * PATH_MAX], msg[PATH_MAX + 256];
+
+	(void)state;
+	mkdirs("state/mnt-Zz9xY0");
+	put("state/mnt-Zz9xY0.log", "rbd-fuse said something\n");
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fuse\", \"mountpoint\": \"%s/mnt-Zz9xY0\", \"log\": "
+	         "\"%s/mnt-Zz9xY0.log\", \"pid\": 0}",
+	         statedir, statedir);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), 0);
+	assert_false(exists("state/mnt-Zz9xY0"));
+	assert_false(exists("state/mnt-Zz9xY0.log"));
+}
+
+static void test_krbd_dev_with_dotdot_unmaps_nothing(void **state)
+{
+	char msg[PATH_MAX + 256];
+
+	(void)state;
+	/* Device 0 maps rbd/img: the old name check read devices/1/../0. */
+	assert_int_equal(restore_text("{\"kind\": \"krbd_map\", \"pool\": \"rbd\", \"image\": "
+	                              "\"img\", \"dev\": \"/dev/rbd1/../0\"}",
+	                              msg, sizeof(msg)),
+	                 -EINVAL);
+	assert_non_null(strstr(msg, "invalid record"));
+	assert_nothing_unmapped();
+	assert_int_equal(restore_text("{\"kind\": \"krbd_map\", \"pool\": \"rbd\", \"image\": "
+	                              "\"img\", \"dev\": \"/dev/rbd01\"}",
+	                              msg, sizeof(msg)),
+	                 -EINVAL);
+	assert_nothing_unmapped();
+}
+
+static void test_krbd_short_dev_is_invalid(void **state)
+{
+	char msg[PATH_MAX + 256];
+
+	(void)state;
+	/* Shorter than "/dev/rbd": the old code read past the string. */
+	assert_int_equal(restore_text("{\"kind\": \"krbd_map\", \"pool\": \"rbd\", \"image\": "
+	                              "\"img\", \"dev\": \"/dev/r\"}",
+	                              msg, sizeof(msg)),
+	                 -EINVAL);
+	assert_non_null(strstr(msg, "invalid record"));
+	assert_int_equal(restore_text("{\"kind\": \"krbd_map\", \"pool\": \"rbd\", \"image\": "
+	                              "\"img\", \"dev\": \"/dev/rbd\"}",
+	                              msg, sizeof(msg)),
+	                 -EINVAL);
+	assert_int_equal(restore_text("{\"kind\": \"krbd_map\", \"pool\": \"../rbd\", \"image\": "
+	                              "\"img\", \"dev\": \"/dev/rbd0\"}",
+	                              msg, sizeof(msg)),
+	                 -EINVAL);
+	assert_nothing_unmapped();
+}
+
+static void test_krbd_record_of_ours_is_unmapped(void **state)
+{
+	char msg[PATH_MAX + 256], buf[64];
+
+	(void)state;
+	/* Device 1 maps another image: not ours to remove. */
+	assert_int_equal(restore_text("{\"kind\": \"krbd_map\", \"pool\": \"rbd\", \"image\": "
+	                              "\"img\", \"dev\": \"/dev/rbd1\"}",
+	                              msg, sizeof(msg)),
+	                 0);
+	assert_non_null(strstr(msg, "no longer maps"));
+	assert_nothing_unmapped();
+	/* An unfinished map: the device added since is named, not removed. */
+	assert_int_equal(
+	    restore_text("{\"kind\": \"krbd_map\", \"pool\": \"rbd\", \"image\": "
+	                 "\"img\", \"snap\": \"-\", \"dev\": \"\", \"preexisting\": [0]}",
+	                 msg, sizeof(msg)),
+	    0);
+	assert_non_null(strstr(msg, "/dev/rbd2"));
+	assert_null(strstr(msg, "/dev/rbd0"));
+	assert_nothing_unmapped();
+	assert_int_equal(restore_text("{\"kind\": \"krbd_map\", \"pool\": \"rbd\", \"image\": "
+	                              "\"img\", \"dev\": \"/dev/rbd2\"}",
+	                              msg, sizeof(msg)),
+	                 0);
+	slurp("sys/bus/rbd/remove_single_major", buf, sizeof(buf));
+	assert_string_equal(buf, "2\n");
+	put("sys/bus/rbd/remove_single_major", "");
+}
+
+static void test_loop_empty_backing_is_invalid(void **state)
+{
+	char text[3 * PATH_MAX], msg[PATH_MAX + 256];
+
+	(void)state;
+	/* "" was a prefix of every backing file. */
+	assert_int_equal(restore_text("{\"kind\": \"loop\", \"dev\": \"/dev/loop98765\", "
+	                              "\"backing\": \"\"}",
+	                              msg, sizeof(msg)),
+	                 -EINVAL);
+	assert_non_null(strstr(msg, "invalid record"));
+	assert_int_equal(restore_text("{\"kind\": \"loop\", \"dev\": \"/dev/loop98765\", "
+	                              "\"backing\": \"/srv/somebody/disk.img\"}",
+	                              msg, sizeof(msg)),
+	                 -EINVAL);
+	/* A prefix of the real backing file is not the file. */
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"loop\", \"dev\": \"/dev/loop98765\", \"backing\": "
+	         "\"%s/mnt-abc123/im\"}",
+	         statedir);
+	put("sys/block/loop98765/loop/backing_file", "");
+	{
+		char bf[PATH_MAX + 32];
+		snprintf(bf, sizeof(bf), "%s/mnt-abc123/img\n", statedir);
+		put("sys/block/loop98765/loop/backing_file", bf);
+	}
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "no longer attached"));
+	assert_int_equal(restore_text("{\"kind\": \"loop\", \"dev\": \"/dev/loop7/../0\", "
+	                              "\"backing\": \"x\"}",
+	                              msg, sizeof(msg)),
+	                 -EINVAL);
+	put("sys/block/loop98765/loop/backing_file", "/srv/somebody/disk.img\n");
+}
+
+/* The whole `krbd restore`: a state file whose fuse record names a file
+ * of someone else's, in a directory others could write to. */
+static void write_state_file(const char *rel)
+{
+	char text[4 * PATH_MAX];
+
+	snprintf(text, sizeof(text),
+	         "{\"ccbench_state\": 1, \"pid\": 4194000, \"starttime\": 1, \"command\": \"x\", "
+	         "\"entries\": [{\"kind\": \"fuse\", \"mountpoint\": \"%s/mnt-abc123\", \"log\": "
+	         "\"%s/elsewhere/victim\", \"pid\": 0, \"what\": \"w\"}]}",
+	         statedir, top);
+	put(rel, text);
+}
+
+static void test_restore_refuses_insecure_state_dir(void **state)
+{
+	struct ccb_opts o;
+	char err[PATH_MAX + 128], p[PATH_MAX];
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.quiet = true;
+	assert_int_equal(ccb_map_check_state_dir(statedir, err, sizeof(err)), 0);
+	write_state_file("state/run-4194000-1.json");
+	chmod(statedir, 0777);
+	assert_int_equal(ccb_map_check_state_dir(statedir, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "writable"));
+	assert_int_not_equal(ccb_krbd_restore(&o), 0);
+	assert_true(exists("elsewhere/victim"));
+	chmod(statedir, 0700);
+	/* Owned by somebody else. */
+	if (geteuid() == 0) {
+		assert_int_equal(chown(statedir, 65534, 65534), 0);
+		assert_int_equal(ccb_map_check_state_dir(statedir, err, sizeof(err)), -EPERM);
+		assert_non_null(strstr(err, "not root"));
+		assert_int_equal(chown(statedir, 0, 0), 0);
+	}
+	/* A symbolic link to a directory. */
+	pathf(p, "statelink");
+	assert_int_equal(symlink(statedir, p), 0);
+	assert_int_equal(ccb_map_check_state_dir(p, err, sizeof(err)), -EPERM);
+	unlink(p);
+	/* From a sound directory, the record itself is refused, and kept. */
+	assert_int_not_equal(ccb_krbd_restore(&o), 0);
+	assert_true(exists("elsewhere/victim"));
+	assert_true(exists("state/run-4194000-1.json"));
+	pathf(p, "state/run-4194000-1.json");
+	unlink(p);
+}
+
+static void test_restore_refuses_linked_state_file(void **state)
+{
+	struct ccb_opts o;
+	char target[PATH_MAX], lnk[PATH_MAX], err[PATH_MAX + 128];
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.quiet = true;
+	write_state_file("elsewhere/planted.json");
+	pathf(target, "elsewhere/planted.json");
+	pathf(lnk, "state/run-4194000-1.json");
+	assert_int_equal(symlink(target, lnk), 0);
+	assert_int_equal(ccb_map_check_state_file(lnk, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "symbolic link"));
+	/* Not even read (O_NOFOLLOW): ignored, with a warning. */
+	ccb_krbd_restore(&o);
+	assert_true(exists("elsewhere/victim"));
+	unlink(lnk);
+	/* A second name of a file of root's elsewhere is not ours either. */
+	assert_int_equal(link(target, lnk), 0);
+	assert_int_equal(ccb_map_check_state_file(lnk, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "hard link"));
+	ccb_krbd_restore(&o);
+	assert_true(exists("elsewhere/victim"));
+	unlink(lnk);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v2_only_mons_get_prefer_crc),
-		cmocka_unit_test(test_v1_mons_keep_the_default),
-		cmocka_unit_test(test_given_ms_mode_wins),
-		cmocka_unit_test(test_noudev_without_udev),
-		cmocka_unit_test(test_too_long),
+	    cmocka_unit_test(test_v2_only_mons_get_prefer_crc),
+	    cmocka_unit_test(test_v1_mons_keep_the_default),
+	    cmocka_unit_test(test_given_ms_mode_wins),
+	    cmocka_unit_test(test_noudev_without_udev),
+	    cmocka_unit_test(test_too_long),
+	    cmocka_unit_test(test_run_cmd_captures_output),
+	    cmocka_unit_test(test_run_cmd_big_output_does_not_block),
+	    cmocka_unit_test(test_run_cmd_says_exec_failed),
+	    cmocka_unit_test(test_run_cmd_without_writable_tmp),
+	    cmocka_unit_test(test_run_cmd_own_session_and_ctrl_c),
 	};
+	const struct CMUnitTest restore[] = {
+	    cmocka_unit_test(test_fuse_log_outside_is_not_unlinked),
+	    cmocka_unit_test(test_fuse_mountpoint_outside_is_not_removed),
+	    cmocka_unit_test(test_fuse_record_of_ours_is_cleaned),
+	    cmocka_unit_test(test_krbd_dev_with_dotdot_unmaps_nothing),
+	    cmocka_unit_test(test_krbd_short_dev_is_invalid),
+	    cmocka_unit_test(test_krbd_record_of_ours_is_unmapped),
+	    cmocka_unit_test(test_loop_empty_backing_is_invalid),
+	    cmocka_unit_test(test_restore_refuses_insecure_state_dir),
+	    cmocka_unit_test(test_restore_refuses_linked_state_file),
+	};
+	int failed = cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("restore", restore, setup_restore, teardown_restore);
+	return failed;
 }

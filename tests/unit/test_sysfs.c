@@ -141,13 +141,12 @@ static void devt_resolves_to_disk(void **state)
 	char name[64], disk[64];
 
 	(void)state;
-	assert_int_equal(ccb_sysfs_disk_of_devt(root, makedev(8, 1), name, sizeof(name), disk,
-						sizeof(disk)),
-			 0);
+	assert_int_equal(
+	    ccb_sysfs_disk_of_devt(root, makedev(8, 1), name, sizeof(name), disk, sizeof(disk)), 0);
 	assert_string_equal(name, "sda1");
 	assert_string_equal(disk, "sda");
 	assert_int_equal(ccb_sysfs_disk_of_devt(root, makedev(7, 0), NULL, 0, disk, sizeof(disk)),
-			 0);
+	                 0);
 	assert_string_equal(disk, "loop0");
 }
 
@@ -160,7 +159,7 @@ static void unknown_devices_are_enoent(void **state)
 	assert_int_equal(ccb_sysfs_disk_of_name(root, "../../etc", disk, sizeof(disk)), -ENOENT);
 	assert_int_equal(ccb_sysfs_disk_of_name(root, "", disk, sizeof(disk)), -ENOENT);
 	assert_int_equal(ccb_sysfs_disk_of_devt(root, makedev(9, 9), NULL, 0, disk, sizeof(disk)),
-			 -ENOENT);
+	                 -ENOENT);
 }
 
 static void short_buffers_are_refused(void **state)
@@ -243,21 +242,112 @@ static void root_comes_from_the_environment(void **state)
 	unsetenv("CCB_SYSFS_ROOT");
 }
 
+/* A record's disk "../victim" made ROOT/block/../victim/queue/read_ahead_kb:
+ * a file outside any device's queue got the record's "original" written. */
+static void restore_refuses_a_disk_that_is_a_path(void **state)
+{
+	char msg[512], buf[64];
+	FILE *f;
+
+	(void)state;
+	setenv("CCB_SYSFS_ROOT", root, 1);
+	mkdirs("victim/queue");
+	put("victim/queue/read_ahead_kb", "4096\n");
+	assert_int_equal(ccb_sysfs_restore_read_ahead_kb("../victim", 128, 4096, msg, sizeof(msg)),
+	                 -EINVAL);
+	assert_non_null(strstr(msg, "invalid record"));
+	assert_int_equal(ccb_sysfs_restore_read_ahead_kb("", 128, 4096, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(ccb_sysfs_restore_read_ahead_kb(NULL, 128, 4096, msg, sizeof(msg)),
+	                 -EINVAL);
+	snprintf(msg, sizeof(msg), "%s/victim/queue/read_ahead_kb", root);
+	f = fopen(msg, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "4096\n");
+	unsetenv("CCB_SYSFS_ROOT");
+}
+
+static void disk_names(void **state)
+{
+	(void)state;
+	assert_true(ccb_sysfs_valid_disk_name("sda1"));
+	assert_true(ccb_sysfs_valid_disk_name("loop0"));
+	assert_true(ccb_sysfs_valid_disk_name("nvme0n1"));
+	assert_true(ccb_sysfs_valid_disk_name("dm-0"));
+	assert_false(ccb_sysfs_valid_disk_name(""));
+	assert_false(ccb_sysfs_valid_disk_name(NULL));
+	assert_false(ccb_sysfs_valid_disk_name(".."));
+	assert_false(ccb_sysfs_valid_disk_name("../sda"));
+	assert_false(ccb_sysfs_valid_disk_name("sda/queue"));
+	assert_false(ccb_sysfs_valid_disk_name("-x"));
+	assert_false(ccb_sysfs_valid_disk_name("a234567890123456789012345678901234"));
+}
+
+/* Kernel rbd devices as the driver lists them: bus/rbd/devices/ID/{pool,name,current_snap}. */
+static void rbd_device(const char *id, const char *pool, const char *name, const char *snap)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "bus/rbd/devices/%s", id);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "bus/rbd/devices/%s/pool", id);
+	put(rel, pool);
+	snprintf(rel, sizeof(rel), "bus/rbd/devices/%s/name", id);
+	put(rel, name);
+	if (snap) {
+		snprintf(rel, sizeof(rel), "bus/rbd/devices/%s/current_snap", id);
+		put(rel, snap);
+	}
+}
+
+static void rbd_devices_found_by_image(void **state)
+{
+	unsigned ids[4] = {0};
+
+	(void)state;
+	/* No rbd bus: none, not an error. */
+	assert_int_equal(ccb_sysfs_rbd_find(root, "rbd", "img", "-", ids, 4), 0);
+	rbd_device("10", "rbd\n", "img\n", "-\n");
+	rbd_device("0", "rbd\n", "img\n", "-\n");
+	rbd_device("1", "rbd\n", "img\n", "snap1\n");
+	rbd_device("2", "rbd\n", "other\n", "-\n");
+	rbd_device("3", "rbd2\n", "img\n", "-\n");
+	rbd_device("4", "rbd\n", "img\n", NULL);   /* an old driver: no current_snap */
+	rbd_device("05", "rbd\n", "img\n", "-\n"); /* not a device id */
+	rbd_device("x", "rbd\n", "img\n", "-\n");
+	assert_int_equal(ccb_sysfs_rbd_find(root, "rbd", "img", "-", ids, 4), 3);
+	assert_int_equal(ids[0], 0);
+	assert_int_equal(ids[1], 4);
+	assert_int_equal(ids[2], 10);
+	assert_int_equal(ccb_sysfs_rbd_find(root, "rbd", "img", "snap1", ids, 4), 1);
+	assert_int_equal(ids[0], 1);
+	assert_int_equal(ccb_sysfs_rbd_find(root, "rbd", "im", "-", ids, 4), 0);
+	/* More than fit: the count says so. */
+	assert_int_equal(ccb_sysfs_rbd_find(root, "rbd", "img", "-", ids, 1), 3);
+	assert_true(ccb_sysfs_rbd_maps(root, 2, "rbd", "other", "-"));
+	assert_false(ccb_sysfs_rbd_maps(root, 2, "rbd", "img", "-"));
+	assert_false(ccb_sysfs_rbd_maps(root, 99, "rbd", "img", "-"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest parse[] = {
-		cmocka_unit_test(parse_accepts_plain_numbers),
-		cmocka_unit_test(parse_rejects_junk),
+	    cmocka_unit_test(parse_accepts_plain_numbers),
+	    cmocka_unit_test(parse_rejects_junk),
 	};
 	const struct CMUnitTest tree[] = {
-		cmocka_unit_test(partition_resolves_to_disk),
-		cmocka_unit_test(devt_resolves_to_disk),
-		cmocka_unit_test(unknown_devices_are_enoent),
-		cmocka_unit_test(short_buffers_are_refused),
-		cmocka_unit_test(queue_info_reads_present_attributes),
-		cmocka_unit_test(write_then_read_back),
-		cmocka_unit_test(restore_only_what_the_run_set),
-		cmocka_unit_test(root_comes_from_the_environment),
+	    cmocka_unit_test(partition_resolves_to_disk),
+	    cmocka_unit_test(devt_resolves_to_disk),
+	    cmocka_unit_test(unknown_devices_are_enoent),
+	    cmocka_unit_test(short_buffers_are_refused),
+	    cmocka_unit_test(queue_info_reads_present_attributes),
+	    cmocka_unit_test(write_then_read_back),
+	    cmocka_unit_test(restore_only_what_the_run_set),
+	    cmocka_unit_test(root_comes_from_the_environment),
+	    cmocka_unit_test(restore_refuses_a_disk_that_is_a_path),
+	    cmocka_unit_test(disk_names),
+	    cmocka_unit_test(rbd_devices_found_by_image),
 	};
 	int failed = cmocka_run_group_tests_name("sysfs parse", parse, NULL, NULL);
 

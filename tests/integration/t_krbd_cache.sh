@@ -1,0 +1,63 @@
+# --device on a loop device over a file: a dd over the loop device leaves
+# the whole device in the page cache of the loop's backing file, which
+# dropping the loop device's own cache does not empty. The run must drop
+# the backing file's pages too (its disk reads them again), and say so
+# when a run is served from a cache it could not drop (here: the loop
+# device's pages held mapped by another process).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/krbd_lib.sh"
+
+file_loop 64
+dev=$LOOP
+file=$(losetup -n -O BACK-FILE "$dev" | sed 's/ *$//')
+# The disk the file is on, as the kernel counts its reads.
+bdisk=$(basename "$(readlink -f "/sys/dev/block/$(stat -c '%Hd:%Ld' "$file")")")
+disk_sectors() { awk '{print $3}' "/sys/class/block/$bdisk/stat"; }
+size=$((64 << 20))
+
+for pass in 1 2; do
+	# Warm both caches: the loop device's and its backing file's.
+	dd if="$dev" of=/dev/null bs=1M status=none
+	b0=$(disk_sectors)
+	"$CCBENCH" krbd read --device "$dev" -q -f json >c$pass.json || fail "pass $pass exit $?"
+	b1=$(disk_sectors)
+	[ "$(jget c$pass.json 'd["bytes"]')" = $size ] || fail "pass $pass bytes"
+	[ "$(jget c$pass.json 'd["layout"]["backing_file"]')" = "$file" ] ||
+		fail "pass $pass: backing_file $(jget c$pass.json 'd["layout"].get("backing_file")')"
+	# Read from the loop device, and by it from the disk: not from either cache.
+	[ "$(jget c$pass.json 'd["layout"]["device_reads"]["bytes"] >= d["bytes"]')" = True ] ||
+		fail "pass $pass: the loop device read $(jget c$pass.json 'd["layout"]["device_reads"]["bytes"]')"
+	[ $(((b1 - b0) * 512)) -ge $((size / 2)) ] ||
+		fail "pass $pass: $bdisk read $(((b1 - b0) * 512)) bytes for $size: served from the backing file's cache"
+	[ "$(jget c$pass.json 'd["layout"]["backing_reads"]["bytes"] >= d["bytes"] // 2')" = True ] ||
+		fail "pass $pass: backing_reads $(jget c$pass.json 'd["layout"].get("backing_reads")')"
+	jget c$pass.json '"\n".join(d["warnings"])' | grep -q "page cache" &&
+		fail "pass $pass: a cache warning on a cold pass: $(jget c$pass.json 'd["warnings"]')"
+done
+
+# Pages another process holds mapped cannot be dropped: the run is served
+# from memory, and the result says so.
+python3 - "$dev" >hold.out 2>&1 <<'PY' &
+import mmap, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+m = mmap.mmap(fd, os.lseek(fd, 0, os.SEEK_END), mmap.MAP_SHARED, mmap.PROT_READ)
+s = 0
+for off in range(0, len(m), 4096):
+    s += m[off]
+print("held", flush=True)
+time.sleep(60)
+PY
+hold=$!
+trap 'kill $hold 2>/dev/null || true; detach_file_loops' EXIT
+for i in $(seq 1 100); do grep -q held hold.out && break; sleep 0.1; done
+grep -q held hold.out || fail "could not map $dev: $(cat hold.out)"
+# Two passes: each is checked against what the device read.
+"$CCBENCH" krbd read --device "$dev" --total $((2 * size)) -q -f json >h.json || fail "held: exit $?"
+kill $hold
+[ "$(jget h.json 'd["layout"]["passes"]')" = 2 ] || fail "held: passes $(jget h.json 'd["layout"]["passes"]')"
+jget h.json '"\n".join(d["warnings"])' | grep -q "served from the page cache: /dev/" ||
+	fail "no warning for a run served from the cache: device_reads $(jget h.json 'd["layout"]["device_reads"]'), warnings $(jget h.json 'd["warnings"]')"
+jget h.json '"\n".join(d["warnings"])' | grep -q "2 of the 2 passes checked" ||
+	fail "no warning for each pass served from the cache: $(jget h.json 'd["warnings"]')"
+[ -z "$(state_files)" ] || fail "state file left"
