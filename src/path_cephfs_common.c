@@ -160,66 +160,49 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 
 /* ---- mounts -------------------------------------------------------------- */
 
-/* One ceph_mount configured the way ccb_cluster_configure() configures
- * librados, so -c, -n/-i, -k, CEPH_ARGS and -o mean the same here. */
+static int fs_read_file(void *h, const char *path)
+{
+	return ceph_conf_read_file(h, path);
+}
+
+static int fs_parse_env(void *h, const char *var)
+{
+	return ceph_conf_parse_env(h, var);
+}
+
+static int fs_set(void *h, const char *key, const char *value)
+{
+	return ceph_conf_set(h, key, value);
+}
+
+/* One ceph_mount configured by the rules that configure librados
+ * (ccb_cluster_conf_apply()), so -c, -n/-i, -k, CEPH_ARGS and -o mean the
+ * same here. */
 int ccb_fs_mount(const struct ccb_opts *o, struct ceph_mount_info **out, char *err, size_t err_len)
 {
+	static const struct ccb_conf_ops ops = {
+	    .lib = "ceph", .read_file = fs_read_file, .parse_env = fs_parse_env, .set = fs_set};
 	struct ceph_mount_info *cm = NULL;
-	char pathbuf[512], val[32];
+	char pathbuf[512], entity[256];
 	const char *conf = ccb_cluster_conf_path(o, pathbuf, sizeof(pathbuf));
-	const char *id = o->id ? o->id : "admin";
+	const char *id;
 	int r;
 
-	if (o->name) {
-		if (strncmp(o->name, "client.", 7) != 0 || !o->name[7]) {
-			snprintf(err, err_len,
-			         "--name '%s': libcephfs mounts as a client (client.ID)", o->name);
-			return -EINVAL;
-		}
-		id = o->name + 7;
+	if (o->name && (strncmp(o->name, "client.", 7) != 0 || !o->name[7])) {
+		snprintf(err, err_len, "--name '%s': libcephfs mounts as a client (client.ID)",
+		         o->name);
+		return -EINVAL;
 	}
+	/* ceph_create takes the ID of client.ID. */
+	id = ccb_cluster_entity(o, entity, sizeof(entity)) + strlen("client.");
 	r = ceph_create(&cm, id);
 	if (r < 0) {
 		snprintf(err, err_len, "ceph_create(client.%s): %s", id, strerror(-r));
 		return r;
 	}
-	if (access(conf, R_OK) == 0 && (r = ceph_conf_read_file(cm, conf)) < 0) {
-		snprintf(err, err_len, "ceph_conf_read_file(%s): %s", conf, strerror(-r));
+	r = ccb_cluster_conf_apply(o, &ops, cm, err, err_len);
+	if (r < 0)
 		goto fail;
-	}
-	r = ceph_conf_parse_env(cm, "CEPH_ARGS");
-	if (r < 0) {
-		snprintf(err, err_len, "ceph_conf_parse_env(CEPH_ARGS): %s", strerror(-r));
-		goto fail;
-	}
-	if (o->keyring && (r = ceph_conf_set(cm, "keyring", o->keyring)) < 0) {
-		snprintf(err, err_len, "ceph_conf_set(keyring=%s): %s", o->keyring, strerror(-r));
-		goto fail;
-	}
-	/* Bounds both the monitor handshake and the wait for an MDS, so a
-	 * cluster without a filesystem fails instead of hanging. Whole seconds,
-	 * rounded up. -o can still override it. */
-	snprintf(val, sizeof(val), "%llu",
-	         (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000));
-	if ((r = ceph_conf_set(cm, "client_mount_timeout", val)) < 0) {
-		snprintf(err, err_len, "ceph_conf_set(client_mount_timeout=%s): %s", val,
-		         strerror(-r));
-		goto fail;
-	}
-	for (unsigned i = 0; i < o->n_sets; i++) {
-		char key[256];
-		const char *value;
-
-		if (ccb_cluster_split_set(o->sets[i], key, sizeof(key), &value, err, err_len) < 0) {
-			r = -EINVAL;
-			goto fail;
-		}
-		if ((r = ceph_conf_set(cm, key, value)) < 0) {
-			snprintf(err, err_len, "ceph_conf_set(%s): %s", o->sets[i], strerror(-r));
-			r = -EINVAL;
-			goto fail;
-		}
-	}
 	r = ceph_mount(cm, "/");
 	if (r < 0) {
 		char fsname[128] = "";
