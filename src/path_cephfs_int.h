@@ -9,8 +9,11 @@
 #ifndef CCBENCH_PATH_CEPHFS_INT_H
 #define CCBENCH_PATH_CEPHFS_INT_H
 
-/* libcephfs refuses a 32-bit off_t: its readdir results would be corrupt. */
-#define _FILE_OFFSET_BITS 64
+/* libcephfs refuses a 32-bit off_t: its readdir results would be corrupt.
+ * It must be set before the first system header, so in each file. */
+#if !defined(_FILE_OFFSET_BITS) || _FILE_OFFSET_BITS != 64
+#error "define _FILE_OFFSET_BITS 64 before any include"
+#endif
 
 #include <stdbool.h>
 #include <stddef.h>
