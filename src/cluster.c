@@ -8,6 +8,8 @@
 #include <ccbench/units.h>
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,24 +136,28 @@ static void set_err(char *err, size_t err_len, const char *call, const char *wha
 	snprintf(err, err_len, "%s(%s): %s", call, what, strerror(-r));
 }
 
-int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len)
+const char *ccb_cluster_entity(const struct ccb_opts *o, char *buf, size_t buf_len)
 {
-	char pathbuf[512], entity[256], val[64];
-	const char *conf = ccb_cluster_conf_path(o, pathbuf, sizeof(pathbuf));
-	const char *name = o->name;
-	rados_t r = NULL;
-	int ret;
-	bool mon_given = false;
+	if (o->name)
+		return o->name;
+	snprintf(buf, buf_len, "client.%s", o->id ? o->id : "admin");
+	return buf;
+}
 
-	if (!name) {
-		snprintf(entity, sizeof(entity), "client.%s", o->id ? o->id : "admin");
-		name = entity;
-	}
-	ret = rados_create2(&r, o->cluster ? o->cluster : "ceph", name, 0);
-	if (ret < 0) {
-		set_err(err, err_len, "rados_create2", name, ret);
-		return ret == -EINVAL ? -EINVAL : ret;
-	}
+/* Whole seconds, rounded up so 1500ms is not 1 s: the options take seconds. */
+static void seconds(uint64_t usec, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu", (unsigned long long)((usec + 999999) / 1000000));
+}
+
+int ccb_cluster_conf_apply(const struct ccb_opts *o, const struct ccb_conf_ops *ops, void *h,
+                           char *err, size_t err_len)
+{
+	char pathbuf[512], call[64], val[64];
+	const char *conf = ccb_cluster_conf_path(o, pathbuf, sizeof(pathbuf));
+	bool mon_given = false;
+	int ret;
+
 	for (unsigned i = 0; i < o->n_sets; i++)
 		if (strncmp(o->sets[i], "mon_host=", 9) == 0 ||
 		    strncmp(o->sets[i], "mon-host=", 9) == 0)
@@ -159,69 +165,100 @@ int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, siz
 	if (access(conf, R_OK) < 0 && !mon_given) {
 		snprintf(err, err_len, "--conf '%s': %s (give -c PATH or set CEPH_CONF)", conf,
 		         strerror(errno));
-		ret = -EINVAL;
-		goto fail;
+		return -EINVAL;
 	}
 	if (access(conf, R_OK) == 0) {
-		ret = rados_conf_read_file(r, conf);
+		ret = ops->read_file(h, conf);
 		if (ret < 0) {
-			snprintf(err, err_len, "rados_conf_read_file(%s): %s", conf,
+			snprintf(err, err_len, "%s_conf_read_file(%s): %s", ops->lib, conf,
 			         strerror(-ret));
-			ret = -EINVAL;
-			goto fail;
+			return -EINVAL;
 		}
 	}
-	ret = rados_conf_parse_env(r, "CEPH_ARGS");
+	ret = ops->parse_env(h, "CEPH_ARGS");
 	if (ret < 0) {
 		snprintf(err, err_len, "CEPH_ARGS '%s': %s", getenv("CEPH_ARGS"), strerror(-ret));
-		ret = -EINVAL;
-		goto fail;
+		return -EINVAL;
 	}
-	if (o->keyring && (ret = rados_conf_set(r, "keyring", o->keyring)) < 0) {
-		set_err(err, err_len, "rados_conf_set", "keyring", ret);
-		ret = -EINVAL;
-		goto fail;
+	snprintf(call, sizeof(call), "%s_conf_set", ops->lib);
+	if (o->keyring && (ret = ops->set(h, "keyring", o->keyring)) < 0) {
+		set_err(err, err_len, call, "keyring", ret);
+		return -EINVAL;
 	}
-	/* Bounded connects and ops; -o can still override both. */
-	/* These options take whole seconds; round up so 1500ms is not 1 s. */
-	snprintf(val, sizeof(val), "%llu",
-	         (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000));
-	if ((ret = rados_conf_set(r, "client_mount_timeout", val)) < 0) {
-		set_err(err, err_len, "rados_conf_set", "client_mount_timeout", ret);
-		goto fail;
+	/* Bounded connects and ops; -o can still override them. The mount
+	 * timeout also bounds libcephfs' wait for an MDS, so a cluster
+	 * without a filesystem fails instead of hanging. */
+	seconds(o->connect_timeout_usec, val, sizeof(val));
+	if ((ret = ops->set(h, "client_mount_timeout", val)) < 0) {
+		set_err(err, err_len, call, "client_mount_timeout", ret);
+		return ret;
 	}
-	if ((ret = rados_conf_set(r, "rados_mon_op_timeout", val)) < 0) {
-		set_err(err, err_len, "rados_conf_set", "rados_mon_op_timeout", ret);
-		goto fail;
-	}
-	snprintf(val, sizeof(val), "%llu",
-	         (unsigned long long)((o->op_timeout_usec + 999999) / 1000000));
-	if ((ret = rados_conf_set(r, "rados_osd_op_timeout", val)) < 0) {
-		set_err(err, err_len, "rados_conf_set", "rados_osd_op_timeout", ret);
-		goto fail;
+	if (ops->op_timeouts) {
+		if ((ret = ops->set(h, "rados_mon_op_timeout", val)) < 0) {
+			set_err(err, err_len, call, "rados_mon_op_timeout", ret);
+			return ret;
+		}
+		seconds(o->op_timeout_usec, val, sizeof(val));
+		if ((ret = ops->set(h, "rados_osd_op_timeout", val)) < 0) {
+			set_err(err, err_len, call, "rados_osd_op_timeout", ret);
+			return ret;
+		}
 	}
 	for (unsigned i = 0; i < o->n_sets; i++) {
 		char key[256];
 		const char *value;
 
-		if (ccb_cluster_split_set(o->sets[i], key, sizeof(key), &value, err, err_len) < 0) {
-			ret = -EINVAL;
-			goto fail;
-		}
-		ret = rados_conf_set(r, key, value);
+		if (ccb_cluster_split_set(o->sets[i], key, sizeof(key), &value, err, err_len) < 0)
+			return -EINVAL;
+		ret = ops->set(h, key, value);
 		if (ret < 0) {
 			snprintf(err, err_len, "--set '%s': %s", o->sets[i],
 			         ret == -ENOENT ? "no such librados/librbd option"
 			                        : "invalid value for this option");
-			ret = -EINVAL;
-			goto fail;
+			return -EINVAL;
 		}
+	}
+	return 0;
+}
+
+static int rados_read_file(void *h, const char *path)
+{
+	return rados_conf_read_file(h, path);
+}
+
+static int rados_parse_env(void *h, const char *var)
+{
+	return rados_conf_parse_env(h, var);
+}
+
+static int rados_set(void *h, const char *key, const char *value)
+{
+	return rados_conf_set(h, key, value);
+}
+
+int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len)
+{
+	static const struct ccb_conf_ops ops = {.lib = "rados",
+	                                        .read_file = rados_read_file,
+	                                        .parse_env = rados_parse_env,
+	                                        .set = rados_set,
+	                                        .op_timeouts = true};
+	char entity[256];
+	const char *name = ccb_cluster_entity(o, entity, sizeof(entity));
+	rados_t r = NULL;
+	int ret = rados_create2(&r, o->cluster ? o->cluster : "ceph", name, 0);
+
+	if (ret < 0) {
+		set_err(err, err_len, "rados_create2", name, ret);
+		return ret == -EINVAL ? -EINVAL : ret;
+	}
+	ret = ccb_cluster_conf_apply(o, &ops, r, err, err_len);
+	if (ret < 0) {
+		rados_shutdown(r);
+		return ret;
 	}
 	*out = r;
 	return 0;
-fail:
-	rados_shutdown(r);
-	return ret;
 }
 
 int ccb_cluster_connect_handle(rados_t r, const struct ccb_opts *o, char *err, size_t err_len)
@@ -229,13 +266,10 @@ int ccb_cluster_connect_handle(rados_t r, const struct ccb_opts *o, char *err, s
 	int ret = rados_connect(r);
 
 	if (ret < 0) {
-		char conf[512], entity[160];
+		char conf[512], entity[256];
 
-		snprintf(entity, sizeof(entity), "%s%s", o->name ? "" : "client.",
-		         o->name ? o->name
-		         : o->id ? o->id
-		                 : "admin");
-		snprintf(err, err_len, "rados_connect(%s, conf %s): %s%s", entity,
+		snprintf(err, err_len, "rados_connect(%s, conf %s): %s%s",
+		         ccb_cluster_entity(o, entity, sizeof(entity)),
 		         ccb_cluster_conf_path(o, conf, sizeof(conf)), strerror(-ret),
 		         ret == -ETIMEDOUT ? " (cluster unreachable within --connect-timeout)"
 		         : ret == -ENOENT  ? " (no keyring with this entity's key: give -k PATH)"

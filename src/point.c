@@ -23,10 +23,10 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 
 	*result = NULL;
 	run.opts = o;
-	run.ops = pt->path ? ccb_path_find(pt->path) : NULL;
+	run.ops = pt->path ? ccb_path_find(pt->path, pt->mode) : NULL;
 	if (!run.ops) {
 		fprintf(stderr, "ccbench: %s: no such path '%s' in this build\n", pt->command,
-			pt->path ? pt->path : "");
+		        pt->path ? pt->path : "");
 		return 2;
 	}
 	run.command = pt->command;
@@ -41,7 +41,8 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	if (ccb_opt_given(o, "total"))
 		run.total_bytes = o->total_bytes;
 	if (ccb_opt_given(o, "duration") ||
-	    (!ccb_opt_given(o, "total") && !(pt->cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS))))
+	    (!ccb_opt_given(o, "total") &&
+	     !(pt->cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS))))
 		run.duration_usec = o->duration_usec;
 	/* else: rbd and krbd make one pass over the image or device, fs one
 	 * file per client, like dd; the path ends it with CCB_SUBMIT_END. */
@@ -68,7 +69,7 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	if (r < 0) {
 		if (r != -ECANCELED)
 			fprintf(stderr, "ccbench: %s: could not start the clients: %s\n",
-				run.command, strerror(-r));
+			        run.command, strerror(-r));
 		status = ccb_signal_pending ? 128 + ccb_signal_pending : 1;
 		goto out;
 	}

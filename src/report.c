@@ -15,12 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static double num(const json_t *o, const char *key)
+double ccb_report_num(const json_t *o, const char *key)
 {
 	return json_number_value(json_object_get(o, key));
 }
 
-static const char *str(const json_t *o, const char *key)
+const char *ccb_report_str(const json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 	return s ? s : "";
@@ -31,9 +31,10 @@ static void text_latency(FILE *out, const char *label, const json_t *lat)
 	fprintf(out,
 	        "%-18s min %.3f  mean %.3f  stddev %.3f  p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  "
 	        "max %.3f\n",
-	        label, num(lat, "min") / 1e3, num(lat, "mean") / 1e3, num(lat, "stddev") / 1e3,
-	        num(lat, "p50") / 1e3, num(lat, "p90") / 1e3, num(lat, "p99") / 1e3,
-	        num(lat, "p99_9") / 1e3, num(lat, "max") / 1e3);
+	        label, ccb_report_num(lat, "min") / 1e3, ccb_report_num(lat, "mean") / 1e3,
+	        ccb_report_num(lat, "stddev") / 1e3, ccb_report_num(lat, "p50") / 1e3,
+	        ccb_report_num(lat, "p90") / 1e3, ccb_report_num(lat, "p99") / 1e3,
+	        ccb_report_num(lat, "p99_9") / 1e3, ccb_report_num(lat, "max") / 1e3);
 }
 
 /* One "key=value ..." line of an object's scalars; sizes in K/M/G. */
@@ -103,7 +104,8 @@ static void text_meta_table(FILE *out, const json_t *r)
 	size_t n = json_array_size(phases);
 
 	fprintf(out, "%-18s %s (%lld files, %lld to %lld bytes, %lld dirs)\n", "files",
-	        str(files, "spec"), (long long)json_integer_value(json_object_get(files, "count")),
+	        ccb_report_str(files, "spec"),
+	        (long long)json_integer_value(json_object_get(files, "count")),
 	        (long long)json_integer_value(json_object_get(files, "min_bytes")),
 	        (long long)json_integer_value(json_object_get(files, "max_bytes")),
 	        (long long)json_integer_value(json_object_get(files, "dirs")));
@@ -113,7 +115,7 @@ static void text_meta_table(FILE *out, const json_t *r)
 	for (size_t i = 0; i < n; i++) {
 		const json_t *ph = json_array_get(phases, i);
 		if (json_integer_value(json_object_get(ph, "ops")))
-			fprintf(out, " %9.0f", num(ph, "ops_per_s"));
+			fprintf(out, " %9.0f", ccb_report_num(ph, "ops_per_s"));
 		else
 			fprintf(out, " %9s", "-");
 	}
@@ -124,8 +126,9 @@ static void text_meta_table(FILE *out, const json_t *r)
 			const json_t *ph = json_array_get(phases, i);
 			char b[32] = "-";
 			if (json_integer_value(json_object_get(ph, "ops")))
-				bonnie_latency(b, sizeof(b),
-				               num(json_object_get(ph, "latency_us"), rows[k].key));
+				bonnie_latency(
+				    b, sizeof(b),
+				    ccb_report_num(json_object_get(ph, "latency_us"), rows[k].key));
 			fprintf(out, " %9s", b);
 		}
 		fputc('\n', out);
@@ -136,7 +139,7 @@ static void text_meta_table(FILE *out, const json_t *r)
 		        (long long)json_integer_value(
 		            json_object_get(json_array_get(phases, i), "ops")));
 	fputc('\n', out);
-	fprintf(out, "%-18s %.2f s, %lld ops, %lld errors\n", "total", num(r, "seconds"),
+	fprintf(out, "%-18s %.2f s, %lld ops, %lld errors\n", "total", ccb_report_num(r, "seconds"),
 	        (long long)json_integer_value(json_object_get(r, "ops")),
 	        (long long)json_integer_value(json_object_get(r, "errors")));
 }
@@ -151,11 +154,12 @@ static int write_text(const json_t *r, FILE *out)
 	const char *key;
 	size_t i;
 
-	fprintf(out, "ccbench %s (path %s, fsid %s)\n", str(r, "command"), str(r, "path"),
-	        str(r, "fsid"));
-	fprintf(out, "%-18s %s (%s)\n", "status", str(r, "status"), str(r, "reason"));
+	fprintf(out, "ccbench %s (path %s, fsid %s)\n", ccb_report_str(r, "command"),
+	        ccb_report_str(r, "path"), ccb_report_str(r, "fsid"));
+	fprintf(out, "%-18s %s (%s)\n", "status", ccb_report_str(r, "status"),
+	        ccb_report_str(r, "reason"));
 	if (json_object_get(r, "error"))
-		fprintf(out, "%-18s %s\n", "error", str(r, "error"));
+		fprintf(out, "%-18s %s\n", "error", ccb_report_str(r, "error"));
 	fprintf(out, "%-18s %lld clients x %lld in flight\n", "load",
 	        (long long)json_integer_value(json_object_get(r, "clients_n")),
 	        (long long)json_integer_value(json_object_get(r, "queue_depth")));
@@ -169,15 +173,15 @@ static int write_text(const json_t *r, FILE *out)
 		text_meta_table(out, r);
 		goto warnings;
 	}
-	fprintf(out, "%-18s %.2f s, %.1f MiB, %lld ops, %lld errors\n", "total", num(r, "seconds"),
-	        num(r, "bytes") / 1048576.0,
+	fprintf(out, "%-18s %.2f s, %.1f MiB, %lld ops, %lld errors\n", "total",
+	        ccb_report_num(r, "seconds"), ccb_report_num(r, "bytes") / 1048576.0,
 	        (long long)json_integer_value(json_object_get(r, "ops")),
 	        (long long)json_integer_value(json_object_get(r, "errors")));
-	fprintf(out, "%-18s %.2f MiB/s\n", "bandwidth", num(r, "bandwidth_mib_s"));
+	fprintf(out, "%-18s %.2f MiB/s\n", "bandwidth", ccb_report_num(r, "bandwidth_mib_s"));
 	fprintf(out, "%-18s stddev %.2f  min %.2f  max %.2f  (%lld samples)\n", "  per second",
-	        num(bw, "stddev"), num(bw, "min"), num(bw, "max"),
+	        ccb_report_num(bw, "stddev"), ccb_report_num(bw, "min"), ccb_report_num(bw, "max"),
 	        (long long)json_integer_value(json_object_get(bw, "samples")));
-	fprintf(out, "%-18s %.1f\n", "iops", num(r, "iops"));
+	fprintf(out, "%-18s %.1f\n", "iops", ccb_report_num(r, "iops"));
 	text_latency(out, "latency ms", json_object_get(r, "latency_us"));
 	json_array_foreach((json_t *)clients, i, v)
 	{
@@ -185,10 +189,10 @@ static int write_text(const json_t *r, FILE *out)
 		snprintf(label, sizeof(label), "client %lld",
 		         (long long)json_integer_value(json_object_get(v, "client")));
 		fprintf(out, "%-18s %.2f MiB/s, %.1f iops, %lld errors, p50 %.3f ms, p99 %.3f ms\n",
-		        label, num(v, "bandwidth_mib_s"), num(v, "iops"),
+		        label, ccb_report_num(v, "bandwidth_mib_s"), ccb_report_num(v, "iops"),
 		        (long long)json_integer_value(json_object_get(v, "errors")),
-		        num(json_object_get(v, "latency_us"), "p50") / 1e3,
-		        num(json_object_get(v, "latency_us"), "p99") / 1e3);
+		        ccb_report_num(json_object_get(v, "latency_us"), "p50") / 1e3,
+		        ccb_report_num(json_object_get(v, "latency_us"), "p99") / 1e3);
 	}
 warnings:
 	json_array_foreach((json_t *)warnings, i, v)

@@ -6,6 +6,7 @@
 #ifndef CCBENCH_CLUSTER_H
 #define CCBENCH_CLUSTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <rados/librados.h>
@@ -54,6 +55,34 @@ int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, c
  */
 int ccb_cluster_split_set(const char *setting, char *key, size_t key_len, const char **value,
                           char *err, size_t err_len);
+
+/**
+ * How one library takes its configuration, so that each connection rule
+ * is written once (ccb_cluster_conf_apply()) for librados and libcephfs.
+ */
+struct ccb_conf_ops {
+	const char *lib; /**< "rados", "ceph": names the calls in messages */
+	int (*read_file)(void *h, const char *path);
+	int (*parse_env)(void *h, const char *var);
+	int (*set)(void *h, const char *key, const char *value);
+	bool op_timeouts; /**< also rados_mon_op_timeout, rados_osd_op_timeout */
+};
+
+/**
+ * Apply the connection options to the unconnected handle @p h, in this
+ * order: the conf file (-c, $CEPH_CONF, /etc/ceph/$cluster.conf; required
+ * unless -o mon_host is given), CEPH_ARGS, -k, the timeouts
+ * (client_mount_timeout from --connect-timeout; with op_timeouts the
+ * librados monitor and OSD op timeouts too), then every -o KEY=VALUE, so
+ * -o overrides the rest.
+ *
+ * @return 0, or -EINVAL (bad input) or another -errno, the reason in @p err.
+ */
+int ccb_cluster_conf_apply(const struct ccb_opts *o, const struct ccb_conf_ops *ops, void *h,
+                           char *err, size_t err_len);
+
+/** The entity to connect as: -n NAME, else client.ID (-i, default admin). */
+const char *ccb_cluster_entity(const struct ccb_opts *o, char *buf, size_t buf_len);
 
 /** The conf path that will be read (from -c, $CEPH_CONF or /etc/ceph/$cluster.conf). */
 const char *ccb_cluster_conf_path(const struct ccb_opts *o, char *buf, size_t buf_len);

@@ -1,7 +1,9 @@
 /**
  * @file path.h
  * One ops table per I/O path, as fio's engines have. A new path is one new
- * src/path_X.c plus one line in ccb_path_find().
+ * src/path_X.c plus one line in ccb_path_find(). A path may hold several
+ * workloads, each its own table under the path's name, told apart by the
+ * command's mode (fs meta is the cephfs path's CCB_MODE_RW).
  */
 #ifndef CCBENCH_PATH_H
 #define CCBENCH_PATH_H
@@ -58,10 +60,13 @@ extern const struct ccb_path_ops ccb_path_rbd;
 /** The kernel block device path (src/path_krbd.c). */
 extern const struct ccb_path_ops ccb_path_krbd;
 
-/** The CephFS path through libcephfs (src/path_cephfs.c). */
+/** The CephFS path through libcephfs: fs write and read (src/path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs;
 
-/** Path by name, or NULL. */
-const struct ccb_path_ops *ccb_path_find(const char *name);
+/** The CephFS path's metadata workload, fs meta (src/path_cephfs_meta.c). */
+extern const struct ccb_path_ops ccb_path_cephfs_meta;
+
+/** The table of path @p name for a command of mode @p mode, or NULL. */
+const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
 
 #endif

@@ -11,6 +11,12 @@
 
 #include <ccbench/options.h>
 
+/** The number at @p key of object @p o; 0 when absent or not a number. */
+double ccb_report_num(const json_t *o, const char *key);
+
+/** The string at @p key of object @p o; "" when absent or not a string. */
+const char *ccb_report_str(const json_t *o, const char *key);
+
 /** Render @p result to @p out. @return 0 or -EIO. */
 int ccb_report_write(const json_t *result, enum ccb_format fmt, FILE *out);
 

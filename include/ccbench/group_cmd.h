@@ -1,0 +1,18 @@
+/**
+ * @file group_cmd.h
+ * The commands on a group in the cluster: report, rm, ls.
+ */
+#ifndef CCBENCH_GROUP_CMD_H
+#define CCBENCH_GROUP_CMD_H
+
+#include <ccbench/cli.h>
+
+/**
+ * `ccbench group report NAME`, `group rm NAME`, `group ls`.
+ *
+ * @return the exit status: 0 ok, 1 failure or (report) an incomplete
+ *         group, 2 bad input (no such group or pool).
+ */
+int ccb_group_command(const struct ccb_cli *cli);
+
+#endif

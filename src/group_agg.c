@@ -1,0 +1,599 @@
+/*
+ * The pure parts of a group: the parameters members must share, the
+ * checks every record from the group pool passes before it is used, and
+ * the report over the window in which all members ran. No cluster here:
+ * tests/unit/test_group.c covers it all.
+ */
+#include <ccbench/group_agg.h>
+#include <ccbench/report.h>
+#include <ccbench/result.h>
+#include <ccbench/stats.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB 1048576.0
+
+#ifndef CCB_VERSION
+#define CCB_VERSION "dev"
+#endif
+
+json_t *ccb_group_params(const struct ccb_opts *o, const char *command, unsigned cmd_mask)
+{
+	json_t *p = json_pack("{s:s, s:I}", "command", command, "members", (json_int_t)o->members);
+
+	if (!p)
+		return NULL;
+	/* The same rule as point.c: --total, else --duration (always for
+	 * rados), else rbd/krbd/fs make one pass. */
+	if (ccb_opt_given(o, "total")) {
+		json_object_set_new(p, "stop", json_string("total"));
+		json_object_set_new(p, "total", json_integer((json_int_t)o->total_bytes));
+	} else if (ccb_opt_given(o, "duration") ||
+	           !(cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS))) {
+		json_object_set_new(p, "stop", json_string("duration"));
+		json_object_set_new(p, "duration", json_integer((json_int_t)o->duration_usec));
+	} else {
+		json_object_set_new(p, "stop", json_string("pass"));
+	}
+	if (cmd_mask & CCB_CMD_RADOS)
+		json_object_set_new(p, "op-size", json_integer((json_int_t)o->op_size_bytes));
+	else if (cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD))
+		json_object_set_new(p, "io-size", json_integer((json_int_t)o->io_size_bytes));
+	else if (cmd_mask & CCB_CMD_FS)
+		json_object_set_new(p, "block-size", json_integer((json_int_t)o->block_size_bytes));
+	return p;
+}
+
+/* A parameter value as the user would have typed it. */
+static void param_text(const char *key, const json_t *v, char *buf, size_t len)
+{
+	if (!v) {
+		snprintf(buf, len, "(none)");
+	} else if (json_is_integer(v) && strcmp(key, "duration") == 0) {
+		ccb_format_duration((uint64_t)json_integer_value(v), buf, len);
+	} else if (json_is_integer(v) && strcmp(key, "members") != 0) {
+		ccb_format_bytes((uint64_t)json_integer_value(v), buf, len);
+	} else if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		snprintf(buf, len, "%s",
+		         strcmp(key, "stop") == 0 && strcmp(s, "pass") == 0 ? "one pass"
+		         : strcmp(key, "stop") == 0
+		             ? (strcmp(s, "total") == 0 ? "--total" : "--duration")
+		             : s);
+	} else {
+		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		snprintf(buf, len, "%s", s ? s : "?");
+		free(s);
+	}
+}
+
+int ccb_group_params_check(const json_t *group, const json_t *mine, char *why, size_t why_len)
+{
+	/* The order of the message: how the run stops before its value. */
+	static const char *const order[] = {"command", "members", "stop",    "duration",
+	                                    "total",   "op-size", "io-size", "block-size"};
+	const char *key;
+	json_t *v;
+
+	for (size_t pass = 0; pass < 2; pass++) {
+		const json_t *a = pass ? mine : group, *b = pass ? group : mine;
+		for (size_t i = 0; i <= sizeof(order) / sizeof(order[0]); i++) {
+			json_object_foreach((json_t *)a, key, v)
+			{
+				const json_t *w = json_object_get(b, key);
+				char mv[64], gv[64];
+				bool listed = false;
+
+				for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+					listed |= strcmp(order[k], key) == 0;
+				/* First the known keys in order, then anything else. */
+				if (i < sizeof(order) / sizeof(order[0])
+				        ? strcmp(order[i], key) != 0
+				        : listed)
+					continue;
+				if (w && json_equal(v, (json_t *)w))
+					continue;
+				param_text(key, json_object_get(mine, key), mv, sizeof(mv));
+				param_text(key, json_object_get(group, key), gv, sizeof(gv));
+				if (strcmp(key, "command") == 0)
+					snprintf(why, why_len,
+					         "this member runs '%s', the group '%s'", mv, gv);
+				else if (strcmp(key, "stop") == 0)
+					snprintf(why, why_len,
+					         "this member stops after %s, the group after %s",
+					         mv, gv);
+				else
+					snprintf(why, why_len,
+					         "--%s: this member has %s, the group %s", key, mv,
+					         gv);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+double ccb_group_skew_ms(const double *starts_s, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	if (n < 2)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, starts_s[i]);
+		hi = fmax(hi, starts_s[i]);
+	}
+	return (hi - lo) * 1000.0;
+}
+
+double ccb_group_bytes_between(const uint64_t *bytes, size_t n, double start_s, double seconds,
+                               double t0, double t1)
+{
+	double end = start_s + seconds, sum = 0, first, last;
+	size_t i0 = 0, i1 = n;
+
+	if (!isfinite(start_s) || !isfinite(seconds) || !(t1 > t0))
+		return 0;
+	/* Only the buckets that can overlap [t0, t1) (one spare each side):
+	 * a second of the window costs the same for a run of a minute or a day. */
+	first = floor(t0 - start_s) - 1;
+	last = ceil(t1 - start_s) + 1;
+	if (first > 0)
+		i0 = first >= (double)n ? n : (size_t)first;
+	if (last < (double)n)
+		i1 = last <= 0 ? 0 : (size_t)last;
+	for (size_t i = i0; i < i1; i++) {
+		double b0 = start_s + (double)i, b1 = fmin(b0 + 1, end), lo, hi;
+
+		/* Ops that ended exactly at the end of the run fall in an empty
+		 * last bucket; give it a nanosecond so they count once. */
+		if (b1 <= b0)
+			b1 = b0 + 1e-9;
+		lo = fmax(b0, t0);
+		hi = fmin(b1, t1);
+		if (hi > lo)
+			sum += (double)bytes[i] * (hi - lo) / (b1 - b0);
+	}
+	return sum;
+}
+
+struct agg_member {
+	json_t *entry; /* borrowed from the report's members[] */
+	const json_t *result;
+	double start, seconds;
+	uint64_t *bytes; /* the result's series, per second */
+	size_t n;
+};
+
+static int load_series(struct agg_member *m)
+{
+	const json_t *series = json_object_get(m->result, "series"), *s;
+	size_t i;
+
+	m->n = json_array_size(series);
+	m->bytes = calloc(m->n ? m->n : 1, sizeof(*m->bytes));
+	if (!m->bytes)
+		return -ENOMEM;
+	json_array_foreach(series, i, s)
+	{
+		/* "t" is 1-based: entry t covers second t-1 of the run. */
+		json_int_t t = json_integer_value(json_object_get(s, "t"));
+		size_t idx = t >= 1 && (size_t)t <= m->n ? (size_t)t - 1 : i;
+		m->bytes[idx] = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
+	}
+	return 0;
+}
+
+/*
+ * Records in the group pool are written by other hosts, other versions, or
+ * anyone with access to the pool: nothing in them is trusted. An instant
+ * must be a real-time second between 1970 and 2100; a run's seconds must be
+ * within the longest --duration and within an hour of its last per-second
+ * sample (a run may stall at its end, but not for days of no samples), so
+ * the aggregate's work is bounded by the samples the records hold.
+ */
+#define EPOCH_MAX_S   4102444800.0 /* 2100-01-01 */
+#define STALL_SLACK_S 3600.0
+#define MAX_RUN_S     (31.0 * 86400.0 + STALL_SLACK_S)
+#define MAX_SAMPLES   ((size_t)MAX_RUN_S + 1)
+bool ccb_group_valid_instant(const json_t *v)
+{
+	double t = json_number_value(v);
+
+	return json_is_number(v) && isfinite(t) && t > 0 && t <= EPOCH_MAX_S;
+}
+
+/* 0 when @p doc (a stored result: start_realtime, result{seconds, series...})
+ * can be aggregated; else -EINVAL with the reason in @p why. */
+static int check_result_doc(const json_t *doc, char *why, size_t len)
+{
+	const json_t *res = json_object_get(doc, "result"), *series, *s, *v;
+	double secs;
+	size_t i, n;
+
+	if (!ccb_group_valid_instant(json_object_get(doc, "start_realtime"))) {
+		snprintf(why, len,
+		         "start_realtime missing or not an instant between 1970 and 2100");
+		return -EINVAL;
+	}
+	if (!json_is_object(res)) {
+		snprintf(why, len, "\"result\" is not an object");
+		return -EINVAL;
+	}
+	v = json_object_get(res, "seconds");
+	secs = json_number_value(v);
+	series = json_object_get(res, "series");
+	n = json_array_size(series);
+	if (!json_is_array(series) || n > MAX_SAMPLES) {
+		snprintf(why, len, "result.series missing, not an array or over %zu samples",
+		         MAX_SAMPLES);
+		return -EINVAL;
+	}
+	if (!json_is_number(v) || !isfinite(secs) || secs < 0 || secs > MAX_RUN_S ||
+	    secs > (double)n + STALL_SLACK_S) {
+		snprintf(why, len,
+		         "result.seconds missing, negative, or beyond its %zu per-second samples",
+		         n);
+		return -EINVAL;
+	}
+	json_array_foreach(series, i, s)
+	{
+		const json_t *t = json_object_get(s, "t"), *b = json_object_get(s, "bytes");
+		if (!json_is_object(s) || !json_is_integer(b) || json_integer_value(b) < 0 ||
+		    (t && (!json_is_integer(t) || json_integer_value(t) < 1 ||
+		           json_integer_value(t) > (json_int_t)n))) {
+			snprintf(why, len, "result.series[%zu] is not {t, bytes >= 0}", i);
+			return -EINVAL;
+		}
+	}
+	v = json_object_get(res, "latency_us");
+	if (v && (!json_is_object(v) || json_number_value(json_object_get(v, "n")) < 0 ||
+	          json_number_value(json_object_get(v, "mean")) < 0)) {
+		snprintf(why, len, "result.latency_us is not a latency object");
+		return -EINVAL;
+	}
+	if (json_object_get(res, "status") && !json_is_string(json_object_get(res, "status"))) {
+		snprintf(why, len, "result.status is not a string");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 0 when registration @p reg can be shown; else -EINVAL with the reason. */
+static int check_registration(const json_t *reg, char *why, size_t len)
+{
+	static const char *const strings[] = {"state", "host", "reason"};
+	const json_t *v;
+
+	if (!json_is_object(reg))
+		return 0; /* absent: "unregistered", which is not malformed */
+	for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++) {
+		v = json_object_get(reg, strings[k]);
+		if (v && !json_is_string(v)) {
+			snprintf(why, len, "registration: \"%s\" is not a string", strings[k]);
+			return -EINVAL;
+		}
+	}
+	v = json_object_get(reg, "start_realtime");
+	if (v && !ccb_group_valid_instant(v)) {
+		snprintf(why, len,
+		         "registration: start_realtime is not an instant between 1970 and 2100");
+		return -EINVAL;
+	}
+	v = json_object_get(reg, "pid");
+	if (v && !json_is_integer(v)) {
+		snprintf(why, len, "registration: pid is not an integer");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+json_t *ccb_group_json_us(double s)
+{
+	return json_integer((json_int_t)llround(s * 1e6));
+}
+
+/* Registration ids in registration order (registered_at, then id). */
+struct reg_order {
+	const char *id;
+	double at;
+};
+
+static int reg_cmp(const void *a, const void *b)
+{
+	const struct reg_order *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+json_t *ccb_group_ids_in_order(const json_t *regs)
+{
+	size_t n = json_object_size(regs), i = 0;
+	struct reg_order *v = calloc(n ? n : 1, sizeof(*v));
+	json_t *out = json_array(), *r;
+	const char *id;
+
+	if (!v || !out) {
+		free(v);
+		json_decref(out);
+		return NULL;
+	}
+	json_object_foreach((json_t *)regs, id, r)
+	{
+		v[i].id = id;
+		v[i++].at = ccb_report_num(r, "registered_at");
+	}
+	qsort(v, n, sizeof(*v), reg_cmp);
+	for (i = 0; i < n; i++)
+		json_array_append_new(out, json_string(v[i].id));
+	free(v);
+	return out;
+}
+
+/* A member id as member_id() makes them: "HOST.PID.RAND", safe in an object name. */
+static bool valid_member_id(const char *s)
+{
+	size_t l = strlen(s);
+
+	return l >= 1 && l < 128 &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.") == l;
+}
+
+static void note_malformed(json_t *malformed, const char *id, const char *why)
+{
+	json_array_append_new(malformed, id ? json_pack("{s:s, s:s}", "member", id, "reason", why)
+	                                    : json_pack("{s:s}", "reason", why));
+}
+
+/*
+ * The member ids to report: a started group's claim, else the
+ * registrations in order. A claim is checked like any record: ids are
+ * strings, none twice, at most CCB_GROUP_MAX_MEMBERS (each costs a read).
+ */
+json_t *ccb_group_claim_ids(const json_t *started, const json_t *regs, json_t *malformed)
+{
+	const json_t *claim = json_object_get(started, "members"), *v;
+	json_t *ids;
+	size_t i;
+	bool noted = false;
+
+	if (!json_is_object(started)) {
+		ids = ccb_group_ids_in_order(regs);
+		if (json_array_size(ids) > CCB_GROUP_MAX_MEMBERS) {
+			note_malformed(malformed, NULL,
+			               "more registrations than a group can have; "
+			               "those after the first left out");
+			while (json_array_size(ids) > CCB_GROUP_MAX_MEMBERS)
+				json_array_remove(ids, CCB_GROUP_MAX_MEMBERS);
+		}
+		return ids;
+	}
+	ids = json_array();
+	if (!ids)
+		return NULL;
+	if (!json_is_array(claim)) {
+		note_malformed(malformed, NULL, "the start claim: \"members\" is not a list");
+		return ids;
+	}
+	json_array_foreach(claim, i, v)
+	{
+		const char *id = json_string_value(v);
+		bool seen = false;
+		size_t j;
+		json_t *w;
+
+		json_array_foreach(ids, j, w) seen |= id && strcmp(json_string_value(w), id) == 0;
+		if (!id || !valid_member_id(id) || seen || i >= CCB_GROUP_MAX_MEMBERS) {
+			if (!noted)
+				note_malformed(
+				    malformed, NULL,
+				    "the start claim: \"members\" holds something not a "
+				    "member id, an id twice, or too many ids; those left out");
+			noted = true;
+			continue;
+		}
+		json_array_append_new(ids, json_string(id));
+	}
+	return ids;
+}
+
+json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
+{
+	const json_t *params = json_object_get(state, "params");
+	const json_t *started = json_object_get(state, "started");
+	const json_t *regs = json_object_get(state, "members");
+	json_t *ids, *report = NULL, *members = json_array(), *missing = json_array(), *v;
+	json_t *agg_series = json_array();
+	struct agg_member *done = NULL;
+	double *starts = NULL, *bw = NULL;
+	json_t *malformed = json_array();
+	size_t n_done = 0, n_starts = 0, n_ids, n_secs, i;
+	double w0 = -INFINITY, w1 = INFINITY, planned = ccb_report_num(started, "start_realtime");
+	double agg_bytes = 0, lat_weighted = 0, lat_ops = 0;
+	bool have_window;
+
+	/* A started group is exactly the members named in its claim; later
+	 * registrations were refused. Before the start, whoever registered. */
+	if (json_is_object(started) &&
+	    !ccb_group_valid_instant(json_object_get(started, "start_realtime"))) {
+		note_malformed(malformed, NULL,
+		               "the start claim: start_realtime is not an instant "
+		               "between 1970 and 2100");
+		planned = 0;
+	}
+	ids = ccb_group_claim_ids(started, regs, malformed);
+	n_ids = json_array_size(ids);
+	done = calloc(n_ids ? n_ids : 1, sizeof(*done));
+	starts = calloc(n_ids ? n_ids : 1, sizeof(*starts));
+	bw = calloc(n_ids ? n_ids : 1, sizeof(*bw));
+	if (!ids || !members || !missing || !malformed || !agg_series || !done || !starts || !bw)
+		goto out;
+
+	json_array_foreach(ids, i, v)
+	{
+		const char *id = json_string_value(v);
+		const json_t *reg = json_object_get(regs, id);
+		const json_t *doc = json_object_get(results, id);
+		const json_t *res = json_object_get(doc, "result");
+		const char *reg_state;
+		double start;
+		char why[160];
+		json_t *e;
+
+		e = json_pack("{s:s}", "member", id);
+		if (!e)
+			goto out;
+		json_array_append_new(members, e);
+		/* A record that does not hold what ccbench writes is named and left
+		 * out, never half-used: one poisoned member cannot stall or blow up
+		 * the report (or `group ls`) for everyone. */
+		if (check_registration(reg, why, sizeof(why)) < 0 ||
+		    (doc && check_result_doc(doc, why, sizeof(why)) < 0)) {
+			json_object_set_new(e, "state", json_string("malformed"));
+			json_object_set_new(e, "reason", json_string(why));
+			note_malformed(malformed, id, why);
+			continue;
+		}
+		reg_state = reg ? ccb_report_str(reg, "state") : "unregistered";
+		start = doc ? ccb_report_num(doc, "start_realtime")
+		            : ccb_report_num(reg, "start_realtime");
+		json_object_set_new(e, "host", json_string(reg ? ccb_report_str(reg, "host") : ""));
+		json_object_set_new(e, "pid",
+		                    json_integer(json_integer_value(json_object_get(reg, "pid"))));
+		if (start > 0) {
+			starts[n_starts++] = start;
+			json_object_set_new(e, "start_realtime_us", ccb_group_json_us(start));
+			if (planned > 0)
+				json_object_set_new(e, "start_offset_ms",
+				                    json_real((start - planned) * 1000.0));
+		}
+		if (strcmp(reg_state, "withdrawn") == 0) {
+			json_object_set_new(e, "state", json_string("withdrawn"));
+			if (json_object_get(reg, "reason"))
+				json_object_set(e, "reason", json_object_get(reg, "reason"));
+		} else if (json_is_object(res)) {
+			json_object_set_new(e, "state", json_string("done"));
+			done[n_done].entry = e;
+			done[n_done].result = res;
+			done[n_done].start = start;
+			done[n_done].seconds = ccb_report_num(res, "seconds");
+			if (load_series(&done[n_done]) < 0)
+				goto out;
+			w0 = fmax(w0, start);
+			w1 = fmin(w1, start + done[n_done].seconds);
+			n_done++;
+		} else {
+			/* Registered or running, never reported: it died, hangs, or
+			 * has not finished yet. Never silently left out. */
+			json_object_set_new(e, "state", json_string("missing"));
+			json_object_set_new(e, "last_state", json_string(reg_state));
+			json_array_append_new(missing, json_string(id));
+		}
+		if (json_is_object(res)) {
+			json_object_set_new(e, "status",
+			                    json_string(ccb_report_str(res, "status")));
+			json_object_set_new(e, "seconds",
+			                    json_real(ccb_report_num(res, "seconds")));
+			json_object_set_new(
+			    e, "bytes",
+			    json_integer(json_integer_value(json_object_get(res, "bytes"))));
+			json_object_set_new(e, "bandwidth_mib_s",
+			                    json_real(ccb_report_num(res, "bandwidth_mib_s")));
+			json_object_set_new(e, "iops", json_real(ccb_report_num(res, "iops")));
+			json_object_set(e, "latency_us", json_object_get(res, "latency_us"));
+			json_object_set(e, "result", (json_t *)res);
+		}
+	}
+
+	have_window = n_done > 0 && w1 > w0;
+	for (i = 0; i < n_done; i++) {
+		struct agg_member *m = &done[i];
+		double b = have_window ? ccb_group_bytes_between(m->bytes, m->n, m->start,
+		                                                 m->seconds, w0, w1)
+		                       : 0;
+		const json_t *lat = json_object_get(m->result, "latency_us");
+
+		bw[i] = have_window ? b / MIB / (w1 - w0) : 0;
+		agg_bytes += b;
+		lat_weighted += ccb_report_num(lat, "mean") * ccb_report_num(lat, "n");
+		lat_ops += ccb_report_num(lat, "n");
+		json_object_set_new(m->entry, "window_bytes", json_real(b));
+		json_object_set_new(m->entry, "window_bandwidth_mib_s", json_real(bw[i]));
+	}
+	/* The aggregate per second, second j of the common window (whose
+	 * length the checks above bound by the members' samples). A counter,
+	 * not t += 1: that stops advancing at large t. */
+	n_secs = have_window ? (size_t)ceil(w1 - w0 - 1e-9) : 0;
+	for (size_t j = 0; j < n_secs; j++) {
+		double t = w0 + (double)j, t1 = fmin(t + 1, w1), sum = 0;
+		for (i = 0; i < n_done; i++)
+			sum += ccb_group_bytes_between(done[i].bytes, done[i].n, done[i].start,
+			                               done[i].seconds, t, t1);
+		json_array_append_new(agg_series,
+		                      json_pack("{s:I, s:f, s:f, s:f, s:f}", "t",
+		                                (json_int_t)json_array_size(agg_series) + 1,
+		                                "offset_s", t - w0, "seconds", t1 - t, "bytes", sum,
+		                                "bandwidth_mib_s", sum / MIB / (t1 - t)));
+	}
+
+	report = json_pack("{s:s, s:i, s:s, s:s, s:O}", "ccbench_version", CCB_VERSION, "schema",
+	                   CCB_RESULT_SCHEMA, "kind", "group_report", "group",
+	                   ccb_report_str(state, "name"), "params",
+	                   params ? (json_t *)params : json_null());
+	if (!report)
+		goto out;
+	if (json_is_object(started))
+		json_object_set_new(report, "started_by",
+		                    json_string(ccb_report_str(started, "by")));
+	json_object_set_new(report, "members_expected",
+	                    json_integer(json_integer_value(json_object_get(params, "members"))));
+	json_object_set_new(
+	    report, "status",
+	    json_string(!json_is_object(started) ? "waiting"
+	                : (json_int_t)n_done ==
+	                            json_integer_value(json_object_get(params, "members")) &&
+	                        json_array_size(missing) == 0 && json_array_size(malformed) == 0
+	                    ? "complete"
+	                    : "incomplete"));
+	if (planned > 0)
+		json_object_set_new(report, "planned_start_realtime_us",
+		                    ccb_group_json_us(planned));
+	json_object_set_new(report, "start_skew_ms",
+	                    n_starts ? json_real(ccb_group_skew_ms(starts, n_starts))
+	                             : json_null());
+	json_object_set_new(report, "window",
+	                    have_window ? json_pack("{s:o, s:o, s:f}", "start_realtime_us",
+	                                            ccb_group_json_us(w0), "end_realtime_us",
+	                                            ccb_group_json_us(w1), "seconds", w1 - w0)
+	                                : json_null());
+	json_object_set_new(
+	    report, "aggregate",
+	    json_pack("{s:I, s:f, s:f, s:f, s:f, s:O}", "members", (json_int_t)n_done, "bytes",
+	              agg_bytes, "seconds", have_window ? w1 - w0 : 0.0, "bandwidth_mib_s",
+	              have_window ? agg_bytes / MIB / (w1 - w0) : 0.0, "latency_mean_us",
+	              lat_ops > 0 ? lat_weighted / lat_ops : 0.0, "series", agg_series));
+	json_object_set_new(json_object_get(report, "aggregate"), "jain_index",
+	                    n_done ? json_real(ccb_jain_index(bw, n_done)) : json_null());
+	json_object_set(report, "members", members);
+	json_object_set(report, "missing", missing);
+	json_object_set(report, "malformed", malformed);
+out:
+	for (i = 0; done && i < n_done; i++)
+		free(done[i].bytes);
+	free(done);
+	free(starts);
+	free(bw);
+	json_decref(ids);
+	json_decref(members);
+	json_decref(missing);
+	json_decref(malformed);
+	json_decref(agg_series);
+	return report;
+}

@@ -1,0 +1,225 @@
+/*
+ * Views of a group report (the document ccb_group_aggregate() builds):
+ * the text table, CSV, and an SVG of every member's bandwidth per second
+ * with the aggregate over the common window. Like report.c and
+ * sweep_report.c, they read only the document.
+ */
+#include <ccbench/chart.h>
+#include <ccbench/group_report.h>
+#include <ccbench/report.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define MIB 1048576.0
+
+void ccb_group_format_realtime(double t, char *buf, size_t len)
+{
+	time_t sec = isfinite(t) && t >= 0 && t <= 1e11 ? (time_t)floor(t) : 0;
+	struct tm tm;
+	char base[32];
+
+	if (!isfinite(t) || t < 0 || t > 1e11 || !gmtime_r(&sec, &tm)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03dZ", base, (int)((t - floor(t)) * 1000));
+}
+
+void ccb_group_render_text(const json_t *rep, FILE *out)
+{
+	const json_t *params = json_object_get(rep, "params");
+	const json_t *agg = json_object_get(rep, "aggregate");
+	const json_t *win = json_object_get(rep, "window");
+	const json_t *m;
+	char when[64], dur[32] = "";
+	size_t i;
+
+	if (json_object_get(params, "duration"))
+		ccb_format_duration(
+		    (uint64_t)json_integer_value(json_object_get(params, "duration")), dur,
+		    sizeof(dur));
+	fprintf(out, "group %s: %s, %lld members expected%s%s, %s\n", ccb_report_str(rep, "group"),
+	        ccb_report_str(params, "command"),
+	        (long long)json_integer_value(json_object_get(rep, "members_expected")),
+	        dur[0] ? ", duration " : "", dur, ccb_report_str(rep, "status"));
+	if (json_object_get(rep, "planned_start_realtime_us")) {
+		ccb_group_format_realtime(ccb_report_num(rep, "planned_start_realtime_us") / 1e6,
+		                          when, sizeof(when));
+		fprintf(out, "%-10s %s planned, skew %.1f ms between measured starts\n", "start",
+		        when, ccb_report_num(rep, "start_skew_ms"));
+	}
+	if (json_is_object(win))
+		fprintf(out, "%-10s %.2f s in which all %lld reporting members ran\n", "window",
+		        ccb_report_num(win, "seconds"),
+		        (long long)json_integer_value(json_object_get(agg, "members")));
+	else
+		fprintf(out, "%-10s none (no member reported, or their runs did not overlap)\n",
+		        "window");
+	fprintf(out, "\n%-36s %-9s %-11s %10s %12s %9s %9s %9s %9s\n", "member", "state", "status",
+	        "MiB/s", "window MiB/s", "iops", "p50 ms", "p99 ms", "start ms");
+	json_array_foreach(json_object_get(rep, "members"), i, m)
+	{
+		const json_t *lat = json_object_get(m, "latency_us");
+		char st[32];
+
+		snprintf(st, sizeof(st), "%s", ccb_report_str(m, "state"));
+		if (!json_object_get(m, "result")) {
+			fprintf(out, "%-36s %-9s %-11s %10s %12s %9s %9s %9s",
+			        ccb_report_str(m, "member"), st,
+			        json_object_get(m, "last_state") ? ccb_report_str(m, "last_state")
+			                                         : "-",
+			        "-", "-", "-", "-", "-");
+		} else {
+			fprintf(out, "%-36s %-9s %-11s %10.2f ", ccb_report_str(m, "member"), st,
+			        ccb_report_str(m, "status"), ccb_report_num(m, "bandwidth_mib_s"));
+			if (json_object_get(m, "window_bandwidth_mib_s"))
+				fprintf(out, "%12.2f", ccb_report_num(m, "window_bandwidth_mib_s"));
+			else
+				fprintf(out, "%12s", "-");
+			fprintf(out, " %9.1f %9.3f %9.3f", ccb_report_num(m, "iops"),
+			        ccb_report_num(lat, "p50") / 1e3, ccb_report_num(lat, "p99") / 1e3);
+		}
+		if (json_object_get(m, "start_offset_ms"))
+			fprintf(out, " %+9.1f\n", ccb_report_num(m, "start_offset_ms"));
+		else
+			fprintf(out, " %9s\n", "-");
+	}
+	fprintf(out, "%-36s %-9s %-11s %10s %12.2f  (%.1f MiB in %.2f s)\n", "aggregate", "", "",
+	        "", ccb_report_num(agg, "bandwidth_mib_s"), ccb_report_num(agg, "bytes") / MIB,
+	        ccb_report_num(agg, "seconds"));
+	if (json_is_number(json_object_get(agg, "jain_index")))
+		fprintf(out,
+		        "%-10s Jain's index %.4f over the members' window bandwidth (1 = equal)\n",
+		        "fairness", ccb_report_num(agg, "jain_index"));
+	json_array_foreach(json_object_get(rep, "malformed"), i, m) fprintf(
+	    out, "%-10s %s%s%s: %s; not in the aggregate\n", "MALFORMED",
+	    json_object_get(m, "member") ? "member " : "", ccb_report_str(m, "member"),
+	    json_object_get(m, "member") ? "" : "group record", ccb_report_str(m, "reason"));
+	if (json_array_size(json_object_get(rep, "missing")))
+		fprintf(out,
+		        "%-10s %zu member(s) registered but never reported a result: not in the "
+		        "aggregate\n",
+		        "MISSING", json_array_size(json_object_get(rep, "missing")));
+}
+
+int ccb_group_render_csv(const json_t *rep, FILE *out)
+{
+	const json_t *agg = json_object_get(rep, "aggregate"), *m;
+	size_t i;
+
+	fprintf(out, "group,member,host,state,status,start_offset_ms,seconds,bytes,bandwidth_mib_s,"
+	             "window_bytes,window_bandwidth_mib_s,iops,latency_us_p50,latency_us_p99,"
+	             "latency_us_p99_9\n");
+	json_array_foreach(json_object_get(rep, "members"), i, m)
+	{
+		const json_t *lat = json_object_get(m, "latency_us");
+		bool res = json_object_get(m, "result") != NULL;
+
+		fprintf(out, "%s,%s,%s,%s,%s,", ccb_report_str(rep, "group"),
+		        ccb_report_str(m, "member"), ccb_report_str(m, "host"),
+		        ccb_report_str(m, "state"), ccb_report_str(m, "status"));
+		if (json_object_get(m, "start_offset_ms"))
+			fprintf(out, "%.3f", ccb_report_num(m, "start_offset_ms"));
+		if (res)
+			fprintf(out, ",%.3f,%lld,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+			        ccb_report_num(m, "seconds"),
+			        (long long)json_integer_value(json_object_get(m, "bytes")),
+			        ccb_report_num(m, "bandwidth_mib_s"),
+			        ccb_report_num(m, "window_bytes"),
+			        ccb_report_num(m, "window_bandwidth_mib_s"),
+			        ccb_report_num(m, "iops"), ccb_report_num(lat, "p50"),
+			        ccb_report_num(lat, "p99"), ccb_report_num(lat, "p99_9"));
+		else
+			fprintf(out, ",,,,,,,,,\n");
+	}
+	fprintf(out, "%s,aggregate,,%s,,,%.3f,,,%.0f,%.3f,,,,\n", ccb_report_str(rep, "group"),
+	        ccb_report_str(rep, "status"), ccb_report_num(agg, "seconds"),
+	        ccb_report_num(agg, "bytes"), ccb_report_num(agg, "bandwidth_mib_s"));
+	return ferror(out) ? -EIO : 0;
+}
+
+int ccb_group_render_svg(const json_t *rep, FILE *out)
+{
+	const json_t *members = json_object_get(rep, "members"), *m;
+	const json_t *agg_series = json_object_get(json_object_get(rep, "aggregate"), "series");
+	size_t n_lines = 0, i;
+	struct ccb_chart_series *lines = calloc(json_array_size(members) + 1, sizeof(*lines));
+	char title[160];
+	double t0 = INFINITY;
+	int r = -ENOMEM;
+
+	if (!lines)
+		return r;
+	json_array_foreach(members, i, m) if (json_object_get(m, "result") &&
+	                                      json_object_get(m, "start_realtime_us")) t0 =
+	    fmin(t0, ccb_report_num(m, "start_realtime_us") / 1e6);
+	/* Each member's own seconds, placed at its measured start. */
+	json_array_foreach(members, i, m)
+	{
+		const json_t *res = json_object_get(m, "result"), *s;
+		const json_t *series = json_object_get(res, "series");
+		double start = ccb_report_num(m, "start_realtime_us") / 1e6,
+		       secs = ccb_report_num(res, "seconds");
+		struct ccb_chart_series *ln = &lines[n_lines];
+		size_t j;
+
+		if (!res || !json_object_get(m, "start_realtime_us"))
+			continue;
+		ln->label = ccb_report_str(m, "member");
+		ln->x = calloc(json_array_size(series) + 1, sizeof(double));
+		ln->y = calloc(json_array_size(series) + 1, sizeof(double));
+		if (!ln->x || !ln->y)
+			goto out;
+		n_lines++;
+		json_array_foreach(series, j, s)
+		{
+			double b0 = (double)j, b1 = fmin(b0 + 1, secs);
+			if (b1 <= b0)
+				continue;
+			((double *)ln->x)[ln->n] = start - t0 + (b0 + b1) / 2;
+			((double *)ln->y)[ln->n++] = ccb_report_num(s, "bytes") / MIB / (b1 - b0);
+		}
+	}
+	if (json_array_size(agg_series)) {
+		struct ccb_chart_series *ln = &lines[n_lines];
+		double w0 =
+		    ccb_report_num(json_object_get(rep, "window"), "start_realtime_us") / 1e6;
+		const json_t *s;
+
+		ln->label = "aggregate (all members running)";
+		ln->x = calloc(json_array_size(agg_series), sizeof(double));
+		ln->y = calloc(json_array_size(agg_series), sizeof(double));
+		if (!ln->x || !ln->y)
+			goto out;
+		n_lines++;
+		json_array_foreach(agg_series, i, s)
+		{
+			((double *)ln->x)[ln->n] = w0 - t0 + ccb_report_num(s, "offset_s") +
+			                           ccb_report_num(s, "seconds") / 2;
+			((double *)ln->y)[ln->n++] = ccb_report_num(s, "bandwidth_mib_s");
+		}
+	}
+	snprintf(title, sizeof(title), "ccbench group %s: %s, bandwidth per second",
+	         ccb_report_str(rep, "group"),
+	         ccb_report_str(json_object_get(rep, "params"), "command"));
+	r = ccb_chart_svg(&(struct ccb_chart){.title = title,
+	                                      .x_title = "time since the first member started (s)",
+	                                      .y_title = "bandwidth (MiB/s)",
+	                                      .series = lines,
+	                                      .n_series = n_lines},
+	                  out);
+out:
+	for (i = 0; i <= n_lines && i < json_array_size(members) + 1; i++) {
+		free((void *)lines[i].x);
+		free((void *)lines[i].y);
+	}
+	free(lines);
+	return r;
+}

@@ -1,0 +1,225 @@
+/*
+ * The group object in RADOS (see group_store.h for its keys): consistent
+ * readings of its omap, guarded write ops, and the members' result
+ * objects, written and read in chunks the OSDs accept.
+ */
+#include <ccbench/cluster.h>
+#include <ccbench/group_store.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OMAP_PAGE    256
+#define RESULT_CHUNK (8u << 20)
+#define RESULT_MAX   (256u << 20)
+
+void ccb_gstate_free(struct ccb_gstate *st)
+{
+	json_decref(st->raw);
+	st->raw = NULL;
+}
+
+int ccb_gstate_read(rados_ioctx_t io, const char *oid, struct ccb_gstate *st)
+{
+	char *after = NULL;
+	int r = 0;
+
+	st->exists = false;
+	st->raw = json_object();
+	if (!st->raw)
+		return -ENOMEM;
+	/* Pages must come from one version of the object, else start over. */
+	for (int attempt = 0; attempt < CCB_GROUP_MAX_ATTEMPTS; attempt++) {
+		bool first = true, again = false;
+
+		json_object_clear(st->raw);
+		free(after);
+		after = NULL;
+		for (;;) {
+			rados_read_op_t op = rados_create_read_op();
+			rados_omap_iter_t it;
+			unsigned char more = 0;
+			int prval = 0;
+			char *key, *val;
+			size_t key_len, val_len;
+			uint64_t ver;
+
+			rados_read_op_omap_get_vals2(op, after ? after : "", "", OMAP_PAGE, &it,
+			                             &more, &prval);
+			r = rados_read_op_operate(op, io, oid, 0);
+			if (r == 0)
+				r = prval;
+			ver = rados_get_last_version(io);
+			while (r == 0 &&
+			       rados_omap_get_next2(it, &key, &val, &key_len, &val_len) == 0 &&
+			       key) {
+				json_t *s = json_stringn(val, val_len);
+				/* Values that are not text are not ours: leave them out. */
+				if (s)
+					json_object_set_new(st->raw, key, s);
+				free(after);
+				after = strndup(key, key_len);
+				if (!after)
+					r = -ENOMEM;
+			}
+			rados_omap_get_end(it);
+			rados_release_read_op(op);
+			if (r == -ENOENT) {
+				free(after);
+				json_object_clear(st->raw);
+				return 0;
+			}
+			if (r < 0)
+				goto out;
+			if (!first && ver != st->version) {
+				again = true;
+				break;
+			}
+			st->exists = true;
+			st->version = ver;
+			first = false;
+			if (!more)
+				goto out;
+		}
+		if (!again)
+			break;
+	}
+	r = -EAGAIN;
+out:
+	free(after);
+	return r;
+}
+
+/* The parsed value of omap key @p key, or NULL. New reference. */
+json_t *ccb_gstate_get(const struct ccb_gstate *st, const char *key)
+{
+	const char *s = json_string_value(json_object_get(st->raw, key));
+
+	return s ? json_loads(s, 0, NULL) : NULL;
+}
+
+/* The registrations, parsed: {ID: record}. New reference. */
+json_t *ccb_gstate_members(const struct ccb_gstate *st)
+{
+	json_t *m = json_object(), *v;
+	const char *key;
+	size_t pl = strlen(CCB_GROUP_MEMBER_PREFIX);
+
+	json_object_foreach(st->raw, key, v)
+	{
+		json_t *rec;
+		if (strncmp(key, CCB_GROUP_MEMBER_PREFIX, pl) != 0)
+			continue;
+		rec = json_loads(json_string_value(v), 0, NULL);
+		if (json_is_object(rec))
+			json_object_set_new(m, key + pl, rec);
+		else
+			json_decref(rec);
+	}
+	return m;
+}
+
+void ccb_gstate_op_set(rados_write_op_t op, const char *key, const char *val)
+{
+	size_t len = strlen(val);
+
+	rados_write_op_omap_set(op, &key, &val, &len, 1);
+}
+
+/* Assert that omap key @p key holds exactly what @p st read ("" = absent). */
+void ccb_gstate_op_cmp(rados_write_op_t op, const struct ccb_gstate *st, const char *key)
+{
+	const json_t *v = json_object_get(st->raw, key);
+
+	rados_write_op_omap_cmp(op, key, LIBRADOS_CMPXATTR_OP_EQ, v ? json_string_value(v) : "",
+	                        v ? json_string_length(v) : 0, NULL);
+}
+
+int ccb_gstate_write_op(rados_ioctx_t io, const char *oid, rados_write_op_t op)
+{
+	int r = rados_write_op_operate(op, io, oid, NULL, 0);
+
+	rados_release_write_op(op);
+	return r;
+}
+
+/* Read a whole object (a stored result) into a NUL-terminated buffer. */
+int ccb_group_read_object(rados_ioctx_t io, const char *oid, char **out, size_t *out_len)
+{
+	uint64_t size;
+	time_t mtime;
+	char *buf;
+	size_t got = 0;
+	int r = rados_stat(io, oid, &size, &mtime);
+
+	if (r < 0)
+		return r;
+	if (size > RESULT_MAX)
+		return -EFBIG;
+	buf = malloc(size + 1);
+	if (!buf)
+		return -ENOMEM;
+	while (got < size) {
+		size_t want = size - got < RESULT_CHUNK ? size - got : RESULT_CHUNK;
+		r = rados_read(io, oid, buf + got, want, got);
+		if (r < 0) {
+			free(buf);
+			return r;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*out_len = got;
+	return 0;
+}
+
+/* Write a whole object in chunks the OSDs accept (osd_max_write_size). */
+int ccb_group_write_object(rados_ioctx_t io, const char *oid, const char *buf, size_t len)
+{
+	size_t first = len < RESULT_CHUNK ? len : RESULT_CHUNK;
+	int r = rados_write_full(io, oid, buf, first);
+
+	for (size_t off = first; r == 0 && off < len; off += RESULT_CHUNK)
+		r = rados_write(io, oid, buf + off,
+		                len - off < RESULT_CHUNK ? len - off : RESULT_CHUNK, off);
+	return r;
+}
+
+const char *ccb_group_pool(const struct ccb_opts *o)
+{
+	return o->group_pool ? o->group_pool : o->pool ? o->pool : "rbd";
+}
+
+int ccb_group_connect(const struct ccb_opts *o, rados_t *cluster, rados_ioctx_t *io,
+                      bool *bad_input)
+{
+	char err[512];
+	int r = ccb_cluster_connect(o, cluster, err, sizeof(err));
+
+	*bad_input = false;
+	if (r < 0) {
+		fprintf(stderr, "ccbench: group: %s\n", err);
+		*bad_input = r == -EINVAL;
+		return r;
+	}
+	r = rados_ioctx_create(*cluster, ccb_group_pool(o), io);
+	if (r < 0) {
+		fprintf(stderr, "ccbench: group: --group-pool '%s': %s\n", ccb_group_pool(o),
+		        r == -ENOENT ? "no such pool" : strerror(-r));
+		*bad_input = r == -ENOENT;
+		rados_shutdown(*cluster);
+		return r;
+	}
+	rados_ioctx_set_namespace(*io, CCB_GROUP_NAMESPACE);
+	return 0;
+}
+
+void ccb_group_result_oid(char *buf, size_t len, const char *group, const char *member)
+{
+	snprintf(buf, len, "%s" CCB_GROUP_RESULT_INFIX "%s", group, member);
+}
