@@ -1,7 +1,7 @@
 /**
  * @file path.h
  * One ops table per I/O path, as fio's engines have. A new path is one new
- * src/path_X.c plus one line in ccb_path_find(). A path may hold several
+ * src/paths/path_X.c plus one line in ccb_path_find(). A path may hold several
  * workloads, each its own table under the path's name, told apart by the
  * command's mode (fs meta is the cephfs path's CCB_MODE_RW).
  */
@@ -51,19 +51,19 @@ struct ccb_path_ops {
 	int (*stalled)(struct ccb_run *run, char *why, size_t len);
 };
 
-/** The rados object path (src/path_rados.c). */
+/** The rados object path (src/paths/path_rados.c). */
 extern const struct ccb_path_ops ccb_path_rados;
 
-/** The librbd image path (src/path_rbd.c). */
+/** The librbd image path (src/paths/path_rbd.c). */
 extern const struct ccb_path_ops ccb_path_rbd;
 
-/** The kernel block device path (src/path_krbd.c). */
+/** The kernel block device path (src/paths/path_krbd.c). */
 extern const struct ccb_path_ops ccb_path_krbd;
 
-/** The CephFS path through libcephfs: fs write and read (src/path_cephfs.c). */
+/** The CephFS path through libcephfs: fs write and read (src/paths/path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs;
 
-/** The CephFS path's metadata workload, fs meta (src/path_cephfs_meta.c). */
+/** The CephFS path's metadata workload, fs meta (src/paths/path_cephfs_meta.c). */
 extern const struct ccb_path_ops ccb_path_cephfs_meta;
 
 /** The table of path @p name for a command of mode @p mode, or NULL. */

@@ -1,5 +1,5 @@
 /* Unit tests for the CephFS path's pure parts: the bonnie++ -n spec and
- * the fs rules checked before mounting (src/path_cephfs.c). */
+ * the fs rules checked before mounting (src/paths/path_cephfs.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
- * Unit tests for src/result.c and src/report.c: the shape and consistency
+ * Unit tests for src/result.c and src/report/report.c: the shape and consistency
  * of the result model built from a fabricated run, and its text, JSON and
  * CSV views.
  */

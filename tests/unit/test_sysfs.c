@@ -1,4 +1,4 @@
-/* Unit tests for src/sysfs.c: attribute parsing, partition -> disk
+/* Unit tests for src/paths/sysfs.c: attribute parsing, partition -> disk
  * resolution and queue attributes, against a fake sysfs tree in a
  * temporary directory (the layout the kernel uses: class/block and
  * dev/block links into devices/). */
