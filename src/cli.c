@@ -24,45 +24,49 @@ static const char *const rbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NU
 static const char *const krbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
 
 static const struct command commands[] = {
-	{"rados write", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
-	 "write objects through librados (like rados bench write)", NULL, 0, NULL},
-	{"rados seq", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-	 "read a kept write run's objects in order", NULL, 0, NULL},
-	{"rados rand", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_RAND,
-	 "read a kept write run's objects at random", NULL, 0, NULL},
-	{"cleanup", NULL, CCB_CMD_CONN | CCB_CMD_CLEANUP, CCB_MODE_WRITE,
-	 "remove the objects a run left (--run-name NAME or --all-runs)", NULL, 0, NULL},
-#define RBD_CMD(word, mode, what)                                                               \
-	{"rbd " word, "librbd", CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode, what, rbd_defaults, 0, NULL}
-	RBD_CMD("read", CCB_MODE_SEQ, "sequential reads of an image through librbd"),
-	RBD_CMD("randread", CCB_MODE_RAND, "random reads of an image through librbd"),
-	RBD_CMD("write", CCB_MODE_WRITE, "sequential writes through librbd"),
-	RBD_CMD("randwrite", CCB_MODE_RANDWRITE, "random writes through librbd"),
-	RBD_CMD("rw", CCB_MODE_RW, "mixed reads and writes (--rw-mix-read, --pattern)"),
+    {"rados write", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
+     "write objects through librados (like rados bench write)", NULL, 0, NULL},
+    {"rados seq", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+     "read a kept write run's objects in order", NULL, 0, NULL},
+    {"rados rand", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_RAND,
+     "read a kept write run's objects at random", NULL, 0, NULL},
+    {"cleanup", NULL, CCB_CMD_CONN | CCB_CMD_CLEANUP, CCB_MODE_WRITE,
+     "remove the objects a run left (--run-name NAME or --all-runs)", NULL, 0, NULL},
+#define RBD_CMD(word, mode, what)                                                                  \
+	{                                                                                          \
+		"rbd " word, "librbd", CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode, what,    \
+		    rbd_defaults, 0, NULL                                                          \
+	}
+    RBD_CMD("read", CCB_MODE_SEQ, "sequential reads of an image through librbd"),
+    RBD_CMD("randread", CCB_MODE_RAND, "random reads of an image through librbd"),
+    RBD_CMD("write", CCB_MODE_WRITE, "sequential writes through librbd"),
+    RBD_CMD("randwrite", CCB_MODE_RANDWRITE, "random writes through librbd"),
+    RBD_CMD("rw", CCB_MODE_RW, "mixed reads and writes (--rw-mix-read, --pattern)"),
 #undef RBD_CMD
-	{"krbd read", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-	 "sequential reads of a kernel block device (read_ahead_kb set, then restored)", krbd_defaults, 0, NULL},
-	{"krbd randread", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_RAND,
-	 "random reads of a kernel block device", krbd_defaults, 0, NULL},
-	{"krbd restore", NULL, CCB_CMD_KRBD_RESTORE, CCB_MODE_SEQ,
-	 "put back read_ahead_kb values and mappings a killed run left", NULL, 0, NULL},
-	{"fs write", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
-	 "dd-style file writes through libcephfs, one file per client", NULL, 0, NULL},
-	{"fs read", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-	 "dd-style file reads through libcephfs, one file per client", NULL, 0, NULL},
-	{"fs meta", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_RW,
-	 "bonnie++-style small-file create, stat+read, delete rates", NULL, 0, NULL},
-	{"sweep", NULL, CCB_CMD_SWEEP | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-	 "run a parameter grid from a JSON config", NULL, 1, "CONFIG"},
-	{"report", NULL, CCB_CMD_REPORT | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-	 "re-render a saved sweep or run result", NULL, 1, "RESULTS.json"},
-	{"compare", NULL, CCB_CMD_COMPARE, CCB_MODE_SEQ,
-	 "compare a result against a baseline; exit 1 on regression", NULL, 2,
-	 "BASELINE.json CURRENT.json"},
-	{"group report", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ,
-	 "gather and add up the results of a group's members", NULL, 1, "NAME"},
-	{"group rm", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ, "remove a group's objects", NULL, 1, "NAME"},
-	{"group ls", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ, "list groups", NULL, 0, NULL},
+    {"krbd read", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+     "sequential reads of a kernel block device (read_ahead_kb set, then restored)", krbd_defaults,
+     0, NULL},
+    {"krbd randread", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_RAND,
+     "random reads of a kernel block device", krbd_defaults, 0, NULL},
+    {"krbd restore", NULL, CCB_CMD_KRBD_RESTORE, CCB_MODE_SEQ,
+     "put back read_ahead_kb values and mappings a killed run left", NULL, 0, NULL},
+    {"fs write", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
+     "dd-style file writes through libcephfs, one file per client", NULL, 0, NULL},
+    {"fs read", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+     "dd-style file reads through libcephfs, one file per client", NULL, 0, NULL},
+    {"fs meta", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_RW,
+     "bonnie++-style small-file create, stat+read, delete rates", NULL, 0, NULL},
+    {"sweep", NULL, CCB_CMD_SWEEP | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+     "run a parameter grid from a JSON config", NULL, 1, "CONFIG"},
+    {"report", NULL, CCB_CMD_REPORT | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+     "re-render a saved sweep or run result", NULL, 1, "RESULTS.json"},
+    {"compare", NULL, CCB_CMD_COMPARE, CCB_MODE_SEQ,
+     "compare a result against a baseline; exit 1 on regression", NULL, 2,
+     "BASELINE.json CURRENT.json"},
+    {"group report", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ,
+     "gather and add up the results of a group's members", NULL, 1, "NAME"},
+    {"group rm", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ, "remove a group's objects", NULL, 1, "NAME"},
+    {"group ls", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ, "list groups", NULL, 0, NULL},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -73,8 +77,8 @@ void ccb_cli_usage(FILE *out, unsigned cmd_mask)
 	for (size_t i = 0; i < N_COMMANDS; i++) {
 		char left[64];
 		snprintf(left, sizeof(left), "%s%s%s", commands[i].name,
-			 commands[i].args_help ? " " : "",
-			 commands[i].args_help ? commands[i].args_help : "");
+		         commands[i].args_help ? " " : "",
+		         commands[i].args_help ? commands[i].args_help : "");
 		fprintf(out, "  %-28s %s\n", left, commands[i].summary);
 	}
 	fprintf(out, "\noptions%s:\n", cmd_mask ? " of this command" : "");
@@ -84,18 +88,18 @@ void ccb_cli_usage(FILE *out, unsigned cmd_mask)
 			continue;
 		if (d->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->short_name, d->name,
-				 d->argname ? " " : "", d->argname ? d->argname : "");
+			         d->argname ? " " : "", d->argname ? d->argname : "");
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->argname ? " " : "",
-				 d->argname ? d->argname : "");
+			         d->argname ? d->argname : "");
 		fprintf(out, "  %-32s %s", left, d->help);
 		if (d->def)
 			fprintf(out, " [%s]", d->def);
 		fputc('\n', out);
 	}
 	fprintf(out, "\nSizes take K, M, G, T (binary): 64K, 4M. Durations take us, ms, s, m, h: "
-		     "500ms, 10s, 2m.\nCEPH_ARGS is read as the ceph CLIs read it. Results go to "
-		     "stdout, progress to stderr.\n");
+	             "500ms, 10s, 2m.\nCEPH_ARGS is read as the ceph CLIs read it. Results go to "
+	             "stdout, progress to stderr.\n");
 }
 
 enum { OPT_HELP = 1000, OPT_VERSION };
@@ -103,7 +107,7 @@ enum { OPT_HELP = 1000, OPT_VERSION };
 /* Defaults that differ by command (rbd reads at depth 1, like dd or a booting
  * VM); they apply where the user gave nothing and do not count as given. */
 static int apply_command_defaults(struct ccb_cli *cli, const struct command *cmd, char *err,
-				  size_t err_len)
+                                  size_t err_len)
 {
 	for (const char *const *kv = cmd->defaults; kv && kv[0]; kv += 2) {
 		const struct ccb_opt_desc *d = ccb_opt_find(kv[0]);
@@ -228,7 +232,8 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 		if (need == 2 && (nwords < 2 || strcmp(cmd->name + l0 + 1, words[1]) != 0))
 			continue;
 		if (nwords - need > cmd->n_args) {
-			snprintf(err, err_len, "unexpected argument '%s'", argv[optind + need + cmd->n_args]);
+			snprintf(err, err_len, "unexpected argument '%s'",
+			         argv[optind + need + cmd->n_args]);
 			return -EINVAL;
 		}
 		if (nwords - need < cmd->n_args && !cli->help) {
@@ -254,19 +259,20 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 	}
 	if (strcmp(words[0], "rados") == 0)
 		snprintf(err, err_len, "rados: expected write, seq or rand, not '%s'",
-			 nwords > 1 ? words[1] : "");
+		         nwords > 1 ? words[1] : "");
 	else if (strcmp(words[0], "rbd") == 0)
-		snprintf(err, err_len, "rbd: expected read, randread, write, randwrite or rw, not '%s'",
-			 nwords > 1 ? words[1] : "");
+		snprintf(err, err_len,
+		         "rbd: expected read, randread, write, randwrite or rw, not '%s'",
+		         nwords > 1 ? words[1] : "");
 	else if (strcmp(words[0], "krbd") == 0)
 		snprintf(err, err_len, "krbd: expected read, randread or restore, not '%s'",
-			 nwords > 1 ? words[1] : "");
+		         nwords > 1 ? words[1] : "");
 	else if (strcmp(words[0], "fs") == 0)
 		snprintf(err, err_len, "fs: expected write, read or meta, not '%s'",
-			 nwords > 1 ? words[1] : "");
+		         nwords > 1 ? words[1] : "");
 	else if (strcmp(words[0], "group") == 0)
 		snprintf(err, err_len, "group: expected report, rm or ls, not '%s'",
-			 nwords > 1 ? words[1] : "");
+		         nwords > 1 ? words[1] : "");
 	else
 		snprintf(err, err_len, "unknown command '%s'", words[0]);
 	return -EINVAL;

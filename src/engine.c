@@ -512,10 +512,10 @@ int ccb_run_execute(struct ccb_run *run)
 		if (ccb_signal_pending && atomic_load(&run->stop) == CCB_STOP_NONE) {
 			run->signal = ccb_signal_pending;
 			ccb_run_stop(run, CCB_STOP_SIGNAL, -EINTR, "interrupted by %s",
-				     run->signal == SIGINT    ? "SIGINT"
-				     : run->signal == SIGHUP  ? "SIGHUP"
-				     : run->signal == SIGPIPE ? "SIGPIPE (stdout or stderr closed)"
-							      : "SIGTERM");
+			             run->signal == SIGINT    ? "SIGINT"
+			             : run->signal == SIGHUP  ? "SIGHUP"
+			             : run->signal == SIGPIPE ? "SIGPIPE (stdout or stderr closed)"
+			                                      : "SIGTERM");
 		}
 		for (unsigned i = 0; i < started; i++) {
 			struct ccb_client *cl = &run->clients[i];

@@ -83,7 +83,7 @@ int ccb_series_merge(struct ccb_series *dst, const struct ccb_series *src)
 }
 
 void ccb_series_bw_summary(const struct ccb_series *s, uint64_t run_nsec,
-			   struct ccb_bw_summary *out)
+                           struct ccb_bw_summary *out)
 {
 	size_t whole = (size_t)(run_nsec / 1000000000ull);
 	double sum = 0, sumsq = 0;
@@ -117,8 +117,8 @@ void ccb_series_bw_summary(const struct ccb_series *s, uint64_t run_nsec,
 	out->mean_mib_s = sum / (double)whole;
 	/* Sample stddev, as rados bench reports it. */
 	out->stddev_mib_s =
-		whole > 1 ? sqrt(fmax(0, (sumsq - sum * sum / (double)whole) / (double)(whole - 1)))
-			  : 0;
+	    whole > 1 ? sqrt(fmax(0, (sumsq - sum * sum / (double)whole) / (double)(whole - 1)))
+	              : 0;
 }
 
 double ccb_jain_index(const double *v, size_t n)

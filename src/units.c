@@ -23,23 +23,23 @@ struct unit {
  * rados bench -b), so the SI-looking forms are aliases, not powers of ten.
  */
 static const struct unit byte_units[] = {
-	{"", 1},
-	{"B", 1},
-	{"K", 1ull << 10},
-	{"KB", 1ull << 10},
-	{"KiB", 1ull << 10},
-	{"M", 1ull << 20},
-	{"MB", 1ull << 20},
-	{"MiB", 1ull << 20},
-	{"G", 1ull << 30},
-	{"GB", 1ull << 30},
-	{"GiB", 1ull << 30},
-	{"T", 1ull << 40},
-	{"TB", 1ull << 40},
-	{"TiB", 1ull << 40},
-	{"P", 1ull << 50},
-	{"PB", 1ull << 50},
-	{"PiB", 1ull << 50},
+    {"", 1},
+    {"B", 1},
+    {"K", 1ull << 10},
+    {"KB", 1ull << 10},
+    {"KiB", 1ull << 10},
+    {"M", 1ull << 20},
+    {"MB", 1ull << 20},
+    {"MiB", 1ull << 20},
+    {"G", 1ull << 30},
+    {"GB", 1ull << 30},
+    {"GiB", 1ull << 30},
+    {"T", 1ull << 40},
+    {"TB", 1ull << 40},
+    {"TiB", 1ull << 40},
+    {"P", 1ull << 50},
+    {"PB", 1ull << 50},
+    {"PiB", 1ull << 50},
 };
 
 /*
@@ -47,14 +47,14 @@ static const struct unit byte_units[] = {
  * minutes here but mega in a size, and rejecting it beats guessing.
  */
 static const struct unit duration_units[] = {
-	{"", 1000000},
-	{"us", 1},
-	{"ms", 1000},
-	{"s", 1000000},
-	{"sec", 1000000},
-	{"m", 60ull * 1000000},
-	{"min", 60ull * 1000000},
-	{"h", 3600ull * 1000000},
+    {"", 1000000},
+    {"us", 1},
+    {"ms", 1000},
+    {"s", 1000000},
+    {"sec", 1000000},
+    {"m", 60ull * 1000000},
+    {"min", 60ull * 1000000},
+    {"h", 3600ull * 1000000},
 };
 
 /*
@@ -86,7 +86,7 @@ static int parse_digits(const char *s, uint64_t *out, const char **end)
 }
 
 static int parse_with_units(const char *s, uint64_t *out, const struct unit *units, size_t n_units,
-			    int (*cmp)(const char *, const char *))
+                            int (*cmp)(const char *, const char *))
 {
 	const char *suffix;
 	uint64_t v = 0;
@@ -114,14 +114,14 @@ static int parse_with_units(const char *s, uint64_t *out, const struct unit *uni
 
 int ccb_parse_bytes(const char *s, uint64_t *out_bytes)
 {
-	return parse_with_units(s, out_bytes, byte_units, sizeof(byte_units) / sizeof(byte_units[0]),
-				strcasecmp);
+	return parse_with_units(s, out_bytes, byte_units,
+	                        sizeof(byte_units) / sizeof(byte_units[0]), strcasecmp);
 }
 
 int ccb_parse_duration_usec(const char *s, uint64_t *out_usec)
 {
 	return parse_with_units(s, out_usec, duration_units,
-				sizeof(duration_units) / sizeof(duration_units[0]), strcmp);
+	                        sizeof(duration_units) / sizeof(duration_units[0]), strcmp);
 }
 
 int ccb_parse_u64(const char *s, uint64_t *out)
@@ -137,7 +137,7 @@ int ccb_parse_u64(const char *s, uint64_t *out)
  * first and ends with the multiplier-1 unit.
  */
 static void format_exact(uint64_t v, const struct unit *units, size_t n_units, char *buf,
-			 size_t buf_len)
+                         size_t buf_len)
 {
 	size_t i;
 
@@ -153,8 +153,8 @@ static void format_exact(uint64_t v, const struct unit *units, size_t n_units, c
 void ccb_format_bytes(uint64_t bytes, char *buf, size_t buf_len)
 {
 	static const struct unit units[] = {
-		{"P", 1ull << 50}, {"T", 1ull << 40}, {"G", 1ull << 30},
-		{"M", 1ull << 20}, {"K", 1ull << 10}, {"", 1},
+	    {"P", 1ull << 50}, {"T", 1ull << 40}, {"G", 1ull << 30},
+	    {"M", 1ull << 20}, {"K", 1ull << 10}, {"", 1},
 	};
 
 	/* 0 divides by everything; "0" reads better than "0P". */
@@ -168,8 +168,11 @@ void ccb_format_bytes(uint64_t bytes, char *buf, size_t buf_len)
 void ccb_format_duration(uint64_t usec, char *buf, size_t buf_len)
 {
 	static const struct unit units[] = {
-		{"h", 3600ull * 1000000}, {"m", 60ull * 1000000}, {"s", 1000000},
-		{"ms", 1000},		  {"us", 1},
+	    {"h", 3600ull * 1000000},
+	    {"m", 60ull * 1000000},
+	    {"s", 1000000},
+	    {"ms", 1000},
+	    {"us", 1},
 	};
 
 	/* A zero duration is most naturally read as "0s", matching a bare "0" on input. */

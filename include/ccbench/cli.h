@@ -12,13 +12,13 @@
 #include <ccbench/options.h>
 
 struct ccb_cli {
-	const char *command;  /**< "rados write", "cleanup", ... */
-	const char *path;     /**< path name for run commands, NULL otherwise */
-	unsigned cmd_mask;    /**< enum ccb_cmd_mask bits of the command */
+	const char *command; /**< "rados write", "cleanup", ... */
+	const char *path;    /**< path name for run commands, NULL otherwise */
+	unsigned cmd_mask;   /**< enum ccb_cmd_mask bits of the command */
 	enum ccb_mode mode;
 	bool help;
 	bool version;
-	const char *args[4];  /**< positional arguments after the command words */
+	const char *args[4]; /**< positional arguments after the command words */
 	int n_args;
 	struct ccb_opts opts;
 };

@@ -16,9 +16,9 @@
 #include <stdint.h>
 
 #define CCB_HIST_SUB_BITS 6
-#define CCB_HIST_SUB (1u << CCB_HIST_SUB_BITS)
+#define CCB_HIST_SUB      (1u << CCB_HIST_SUB_BITS)
 /* Group 0 holds the exact values [0, 64); groups 1..58 hold the powers of two 2^6..2^63. */
-#define CCB_HIST_GROUPS (64 - CCB_HIST_SUB_BITS + 1)
+#define CCB_HIST_GROUPS  (64 - CCB_HIST_SUB_BITS + 1)
 #define CCB_HIST_BUCKETS (CCB_HIST_GROUPS * CCB_HIST_SUB)
 
 struct ccb_hist {
@@ -61,7 +61,8 @@ double ccb_hist_stddev(const struct ccb_hist *h);
 /** Index of the bucket that holds @p nsec (exposed for tests). */
 unsigned ccb_hist_bucket_of(uint64_t nsec);
 
-/** Lowest value held by bucket @p idx (exposed for tests); UINT64_MAX if idx >= CCB_HIST_BUCKETS. */
+/** Lowest value held by bucket @p idx (exposed for tests); UINT64_MAX if idx >= CCB_HIST_BUCKETS.
+ */
 uint64_t ccb_hist_bucket_low(unsigned idx);
 
 #endif

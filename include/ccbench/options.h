@@ -29,18 +29,18 @@ enum ccb_opt_type {
 
 /** Commands an option applies to (bit mask). */
 enum ccb_cmd_mask {
-	CCB_CMD_CONN = 1u << 0,   /**< anything that connects */
-	CCB_CMD_RADOS = 1u << 1,  /**< ccbench rados write|seq|rand */
-	CCB_CMD_CLEANUP = 1u << 2, /**< ccbench cleanup */
-	CCB_CMD_OUTPUT = 1u << 3, /**< anything that prints a result */
-	CCB_CMD_RBD = 1u << 4,    /**< ccbench rbd read|write|randread|randwrite|rw */
-	CCB_CMD_KRBD = 1u << 5,   /**< ccbench krbd read|randread */
+	CCB_CMD_CONN = 1u << 0,         /**< anything that connects */
+	CCB_CMD_RADOS = 1u << 1,        /**< ccbench rados write|seq|rand */
+	CCB_CMD_CLEANUP = 1u << 2,      /**< ccbench cleanup */
+	CCB_CMD_OUTPUT = 1u << 3,       /**< anything that prints a result */
+	CCB_CMD_RBD = 1u << 4,          /**< ccbench rbd read|write|randread|randwrite|rw */
+	CCB_CMD_KRBD = 1u << 5,         /**< ccbench krbd read|randread */
 	CCB_CMD_KRBD_RESTORE = 1u << 6, /**< ccbench krbd restore */
-	CCB_CMD_FS = 1u << 7,     /**< ccbench fs write|read|meta */
-	CCB_CMD_SWEEP = 1u << 8,  /**< ccbench sweep CONFIG */
-	CCB_CMD_REPORT = 1u << 9, /**< ccbench report RESULTS */
-	CCB_CMD_COMPARE = 1u << 10, /**< ccbench compare BASELINE CURRENT */
-	CCB_CMD_GROUP = 1u << 11, /**< ccbench group report|rm|ls */
+	CCB_CMD_FS = 1u << 7,           /**< ccbench fs write|read|meta */
+	CCB_CMD_SWEEP = 1u << 8,        /**< ccbench sweep CONFIG */
+	CCB_CMD_REPORT = 1u << 9,       /**< ccbench report RESULTS */
+	CCB_CMD_COMPARE = 1u << 10,     /**< ccbench compare BASELINE CURRENT */
+	CCB_CMD_GROUP = 1u << 11,       /**< ccbench group report|rm|ls */
 };
 
 /** Commands that run a workload (and so can join a group or be swept). */
@@ -81,7 +81,7 @@ struct ccb_opts {
 	bool force; /**< cleanup --run-name without RUN.meta */
 
 	/* rbd: image and I/O. */
-	const char *image;          /**< POOL/NAME of an existing image */
+	const char *image; /**< POOL/NAME of an existing image */
 	uint64_t image_size_bytes;
 	uint64_t order;
 	uint64_t stripe_unit_bytes;
@@ -91,7 +91,7 @@ struct ccb_opts {
 	bool allow_write_existing;
 	bool keep;
 	uint64_t io_size_bytes;
-	const char *pattern;        /**< "seq" or "rand" */
+	const char *pattern; /**< "seq" or "rand" */
 	uint64_t rw_mix_read_pct;
 
 	/* rbd: readahead and cache. */
@@ -105,8 +105,8 @@ struct ccb_opts {
 
 	/* krbd: kernel block device. */
 	const char *device;
-	const char *map;            /**< POOL/IMAGE to map for the run */
-	const char *map_via;        /**< auto | kernel | fuse-loop */
+	const char *map;     /**< POOL/IMAGE to map for the run */
+	const char *map_via; /**< auto | kernel | fuse-loop */
 	const char *map_options;
 	uint64_t read_ahead_kb;
 	uint64_t offset_bytes;
@@ -117,7 +117,7 @@ struct ccb_opts {
 	uint64_t file_size_bytes;
 	uint64_t block_size_bytes;
 	const char *dir;
-	const char *files_spec;     /**< bonnie++ -n files:max:min:dirs */
+	const char *files_spec; /**< bonnie++ -n files:max:min:dirs */
 
 	/* group: clients on many hosts, coordinated through RADOS. */
 	const char *group;
@@ -133,10 +133,10 @@ struct ccb_opts {
 	uint64_t seed;
 	const char *params[CCB_MAX_SETS]; /**< sweep --param KEY=VALUE, in order */
 	unsigned n_params;
-	uint64_t repeat;            /**< sweep --repeat N (given: overrides the config's) */
-	bool dry_run;               /**< sweep --dry-run: check and estimate, contact nothing */
-	const char *tolerance;      /**< "10%" */
-	const char *metric;         /**< bandwidth | p99 */
+	uint64_t repeat;       /**< sweep --repeat N (given: overrides the config's) */
+	bool dry_run;          /**< sweep --dry-run: check and estimate, contact nothing */
+	const char *tolerance; /**< "10%" */
+	const char *metric;    /**< bandwidth | p99 */
 
 	/* Output. */
 	enum ccb_format format;
@@ -148,8 +148,8 @@ struct ccb_opts {
 };
 
 struct ccb_opt_desc {
-	const char *name;    /**< long name, without "--" */
-	int short_name;      /**< getopt short letter, or 0 */
+	const char *name; /**< long name, without "--" */
+	int short_name;   /**< getopt short letter, or 0 */
 	enum ccb_opt_type type;
 	size_t offset;       /**< offsetof(struct ccb_opts, field) */
 	const char *def;     /**< default, parsed like user input; NULL = unset */
@@ -178,7 +178,7 @@ void ccb_opts_defaults(struct ccb_opts *o);
  * @return 0, -EINVAL (malformed, out of range), -E2BIG (too many --set).
  */
 int ccb_opt_set(struct ccb_opts *o, const struct ccb_opt_desc *d, const char *value, char *err,
-		size_t err_len);
+                size_t err_len);
 
 /** True when the option called @p name was set explicitly. */
 bool ccb_opt_given(const struct ccb_opts *o, const char *name);

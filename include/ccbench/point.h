@@ -14,12 +14,12 @@
 #include <ccbench/options.h>
 
 struct ccb_point {
-	const char *command;   /**< "rbd read" */
-	const char *path;      /**< path name for ccb_path_find() */
+	const char *command; /**< "rbd read" */
+	const char *path;    /**< path name for ccb_path_find() */
 	unsigned cmd_mask;
 	enum ccb_mode mode;
 	const struct ccb_opts *opts;
-	int argc;              /**< recorded in the result */
+	int argc; /**< recorded in the result */
 	char **argv;
 	/**
 	 * Called after the clients are open, just before the clock starts

@@ -44,7 +44,7 @@ int ccb_series_merge(struct ccb_series *dst, const struct ccb_series *src);
  * is shorter than a second, in which case its one sample is the mean.
  */
 void ccb_series_bw_summary(const struct ccb_series *s, uint64_t run_nsec,
-			   struct ccb_bw_summary *out);
+                           struct ccb_bw_summary *out);
 
 /** Jain's fairness index of @p n values: 1 when all equal, 1/n when one has all. */
 double ccb_jain_index(const double *v, size_t n);

@@ -345,7 +345,7 @@ static int create_image(struct ccb_run *run, struct rbdrun *rr)
 		if (r < 0)
 			return r;
 		ccb_undo_set_hint(r, "rbd rm %s/%s%s%s", rr->pool, rr->image, o->conf ? " -c " : "",
-				  o->conf ? o->conf : "");
+		                  o->conf ? o->conf : "");
 	}
 	return 0;
 }

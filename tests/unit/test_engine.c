@@ -222,14 +222,14 @@ static void fake_release(struct ccb_client *cl, struct ccb_slot *s)
 }
 
 static const struct ccb_path_ops fake_ops = {
-	.name = "fake",
-	.prepare = fake_prepare,
-	.client_open = fake_client_open,
-	.submit = fake_submit,
-	.complete = fake_complete,
-	.describe = fake_describe,
-	.release = fake_release,
-	.client_close = fake_client_close,
+    .name = "fake",
+    .prepare = fake_prepare,
+    .client_open = fake_client_open,
+    .submit = fake_submit,
+    .complete = fake_complete,
+    .describe = fake_describe,
+    .release = fake_release,
+    .client_close = fake_client_close,
 };
 
 static void fake_init(struct fake *f, enum fake_mode mode, unsigned n_completers)

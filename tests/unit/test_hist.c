@@ -71,11 +71,8 @@ struct dist {
 };
 
 static const struct dist dists[] = {
-	{"uniform", gen_uniform},
-	{"log-uniform", gen_log_uniform},
-	{"exponential", gen_exponential},
-	{"bimodal", gen_bimodal},
-	{"pareto", gen_pareto},
+    {"uniform", gen_uniform}, {"log-uniform", gen_log_uniform}, {"exponential", gen_exponential},
+    {"bimodal", gen_bimodal}, {"pareto", gen_pareto},
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -103,7 +100,7 @@ static void assert_rel_close(double got, double want, double tol, const char *wh
 
 	if (!(err <= tol))
 		fail_msg("%s: got %.17g want %.17g (rel err %.3g > %.3g)", what, got, want, err,
-			 tol);
+		         tol);
 }
 
 /* Highest value of bucket @i; the last bucket ends at UINT64_MAX. */
@@ -123,12 +120,12 @@ static void test_bucket_layout(void **state)
 
 		if (i > 0 && low <= prev)
 			fail_msg("bucket %u: low %llu not above %llu", i, (unsigned long long)low,
-				 (unsigned long long)prev);
+			         (unsigned long long)prev);
 		prev = low;
 		if (ccb_hist_bucket_of(low) != i || ccb_hist_bucket_of(high) != i)
-			fail_msg("bucket %u [%llu, %llu] maps to %u..%u", i, (unsigned long long)low,
-				 (unsigned long long)high, ccb_hist_bucket_of(low),
-				 ccb_hist_bucket_of(high));
+			fail_msg("bucket %u [%llu, %llu] maps to %u..%u", i,
+			         (unsigned long long)low, (unsigned long long)high,
+			         ccb_hist_bucket_of(low), ccb_hist_bucket_of(high));
 		/* The header's promise: width at most 1/64 of the lower bound (1 below 128). */
 		if (i < 2 * CCB_HIST_SUB)
 			assert_true(high == low);
@@ -148,22 +145,22 @@ static void test_bucket_known_values(void **state)
 		uint64_t v;
 		unsigned idx;
 	} cases[] = {
-		{0, 0},
-		{1, 1},
-		{63, 63},
-		{64, 64},
-		{65, 65},
-		{127, 127},
-		{128, 128},
-		{129, 128},
-		{130, 129},
-		{255, 191},
-		{256, 192},
-		{259, 192},
-		{260, 193},
-		{1000, 4 * 64 + 61},
-		{1ull << 63, 58 * 64},
-		{UINT64_MAX, 58 * 64 + 63},
+	    {0, 0},
+	    {1, 1},
+	    {63, 63},
+	    {64, 64},
+	    {65, 65},
+	    {127, 127},
+	    {128, 128},
+	    {129, 128},
+	    {130, 129},
+	    {255, 191},
+	    {256, 192},
+	    {259, 192},
+	    {260, 193},
+	    {1000, 4 * 64 + 61},
+	    {1ull << 63, 58 * 64},
+	    {UINT64_MAX, 58 * 64 + 63},
 	};
 	uint64_t seed = 42;
 	unsigned k, i;
@@ -172,7 +169,7 @@ static void test_bucket_known_values(void **state)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		if (ccb_hist_bucket_of(cases[i].v) != cases[i].idx)
 			fail_msg("bucket_of(%llu) = %u, want %u", (unsigned long long)cases[i].v,
-				 ccb_hist_bucket_of(cases[i].v), cases[i].idx);
+			         ccb_hist_bucket_of(cases[i].v), cases[i].idx);
 	}
 	/* Every power of two from 2^6 opens its own group. */
 	for (k = CCB_HIST_SUB_BITS; k < 64; k++) {
@@ -350,7 +347,7 @@ static void test_percentiles_vs_sort(void **state)
 {
 	/* Percentiles in basis points, so the exact rank can be computed in integers. */
 	static const uint64_t bps[] = {
-		1, 100, 1000, 2500, 5000, 7500, 9000, 9500, 9900, 9990, 9999, 10000,
+	    1, 100, 1000, 2500, 5000, 7500, 9000, 9500, 9900, 9990, 9999, 10000,
 	};
 	static struct ccb_hist h;
 	size_t di, i;
@@ -380,8 +377,8 @@ static void test_percentiles_vs_sort(void **state)
 			if (err >= 0.01 || err > 1.0 / 128 ||
 			    ccb_hist_bucket_of(got) != ccb_hist_bucket_of(want))
 				fail_msg("%s p%g: got %llu want %llu (rel err %.4f%%)", d->name,
-					 (double)bps[i] / 100.0, (unsigned long long)got,
-					 (unsigned long long)want, err * 100);
+				         (double)bps[i] / 100.0, (unsigned long long)got,
+				         (unsigned long long)want, err * 100);
 			if (err > worst)
 				worst = err;
 		}
@@ -392,10 +389,11 @@ static void test_percentiles_vs_sort(void **state)
 		for (i = 0; i < N_SAMPLES; i++)
 			sq += ((long double)v[i] - mean) * ((long double)v[i] - mean);
 		assert_rel_close(ccb_hist_mean(&h), (double)mean, 1e-12, "mean");
-		assert_rel_close(ccb_hist_stddev(&h), (double)sqrtl(sq / N_SAMPLES), 1e-6, "stddev");
+		assert_rel_close(ccb_hist_stddev(&h), (double)sqrtl(sq / N_SAMPLES), 1e-6,
+		                 "stddev");
 		print_message("%-12s min %llu max %llu worst percentile error %.3f%%\n", d->name,
-			      (unsigned long long)h.min_nsec, (unsigned long long)h.max_nsec,
-			      worst * 100);
+		              (unsigned long long)h.min_nsec, (unsigned long long)h.max_nsec,
+		              worst * 100);
 	}
 }
 
@@ -460,15 +458,15 @@ static void test_merge(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bucket_layout),
-		cmocka_unit_test(test_bucket_known_values),
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_single_sample),
-		cmocka_unit_test(test_small_values_exact),
-		cmocka_unit_test(test_percentile_midpoint),
-		cmocka_unit_test(test_stddev_small),
-		cmocka_unit_test(test_percentiles_vs_sort),
-		cmocka_unit_test(test_merge),
+	    cmocka_unit_test(test_bucket_layout),
+	    cmocka_unit_test(test_bucket_known_values),
+	    cmocka_unit_test(test_empty),
+	    cmocka_unit_test(test_single_sample),
+	    cmocka_unit_test(test_small_values_exact),
+	    cmocka_unit_test(test_percentile_midpoint),
+	    cmocka_unit_test(test_stddev_small),
+	    cmocka_unit_test(test_percentiles_vs_sort),
+	    cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
