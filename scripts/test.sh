@@ -31,6 +31,7 @@ stage() {
 }
 unit_tests() { (cd "$build" && ctest --output-on-failure); }
 
+stage "formatting" "$top/scripts/format-check.sh"
 stage "unit tests" unit_tests
 stage "fuzzing" "$top/tests/fuzz/run.sh"
 stage "integration tests" env CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"
