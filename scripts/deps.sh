@@ -27,6 +27,8 @@ PACKAGES=(
     cmake pkg-config gcc make
     # fuzzing (tests/fuzz): clang 14 and its libclang_rt.fuzzer / asan / ubsan
     clang libclang-rt-14-dev
+    # scripts/format-check.sh (a stage of test.sh)
+    clang-format
     # scripts: python3, jq, timeout (coreutils), flock (util-linux),
     # ps/pgrep (procps), ss (iproute2), getfattr (attr)
     python3 jq coreutils util-linux procps iproute2 attr
