@@ -25,10 +25,6 @@ PACKAGES=(
     fio qemu-system-x86 busybox-static cpio kmod
     # build
     cmake pkg-config gcc make
-    # fuzzing (tests/fuzz): clang 14 and its libclang_rt.fuzzer / asan / ubsan
-    clang libclang-rt-14-dev
-    # scripts/format-check.sh (a stage of test.sh)
-    clang-format
     # scripts: python3, jq, timeout (coreutils), flock (util-linux),
     # ps/pgrep (procps), ss (iproute2), getfattr (attr)
     python3 jq coreutils util-linux procps iproute2 attr
@@ -36,7 +32,10 @@ PACKAGES=(
 # Host only: the container engine that builds and runs the image
 # (scripts/container.sh, tests/integration/t_container.sh) and debootstrap,
 # which makes its Debian base image without a registry.
-HOST_PACKAGES=(podman runc debootstrap)
+# Also the test tools the image does not need: fuzzing (tests/fuzz) with
+# clang 14 and its libclang_rt.fuzzer / asan / ubsan, and clang-format
+# (scripts/format-check.sh, a stage of test.sh).
+HOST_PACKAGES=(podman runc debootstrap clang libclang-rt-14-dev clang-format)
 if [[ "${1:-}" == --image ]]; then
     shift
 else
