@@ -13,7 +13,7 @@ krbd_image "$img" 64M
 cleanup() {
 	rbd rm "rbd/$img" >/dev/null 2>&1 || true
 }
-trap 'cleanup; detach_file_loops' EXIT
+on_exit cleanup
 
 relays() { pgrep -fc "busybox nc 127.0.0.1 " || true; }
 relays_before=$(relays)
