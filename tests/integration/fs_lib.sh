@@ -10,7 +10,7 @@ fs_umount() {
 	umount "$FSMNT" 2>/dev/null || umount -l "$FSMNT" 2>/dev/null || true
 	rmdir "$FSMNT" 2>/dev/null || true
 }
-trap fs_umount EXIT
+on_exit fs_umount
 timeout 60 ceph-fuse -c "$CEPH_CONF" --client_mount_timeout 20 "$FSMNT" >/dev/null 2>&1 ||
 	fail "ceph-fuse could not mount the test cluster's CephFS"
 
@@ -22,17 +22,4 @@ fs_root_ccbench() {
 # fs_layout PATH: the ceph.file.layout xattr of PATH (relative to the fs root).
 fs_layout() {
 	getfattr --absolute-names --only-values -n ceph.file.layout "$FSMNT/$1"
-}
-
-# jcheck FILE EXPR...: every Python expression on the JSON document d must
-# be true (one interpreter for all of them: python3 starts slowly).
-jcheck() {
-	python3 - "$@" <<'PY' || fail "jcheck $1"
-import json, sys
-d = json.load(open(sys.argv[1]))
-bad = [e for e in sys.argv[2:] if not eval(e)]
-for e in bad:
-    print("jcheck %s: false: %s" % (sys.argv[1], e), file=sys.stderr)
-sys.exit(1 if bad else 0)
-PY
 }

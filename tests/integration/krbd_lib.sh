@@ -22,6 +22,15 @@ our_loops() {
 	losetup -a 2>/dev/null | grep -F "$CCB_STATE_DIR/" || true
 }
 
+# The backing files under our state dir of loop devices, from sysfs: `losetup -a` stats every
+# backing file and hangs while another test holds an rbd-fuse stopped.
+our_loop_files() {
+	local f
+	for f in /sys/block/loop*/loop/backing_file; do
+		[ -r "$f" ] && grep -F "$CCB_STATE_DIR/" "$f"
+	done 2>/dev/null || true
+}
+
 # rbd-fuse processes serving a mount under our state dir.
 our_fuse() {
 	pgrep -af rbd-fuse | grep -F "$CCB_STATE_DIR/" | grep -v pgrep || true
@@ -37,12 +46,8 @@ state_files() {
 
 # assert_unmapped: nothing of a fuse-loop mapping is left.
 assert_unmapped() {
-	local i
 	# rbd-fuse exits just after its unmount; give it a moment.
-	for i in $(seq 1 50); do
-		[ -z "$(our_fuse)" ] && break
-		sleep 0.1
-	done
+	poll 5 eval '[ -z "$(our_fuse)" ]' || true
 	[ -z "$(our_loops)" ] || fail "loop device left: $(our_loops)"
 	[ -z "$(our_mounts)" ] || fail "mount left: $(our_mounts)"
 	[ -z "$(our_fuse)" ] || fail "rbd-fuse left: $(our_fuse)"
@@ -73,7 +78,7 @@ detach_file_loops() {
 	local l
 	for l in "${FILE_LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
 }
-trap detach_file_loops EXIT
+on_exit detach_file_loops
 
 # read_sectors DEV: sectors read from DEV since boot (field 3 of its stat).
 read_sectors() {

@@ -53,6 +53,114 @@ wait_osds_up() {
 	fail "OSDs did not come back up"
 }
 
+# jcheck FILE EXPR...: every Python expression on the JSON document d must
+# be true (one interpreter for all of them: python3 starts slowly).
+jcheck() {
+	python3 - "$@" <<'PY' || fail "jcheck $1"
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = [e for e in sys.argv[2:] if not eval(e)]
+for e in bad:
+    print("jcheck %s: false: %s" % (sys.argv[1], e), file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}
+
+# expect_refused [--within SECS] [--one] PATTERN CMD...: CMD refuses bad
+# input: exit 2 with PATTERN (grep) on its stderr. --within: in at most
+# SECS seconds (the tests point such runs at a monitor nobody answers for,
+# so a connect attempt would take longer than that). --one: one line of
+# output in all, stdout and stderr, besides the "Try ..." hint. CMD's
+# stderr stays in refused.err for further checks.
+expect_refused() {
+	local within="" one="" pat n
+	while :; do
+		case $1 in
+		--within) within=$2 && shift 2 ;;
+		--one) one=1 && shift ;;
+		*) break ;;
+		esac
+	done
+	pat=$1
+	shift
+	timed "$@" >refused.out 2>refused.err
+	[ "$RC" = 2 ] || fail "exit $RC, not 2, for: $*: $(cat refused.out refused.err)"
+	grep -q -- "$pat" refused.err || fail "message for $* lacks '$pat': $(cat refused.err)"
+	[ -z "$within" ] || [ "$ELAPSED" -le "$within" ] ||
+		fail "$ELAPSED s to refuse (more than $within s: did it connect?): $*"
+	if [ -n "$one" ]; then
+		n=$(cat refused.out refused.err | grep -v '^Try ' | grep -c . || true)
+		[ "$n" = 1 ] || fail "not one message ($n lines) for $*: $(cat refused.out refused.err)"
+	fi
+}
+
+# usecs SECS: SECS (such as 10 or 2.5) in microseconds.
+usecs() {
+	local i=${1%%.*} f
+	f=${1#"$i"}
+	f=${f#.}000000
+	echo $((10#${i:-0} * 1000000 + 10#${f:0:6}))
+}
+
+# poll SECS CMD...: run CMD every 0.1 s until it succeeds (0) or SECS
+# seconds have passed (1).
+poll() {
+	local end
+	end=$((${EPOCHREALTIME/./} + $(usecs "$1")))
+	shift
+	until "$@"; do
+		[ "${EPOCHREALTIME/./}" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
+# wait_for SECS WHAT CMD...: poll CMD until it succeeds; fail, naming WHAT,
+# if it has not within SECS seconds. The bound is generous (a loaded host),
+# never a measure of speed.
+wait_for() {
+	local secs=$1 what=$2
+	shift 2
+	poll "$secs" "$@" || fail "not within $secs s: $what"
+}
+
+# wait_grep FILE ERE [SECS]: until FILE holds ERE (grep -E), 60 s unless told.
+wait_grep() {
+	poll "${3:-60}" grep -qsE -- "$2" "$1" ||
+		fail "no '$2' in $1 after ${3:-60} s: $(tail -5 "$1" 2>/dev/null)"
+}
+
+# running PID: PID is a process that has not exited (a zombie has).
+running() {
+	local st
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	st=${st##*) }
+	[ "${st%% *}" != Z ]
+}
+exited() { ! running "$1"; }
+
+# signal_wait PID SIG WANT WITHIN [LOG]: send SIG to PID, a background job
+# of this shell, and wait for it: it must exit WANT within WITHIN seconds
+# (rounded, as `timed` does). Sets RC and ELAPSED. One still running after
+# that is killed (SIGKILL) and the test fails: a hang cannot stall it.
+# LOG (the run's stderr) ends the failure message.
+signal_wait() {
+	local pid=$1 sig=$2 want=$3 within=$4 log=${5:-} t0 tail=""
+	kill -"$sig" "$pid" 2>/dev/null || fail "SIG$sig: process $pid is gone already"
+	t0=${EPOCHREALTIME/./}
+	poll "$within.5" exited "$pid" || {
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		[ -z "$log" ] || tail=": $(tail -5 "$log")"
+		fail "SIG$sig: still running $within s later (killed)$tail"
+	}
+	RC=0
+	wait "$pid" || RC=$?
+	ELAPSED=$(((${EPOCHREALTIME/./} - t0 + 500000) / 1000000))
+	[ -z "$log" ] || tail=": $(tail -5 "$log")"
+	[ "$RC" = "$want" ] || fail "SIG$sig: exit $RC, want $want$tail"
+	[ "$ELAPSED" -le "$within" ] || fail "SIG$sig: $ELAPSED s to stop, more than $within s"
+}
+
 # on_exit CMD...: run CMD when the test exits, pass or fail, after the
 # commands registered later (a stack, unlike EXIT traps that replace each
 # other). A test's own `trap ... EXIT` replaces the stack: use one or the other.

@@ -12,14 +12,6 @@ set -euo pipefail
 . "$(dirname "$0")/krbd_lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 printf '[global]\nmon host = 127.0.0.1:1\n' >dead.conf
-# Loops backed by our state dir, from sysfs: `losetup -a` stats every
-# backing file and hangs while another test holds an rbd-fuse stopped.
-our_loop_files() {
-	local f
-	for f in /sys/block/loop*/loop/backing_file; do
-		[ -r "$f" ] && grep -F "$CCB_STATE_DIR/" "$f"
-	done 2>/dev/null || true
-}
 dead() { env -u CEPH_CONF -u CEPH_ARGS "$CCBENCH" -c dead.conf "$@"; }
 
 # shrink CONFIG: the --param / --repeat arguments that make CONFIG small,
@@ -86,14 +78,8 @@ PY
 
 echo "== bad overrides exit 2 without touching a cluster"
 seed=$top/configs/readahead-librbd-vs-krbd.json
-badp() { # badp PATTERN ARGS...: exit 2 fast, message has PATTERN
-	local pat=$1
-	shift
-	timed dead sweep "$seed" "$@" >/dev/null 2>bad.err
-	[ "$RC" = 2 ] || fail "exit $RC for $*: $(cat bad.err)"
-	[ "$ELAPSED" -le 5 ] || fail "$* took $ELAPSED s"
-	grep -q -- "$pat" bad.err || fail "message for $* lacks '$pat': $(cat bad.err)"
-}
+# badp PATTERN ARGS...: exit 2 fast, one message, with PATTERN
+badp() { expect_refused --within 5 --one "$1" dead sweep "$seed" "${@:2}"; }
 for dr in "" --dry-run; do
 	badp "no such option 'bogus'" $dr --param bogus=1
 	badp "size 'lots'" $dr --param size=lots
@@ -136,7 +122,6 @@ done
 [ "$(rbd ls rbd | sort)" = "$rbd_before" ] || fail "images left in rbd: $(rbd ls rbd)"
 [ -z "$(rados -p rbd -N ccbench ls 2>/dev/null)" ] || fail "objects left in rbd/ccbench"
 # rbd-fuse exits just after its unmount; give it a moment.
-for i in $(seq 1 50); do pgrep -f "rbd-fuse.*$CCB_STATE_DIR/" >/dev/null || break; sleep 0.1; done
+wait_for 5 "rbd-fuse of ours to exit" eval '! pgrep -f "rbd-fuse.*$CCB_STATE_DIR/" >/dev/null'
 [ -z "$(our_loop_files)" ] || fail "loop device left: $(our_loop_files)"
 [ -z "$(our_mounts)" ] || fail "mount left: $(our_mounts)"
-! pgrep -f "rbd-fuse.*$CCB_STATE_DIR/" >/dev/null || fail "rbd-fuse left running"

@@ -8,25 +8,12 @@ set -euo pipefail
 # --connect-timeout, so a quick exit 2 shows the input was refused first.
 printf '[global]\n\tmon host = 127.0.0.1:1\n' >nomon.conf
 
-# refuse PATTERN ARGS...: exit 2 with PATTERN on stderr, without mounting.
-refuse() {
-	local pat=$1
-	shift
-	timed "$CCBENCH" "$@" -q -c nomon.conf --connect-timeout 60s 2>err.txt >/dev/null
-	[ "$RC" = 2 ] || fail "exit $RC, not 2: $*: $(cat err.txt)"
-	grep -q -- "$pat" err.txt || fail "'$pat' not in: $(cat err.txt)"
-	[ "$ELAPSED" -le 20 ] || fail "$ELAPSED s to refuse: $*"
-}
-
+# refuse PATTERN ARGS...: exit 2, one message with PATTERN, without mounting.
+nomon() { "$CCBENCH" "$@" -q -c nomon.conf --connect-timeout 60s; }
+refuse() { expect_refused --within 20 --one "$1" nomon "${@:2}"; }
 # refuse_live PATTERN ARGS...: the same against the test cluster, for the
 # mistakes only the cluster can tell (no such pool, directory).
-refuse_live() {
-	local pat=$1
-	shift
-	timed "$CCBENCH" "$@" -q 2>err.txt >/dev/null
-	[ "$RC" = 2 ] || fail "exit $RC, not 2: $*: $(cat err.txt)"
-	grep -q -- "$pat" err.txt || fail "'$pat' not in: $(cat err.txt)"
-}
+refuse_live() { expect_refused --one "$1" "$CCBENCH" "${@:2}" -q; }
 
 refuse "MAX 'x'" fs meta -n 1:x
 refuse "N must be" fs meta -n 0

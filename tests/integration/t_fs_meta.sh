@@ -38,12 +38,9 @@ rm -rf "${FSMNT:?}/ccbt-meta"
 # Ctrl-C in the middle of a phase: partial phases, exit 130, tree removed.
 "$CCBENCH" fs meta -n 16 -f json >s.json 2>s.err &
 pid=$!
-for i in $(seq 1 100); do grep -q "sec" s.err 2>/dev/null && break; sleep 0.1; done
+wait_grep s.err "sec"
 sleep 1
-kill -INT $pid
-timed wait $pid
-[ "$RC" = 130 ] || fail "SIGINT: exit $RC"
-[ "$ELAPSED" -le 60 ] || fail "SIGINT: $ELAPSED s"
+signal_wait $pid INT 130 60 s.err
 jcheck s.json 'd["status"] == "interrupted"' 'not d["phases"][-1]["complete"]' \
 	'0 < sum(p["ops"] for p in d["phases"]) < 6 * 16384'
 [ -z "$(fs_root_ccbench)" ] || fail "SIGINT left $(fs_root_ccbench)"

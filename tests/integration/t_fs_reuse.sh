@@ -20,18 +20,14 @@ intact() {
 }
 
 # fs meta --reuse with someone's DIR/meta: refused, the tree untouched.
-"$CCBENCH" fs meta -q -n 1 --dir $d --reuse >m.out 2>m.err && rc=0 || rc=$?
-[ "$rc" = 2 ] || fail "fs meta --reuse over a foreign DIR/meta: exit $rc: $(cat m.err)"
-grep -q "$d/meta" m.err || fail "fs meta refusal does not name DIR/meta: $(cat m.err)"
+expect_refused --one "$d/meta" "$CCBENCH" fs meta -q -n 1 --dir $d --reuse
 intact "fs meta --reuse"
 
 # fs write --reuse with someone's DIR/client-0: refused, the file untouched
 # (also when only one of the clients' files is foreign, and with --keep).
 for extra in "" "--clients 2" "--keep"; do
 	# shellcheck disable=SC2086
-	"$CCBENCH" fs write -q --file-size 4M --dir $d --reuse $extra >w.out 2>w.err && rc=0 || rc=$?
-	[ "$rc" = 2 ] || fail "fs write --reuse $extra over a foreign client-0: exit $rc: $(cat w.err)"
-	grep -q "$d/client-0" w.err || fail "fs write refusal does not name the file: $(cat w.err)"
+	expect_refused --one "$d/client-0" "$CCBENCH" fs write -q --file-size 4M --dir $d --reuse $extra
 	intact "fs write --reuse $extra"
 done
 [ ! -e "$FSMNT$d/client-1" ] || fail "a refused run left client-1"

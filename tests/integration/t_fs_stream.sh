@@ -70,13 +70,9 @@ rm -rf "${FSMNT:?}/ccbt-mine"
 for sig in INT TERM; do
 	"$CCBENCH" fs write --clients 2 --file-size 4G --block-size 4M -f json >s.json 2>s.err &
 	pid=$!
-	for i in $(seq 1 100); do grep -q "sec" s.err 2>/dev/null && break; sleep 0.1; done
+	wait_grep s.err "sec"
 	sleep 1
-	kill -$sig $pid
-	timed wait $pid
-	want=$([ $sig = INT ] && echo 130 || echo 143)
-	[ "$RC" = "$want" ] || fail "SIG$sig: exit $RC"
-	[ "$ELAPSED" -le 30 ] || fail "SIG$sig: $ELAPSED s"
+	signal_wait $pid $sig "$([ $sig = INT ] && echo 130 || echo 143)" 30 s.err
 	jcheck s.json 'd["status"] == "interrupted"' 'd["bytes"] > 0' 
 	[ -z "$(fs_root_ccbench)" ] || fail "SIG$sig left $(fs_root_ccbench)"
 done

@@ -8,15 +8,11 @@ set -euo pipefail
 G=gconflict$$
 "$CCBENCH" rados write -p "$POOL" -d 4s -b 64K --group "$G" --members 2 --group-timeout 20s \
 	-q -f json >a.json 2>a.err &
-for _ in $(seq 1 50); do
-	rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | grep -q '^member\.' && break
-	sleep 0.2
-done
+registered() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | grep -q '^member\.'; }
+wait_for 20 "the first member's registration" registered
 keys_before=$(rados -p "$POOL" -N ccbench-groups listomapkeys "$G")
-rc=0
-"$CCBENCH" rados write -p "$POOL" -d 3s -b 64K --group "$G" --members 2 -q 2>c.err || rc=$?
-[ "$rc" = 2 ] || fail "conflicting duration: expected exit 2, got $rc"
-grep -q "conflict" c.err && grep -q -- "--duration" c.err || fail "message: $(cat c.err)"
+expect_refused --one "conflict" "$CCBENCH" rados write -p "$POOL" -d 3s -b 64K --group "$G" --members 2 -q
+grep -q -- "--duration" refused.err || fail "message: $(cat refused.err)"
 expect_rc 2 "$CCBENCH" rados write -p "$POOL" -d 4s -b 4M --group "$G" --members 2 -q
 expect_rc 2 "$CCBENCH" rados write -p "$POOL" -d 4s -b 64K --group "$G" --members 3 -q
 [ "$(rados -p "$POOL" -N ccbench-groups listomapkeys "$G")" = "$keys_before" ] ||
@@ -26,10 +22,7 @@ expect_rc 2 "$CCBENCH" rados write -p "$POOL" -d 4s -b 64K --group "$G" --member
 "$CCBENCH" rados write -p "$POOL" -d 4s -b 64K --group "$G" --members 2 -q >b.json 2>b.err &
 pid=$!
 sleep 4.5 # 2 s to the common start, then into the run
-kill -INT $pid
-rc=0
-wait $pid || rc=$?
-[ "$rc" = 130 ] || fail "interrupted member: expected 130, got $rc"
+signal_wait $pid INT 130 30 b.err
 rc=0
 wait %1 || rc=$?
 [ "$rc" = 0 ] || fail "the other member: exit $rc"

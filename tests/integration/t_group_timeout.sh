@@ -28,15 +28,9 @@ grep -q "no member starts alone" t2.err || fail "no timeout message"
 # Ctrl-C while waiting: exit 130, registration withdrawn.
 "$CCBENCH" rados write -p "$POOL" -d 3s -b 64K --group "$G" --members 2 -q >/dev/null 2>s.err &
 pid=$!
-for _ in $(seq 1 50); do
-	rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | grep -q '^member\.' && break
-	sleep 0.2
-done
-rados -p "$POOL" -N ccbench-groups listomapkeys "$G" | grep -q '^member\.' || fail "never registered"
-kill -INT $pid
-rc=0
-wait $pid || rc=$?
-[ "$rc" = 130 ] || fail "SIGINT: expected 130, got $rc"
+registered() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | grep -q '^member\.'; }
+wait_for 10 "the member's registration" registered
+signal_wait $pid INT 130 30 s.err
 grep -q "withdrew" s.err || fail "no withdraw message"
 [ -z "$(ns_objects ccbench-groups | grep "^$G" || true)" ] || fail "registration left after SIGINT"
 

@@ -7,14 +7,8 @@ set -euo pipefail
 file_loop 8
 orig=$(ra "$LOOP")
 check() { # check PATTERN ARGS...
-	local pat=$1 msg
-	shift
-	timed "$CCBENCH" "$@"
-	[ "$RC" = 2 ] || fail "exit $RC for: $*"
-	msg=$("$CCBENCH" "$@" 2>&1 || true)
-	[ "$(printf '%s\n' "$msg" | grep -v '^Try ' | grep -c .)" = 1 ] || fail "not one message: $msg"
-	printf '%s' "$msg" | grep -q -- "$pat" || fail "message for $* lacks '$pat': $msg"
-	[ "$(ra "$LOOP")" = "$orig" ] || fail "read_ahead_kb changed by: $*"
+	expect_refused --one "$1" "$CCBENCH" "${@:2}"
+	[ "$(ra "$LOOP")" = "$orig" ] || fail "read_ahead_kb changed by: ${*:2}"
 }
 check "No such file" krbd read --device /dev/no-such-device --read-ahead-kb 1024
 check "not a block device" krbd read --device /etc/hostname --read-ahead-kb 1024
@@ -32,9 +26,6 @@ check "too small" krbd read --device "$LOOP" --streams 256 --io-size 1M
 check "no such image" krbd read --map rbd/no-such-image --read-ahead-kb 1024
 check "no such pool" krbd read --map no-such-pool/img
 check "no rbd driver" krbd read --map rbd/x --map-via kernel
-rc=0
-msg=$(env PATH=/nonexistent "$CCBENCH" krbd read --map rbd/x --map-via fuse-loop 2>&1) || rc=$?
-[ "$rc" = 2 ] || fail "rbd-fuse missing: exit $rc"
-printf '%s' "$msg" | grep -q "rbd-fuse is not in PATH" || fail "rbd-fuse missing: $msg"
+expect_refused --one "rbd-fuse is not in PATH" env PATH=/nonexistent "$CCBENCH" krbd read --map rbd/x --map-via fuse-loop
 assert_unmapped
 [ -z "$(state_files)" ] || fail "state file left"

@@ -26,7 +26,8 @@ wait $pid || fail "exit $?: $(cat r.err)"
 [ "$(jget r.json 'd["layout"]["cache_dropped"]')" = True ] || fail "cache_dropped"
 [ "$(jget r.json 'd["layout"]["image"]["order"]')" = 22 ] || fail "image order"
 [ "$(jget r.json 'd["layout"]["queue"]["logical_block_size"]')" = 512 ] || fail "queue"
-grep -q fuse-loop r.json || fail "no fuse-loop warning"
+# The warning itself, not "map_via": "fuse-loop" (checked above).
+jcheck r.json 'any(w.startswith("fuse-loop: ") and " over rbd-fuse " in w for w in d["warnings"])'
 assert_unmapped
 [ -z "$(state_files)" ] || fail "state file left: $(state_files)"
 

@@ -13,7 +13,7 @@ krbd_image "$img" 64M
 cleanup() {
 	rbd rm "rbd/$img" >/dev/null 2>&1 || true
 }
-trap 'cleanup; detach_file_loops' EXIT
+on_exit cleanup
 
 # qemu and its guestfwd relays name this cluster's ports ("nc 127.0.0.1
 # PORT"), which no other cluster on the machine has: other tests (and other

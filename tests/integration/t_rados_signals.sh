@@ -7,11 +7,7 @@ for sig in INT TERM; do
 	"$CCBENCH" rados write -p "$POOL" -d 60s -b 1M -t 8 -f json >s.json 2>s.err &
 	pid=$!
 	sleep 3
-	kill -$sig $pid
-	timed wait $pid
-	want=$([ $sig = INT ] && echo 130 || echo 143)
-	[ "$RC" = "$want" ] || fail "SIG$sig: exit $RC, wanted $want"
-	[ "$ELAPSED" -le 10 ] || fail "SIG$sig: took $ELAPSED s to stop"
+	signal_wait $pid $sig "$([ $sig = INT ] && echo 130 || echo 143)" 10 s.err
 	[ "$(jget s.json 'd["status"]')" = interrupted ] || fail "status"
 	[ "$(jget s.json 'd["ops"] > 0')" = True ] || fail "partial result empty"
 	[ -z "$(ns_objects)" ] || fail "SIG$sig left objects"

@@ -3,14 +3,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 before=$(rbd ls rbd | md5sum)
-chk() {
-	local pat=$1
-	shift
-	local msg rc=0
-	msg=$("$CCBENCH" "$@" 2>&1) || rc=$?
-	[ "$rc" = 2 ] || fail "exit $rc for: $* ($msg)"
-	printf '%s' "$msg" | grep -q -- "$pat" || fail "message for $* lacks '$pat': $msg"
-}
+chk() { expect_refused --one "$1" "$CCBENCH" "${@:2}"; }
 chk "order '26'" rbd read --order 26
 chk "order '11'" rbd read --order 11
 chk "power of two" rbd read --object-size 3M

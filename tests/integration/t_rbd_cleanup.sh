@@ -8,22 +8,16 @@ set -euo pipefail
 for sig in INT TERM; do
 	"$CCBENCH" rbd read --size 64M -d 60s --sim-osd-latency 1ms -f json >s.json 2>s.err &
 	pid=$!
-	for i in $(seq 1 100); do grep -q "sec" s.err 2>/dev/null && break; sleep 0.1; done
+	wait_grep s.err "sec"
 	sleep 1
-	kill -$sig $pid
-	timed wait $pid
-	want=$([ $sig = INT ] && echo 130 || echo 143)
-	[ "$RC" = "$want" ] || fail "SIG$sig: exit $RC"
-	[ "$ELAPSED" -le 10 ] || fail "SIG$sig: $ELAPSED s"
+	signal_wait $pid $sig "$([ $sig = INT ] && echo 130 || echo 143)" 10 s.err
 	[ "$(jget s.json 'd["status"]')" = interrupted ] || fail "status"
 	[ -z "$(rbd ls rbd)" ] || fail "SIG$sig left $(rbd ls rbd)"
 done
 # Interrupted while filling the image, before any measurement.
 "$CCBENCH" rbd read --size 1G -q 2>p.err &
 pid=$!
-for i in $(seq 1 100); do rbd ls rbd | grep -q ccbench && break; sleep 0.1; done
+wait_for 60 "the temporary image" eval 'rbd ls rbd | grep -q ccbench'
 sleep 0.5
-kill -INT $pid
-timed wait $pid
-[ "$RC" = 130 ] || fail "prefill SIGINT: exit $RC"
+signal_wait $pid INT 130 60 p.err
 [ -z "$(rbd ls rbd)" ] || fail "prefill SIGINT left $(rbd ls rbd)"

@@ -7,15 +7,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# waitfor FILE PATTERN [SECONDS]: until FILE holds PATTERN (grep -E).
-waitfor() {
-	local i
-	for i in $(seq 1 $((${3:-60} * 10))); do
-		grep -qE "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	fail "no '$2' in $1 after ${3:-60} s: $(tail -5 "$1")"
-}
 no_images() {
 	[ -z "$(rbd ls rbd)" ] || fail "$1 left image(s): $(rbd ls rbd)"
 }
@@ -26,12 +17,9 @@ no_objects() {
 # SIGHUP in the middle of an rbd read of a temporary prefilled image.
 "$CCBENCH" rbd read --size 64M -d 60s --sim-osd-latency 1ms -f json >h.json 2>h.err &
 pid=$!
-waitfor h.err "sec"
+wait_grep h.err "sec"
 sleep 1
-kill -HUP $pid
-timed wait $pid
-[ "$RC" = 129 ] || fail "SIGHUP: exit $RC: $(tail -3 h.err)"
-[ "$ELAPSED" -le 20 ] || fail "SIGHUP: $ELAPSED s to stop"
+signal_wait $pid HUP 129 20 h.err
 [ "$(jget h.json 'd["status"]')" = interrupted ] || fail "SIGHUP: status"
 [ "$(jget h.json 'd["reason"]')" = "interrupted by SIGHUP" ] || fail "SIGHUP: reason $(jget h.json 'd["reason"]')"
 no_images "SIGHUP in the run"
@@ -39,11 +27,9 @@ no_images "SIGHUP in the run"
 # SIGHUP while the image is being filled, before any measurement.
 "$CCBENCH" rbd read --size 1G -q 2>hp.err &
 pid=$!
-for i in $(seq 1 100); do rbd ls rbd | grep -q ccbench && break; sleep 0.1; done
+wait_for 60 "the temporary image" eval 'rbd ls rbd | grep -q ccbench'
 sleep 0.5
-kill -HUP $pid
-timed wait $pid
-[ "$RC" = 129 ] || fail "SIGHUP in the prefill: exit $RC"
+signal_wait $pid HUP 129 60 hp.err
 no_images "SIGHUP in the prefill"
 
 # stdout into `head -c 1`: the reader may be gone before the last bytes.
@@ -100,17 +86,14 @@ no_images "rbd, stderr closed"
 	-o ms_inject_delay_type=osd -o ms_inject_delay_max=2 -o ms_inject_delay_probability=1 \
 	-f json >g.json 2>g.err &
 pid=$!
-waitfor g.err "sec"
+wait_grep g.err "sec"
 kill -INT $pid
-waitfor g.err "removing [0-9]+ objects of run slowrm"
+wait_grep g.err "removing [0-9]+ objects of run slowrm"
 kill -INT $pid
-waitfor g.err "signal again: still cleaning up" 10
-waitfor g.err "now: remove the run's objects" 10
+wait_grep g.err "signal again: still cleaning up" 10
+wait_grep g.err "now: remove the run's objects" 10
 grep -q "then: close the control connection" g.err || fail "2nd: $(cat g.err)"
-kill -INT $pid
-timed wait $pid
-[ "$RC" = 130 ] || fail "3rd SIGINT: exit $RC: $(tail -5 g.err)"
-[ "$ELAPSED" -le 10 ] || fail "3rd SIGINT: $ELAPSED s to give up"
+signal_wait $pid INT 130 10 g.err # the 3rd
 grep -q "giving up the cleanup" g.err || fail "3rd: $(cat g.err)"
 cmd=$(grep -o "remove the run's objects (was running): ccbench cleanup .*" g.err | sed 's/.*: ccbench //')
 [ "$cmd" = "cleanup -p $POOL -N ccbench --run-name slowrm" ] || fail "what is left: $(cat g.err)"

@@ -43,10 +43,7 @@ python3 -c 'import xml.etree.ElementTree as E; E.parse("r.svg")'
 
 bad() { # bad PATTERN CONFIG-TEXT
 	printf '%s' "$2" >bad.json
-	local msg rc=0
-	msg=$("$CCBENCH" sweep bad.json -p "$POOL" 2>&1) || rc=$?
-	[ "$rc" = 2 ] || fail "exit $rc for $2"
-	printf '%s' "$msg" | grep -q -- "$1" || fail "message lacks '$1': $msg"
+	expect_refused --one "$1" "$CCBENCH" sweep bad.json -p "$POOL"
 }
 bad "bad.json:2:" $'{"command": "rados write",\n "matrix": {"clients": [1,]}}'
 bad "unknown key 'bogus'" '{"command": "rados write", "matrix": {"clients": [1]}, "bogus": 1}'

@@ -9,12 +9,9 @@ cat >long.json <<'CFG'
 CFG
 "$CCBENCH" sweep long.json --json part.json 2>err.txt >/dev/null &
 pid=$!
-for i in $(seq 1 150); do grep -q "run 1 of 3" err.txt 2>/dev/null && break; sleep 0.1; done
+wait_grep err.txt "run 1 of 3"
 sleep 3
-kill -INT $pid
-timed wait $pid
-[ "$RC" = 130 ] || fail "exit $RC"
-[ "$ELAPSED" -le 15 ] || fail "took $ELAPSED s"
+signal_wait $pid INT 130 15 err.txt
 [ "$(jget part.json 'd["status"]')" = interrupted ] || fail "status"
 [ "$(jget part.json 'd["runs_done"]')" = 1 ] || fail "runs_done"
 [ "$(jget part.json 'd["points"][0]["runs"][0]["status"]')" = interrupted ] || fail "partial run"

@@ -4,24 +4,22 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/krbd_lib.sh" # our own CCB_STATE_DIR: fuse mounts and loops under it
-# Loops backed by our state dir, from sysfs: `losetup -a` stats every
-# backing file and hangs while another test holds an rbd-fuse stopped.
-our_loop_files() {
-	local f
-	for f in /sys/block/loop*/loop/backing_file; do
-		[ -r "$f" ] && grep -F "$CCB_STATE_DIR/" "$f"
-	done 2>/dev/null || true
-}
 
+# map-via is a krbd option: given in params, the librbd points would get
+# it too and be refused; scoped to path_params.krbd, only the krbd points
+# see it (checked below in each run's parameters).
 cat >s.json <<CFG
 {"name": "t", "command": "rbd read",
  "params": {"size": "16M", "io-size": "64K", "map-via": "fuse-loop"},
  "matrix": {"readahead": ["128K", "1M"], "path": ["librbd", "krbd"]},
  "repeat": 2}
 CFG
-# map-via is a krbd option: the librbd points must not see it.
+expect_refused --one "path=librbd}: --map-via: not an option" "$CCBENCH" sweep s.json -p rbd --dry-run
 python3 - <<'PY'
-import json; c = json.load(open("s.json")); del c["params"]["map-via"]; json.dump(c, open("s.json", "w"))
+import json
+c = json.load(open("s.json"))
+c["path_params"] = {"krbd": {"map-via": c["params"].pop("map-via")}}
+json.dump(c, open("s.json", "w"))
 PY
 "$CCBENCH" sweep s.json -p rbd --json out.json --csv out.csv --svg out.svg >table.txt 2>err.txt || { cat err.txt; fail "sweep failed"; }
 cat table.txt
@@ -39,6 +37,11 @@ for p in d["points"]:
     path = p["matrix"]["path"]
     for r in p["runs"]:
         assert r["path"] == ("krbd" if path == "krbd" else "librbd"), r["path"]
+        if path == "krbd":   # path_params.krbd reached the krbd runs (the default is auto)
+            assert r["parameters"]["map-via"] == "fuse-loop", r["parameters"]["map-via"]
+            assert r["layout"]["map_via"] == "fuse-loop", r["layout"]["map_via"]
+        else:
+            assert "map-via" not in r["parameters"], r["parameters"]
 images = {r["layout"]["image"] for p in d["points"] for r in p["runs"] if r["path"] == "librbd"}
 assert len(images) == 1, images          # one prefilled image served every librbd point
 assert all(r["layout"]["read_ahead_kb"]["after"] == r["layout"]["read_ahead_kb"]["before"]
