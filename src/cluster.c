@@ -103,7 +103,12 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len)
 			 * either spelling hides both spellings in CEPH_ARGS. */
 			bool is_entity = known[k].off == offsetof(struct ccb_opts, name) ||
 			                 known[k].off == offsetof(struct ccb_opts, id);
-			if (!*field && !(is_entity && cli_name)) {
+			/* --cluster has a default ("ceph"), so a set field does not
+			 * mean the command line gave it. */
+			bool cli_given = known[k].off == offsetof(struct ccb_opts, cluster)
+			                     ? ccb_opt_given(o, "cluster")
+			                     : *field != NULL;
+			if (!cli_given && !(is_entity && cli_name)) {
 				*field = val;
 				if (is_entity)
 					cli_name = true;

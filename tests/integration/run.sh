@@ -57,6 +57,7 @@ mkdir -m 0700 -p "$CCB_STATE_DIR"
 unset CEPH_ARGS
 cephq() { timeout 60 ceph --connect-timeout 10 "$@"; }
 # ---- what a test may leave behind -----------------------------------------
+rbd_bookkeeping=$'^\trbd_(directory|trash|info|children|mirroring|namespace)$'
 # The test's own pool is checked apart; the mgr's pool and the CephFS
 # metadata pool change by themselves (health metrics, the MDS journal).
 shared_pools() {
@@ -76,8 +77,7 @@ snapshot() {
 		# librbd's per-pool bookkeeping (made by the first image in a
 		# pool) is the pool's, not a test's: an image left behind still
 		# shows as its rbd_id.NAME and rbd_header.ID objects.
-		rados -p "$p" --all ls 2>/dev/null |
-			grep -vE $'^\trbd_(directory|trash|info|children|mirroring|namespace)$' |
+		rados -p "$p" --all ls 2>/dev/null | grep -vE "$rbd_bookkeeping" |
 			sed "s|^|object $p/|"
 	done
 	for d in /sys/block/loop*; do
@@ -152,7 +152,7 @@ for t in "$here"/t_*.sh; do
 		[ -z "$left" ] && break
 		sleep 1
 	done
-	own=$(rados -p "$POOL" --all ls 2>/dev/null | head -5)
+	own=$(rados -p "$POOL" --all ls 2>/dev/null | grep -vE "$rbd_bookkeeping" | head -5)
 	if [ "$rc" = 0 ] && [ -z "$left" ] && [ -z "$own" ]; then
 		passed=$((passed + 1))
 		echo "PASS $name ($secs s)"
