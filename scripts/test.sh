@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# All tests, from a fresh Debian 12 machine: packages, an ASan+UBSan build
-# with -Werror, the cmocka unit tests, then the integration tests against a
-# throwaway cluster that tests/integration/run.sh starts and always stops.
+# All tests, from a fresh Debian 12 machine: packages, the formatting check,
+# an ASan+UBSan build with -Werror, the cmocka unit tests, the fuzz targets
+# (bounded time each), then the integration tests against a throwaway
+# cluster that tests/integration/run.sh starts and always stops (among them
+# the container test and the real rbd driver in a qemu guest).
 #
 # usage: scripts/test.sh [INTEGRATION_TEST_PATTERN]
 set -euo pipefail
