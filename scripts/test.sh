@@ -23,3 +23,4 @@ echo "== unit tests" >&2
 
 echo "== integration tests" >&2
 CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"
+"$top/scripts/tsan.sh" # TSan build: unit tests and one integration test per path
