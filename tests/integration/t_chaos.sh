@@ -189,6 +189,11 @@ for p in $(osd_pids); do kill -CONT "$p" 2>/dev/null || true; done
 echo "$(($(date +%s) - t0)) sweeps over" >>chaos.log
 cat chaos.log
 
+# A full pool refuses the runs after it: say why, not which run is missing.
+wait_osds_up
+broken=$(memstore_broken)
+[ -z "$broken" ] || fail "memstore usage underflow on $broken (the OSD reports more used than its size, so every pool is full): a test-cluster fault, not ccbench's; the OSD is restarted"
+
 # ---- no hang, and each sweep's end ----------------------------------------
 [ -n "${int_at:-}" ] || fail "the rbd sweep ended before it could be interrupted (rc $rc_rbd): $(tail -3 rbd.err)"
 [ "$rc_rbd" = 130 ] || fail "rbd sweep: exit $rc_rbd, expected 130 (interrupted): $(tail -3 rbd.err)"
@@ -199,11 +204,6 @@ cat chaos.log
 [ $((rados_end - t0)) -le $((BOUND * 2 / 3)) ] ||
 	fail "rados sweep took $((rados_end - t0)) s, bound $BOUND s"
 [ "$(grep -c ' stop ' chaos.log)" -ge 3 ] || fail "fewer than 3 freezes during the sweeps"
-
-# A full pool refuses the runs after it: say why, not which run is missing.
-wait_osds_up
-broken=$(memstore_broken)
-[ -z "$broken" ] || fail "memstore usage underflow on $broken (the OSD reports more used than its size, so every pool is full): a test-cluster fault, not ccbench's; the OSD is restarted"
 
 # ---- the JSON: valid, every run ok or aborted with a reason ---------------
 python3 - rados.out.json rbd.out.json <<'PY'
