@@ -37,6 +37,8 @@ stage "formatting" "$top/scripts/format-check.sh"
 stage "unit tests" unit_tests
 stage "fuzzing" "$top/tests/fuzz/run.sh"
 stage "integration tests" env CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"
+# TSan build: unit tests and one integration test per path
+stage "TSan" "$top/scripts/tsan.sh"
 
 ((${#failed[@]} == 0)) || echo "test.sh: failed: ${failed[*]}" >&2
 echo "stages: $((stages - ${#failed[@]})) passed, ${#failed[@]} failed"

@@ -998,6 +998,11 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 			status = 1;
 	}
 	free(order);
+	/* A signal that came while a run was already ending (stopped by its
+	 * duration, then aborted by --op-timeout) ends that run as "aborted",
+	 * but it still cut the sweep short: the sweep is interrupted. */
+	if (ccb_signal_pending && done < n_runs && status < 128 && status != 2)
+		status = 128 + ccb_signal_pending;
 	json_array_foreach(points, i, p) aggregate_point(p);
 	json_object_set_new(doc, "knees", find_knees(points, row_key));
 	json_object_set_new(doc, "status",
