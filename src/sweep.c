@@ -983,6 +983,21 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 			     json_object_get(json_object_get(pt, "params"), "read-ahead-kb")))
 				run_tradeoff(&b, image_spec, res);
 			json_array_append_new(json_object_get(pt, "runs"), res);
+		} else if (st != 0) {
+			/* A run that ended before it had a result (refused on a full
+			 * pool, interrupted while it was set up) still counts: without an
+			 * entry, the point would read "1 of 1 ok" for two runs. */
+			char why[160];
+
+			snprintf(why, sizeof(why),
+			         "the run ended before it produced a result (exit %d); its "
+			         "message is on stderr",
+			         st);
+			json_array_append_new(json_object_get(pt, "runs"),
+			                      json_pack("{s:s, s:s, s:I}", "status",
+			                                st >= 128 ? "interrupted" : "failed",
+			                                "reason", why, "repeat_index",
+			                                (json_int_t)(k / n_points)));
 		}
 		built_free(&b);
 		done++;
