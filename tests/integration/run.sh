@@ -33,7 +33,7 @@ work=$(mktemp -d /tmp/ccbench-it.XXXXXX)
 cluster=$work/cluster
 stop_cluster() {
 	"$top/scripts/minicluster.sh" stop "$cluster" >/dev/null 2>&1 || true
-	rm -rf "$work"
+	[ -n "${CCB_IT_KEEP:-}" ] || rm -rf "$work"
 }
 trap stop_cluster EXIT
 trap 'exit 130' INT TERM
