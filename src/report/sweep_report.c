@@ -5,6 +5,7 @@
  * only the document, so a view never disagrees with the JSON.
  */
 #include <ccbench/chart.h>
+#include <ccbench/explain.h>
 #include <ccbench/report.h>
 #include <ccbench/sweep.h>
 #include <ccbench/units.h>
@@ -450,6 +451,119 @@ static json_t *metric_points(const json_t *doc, bool p99)
 	return out;
 }
 
+/* A run's explain list: the stored one, else (an older result, or one run
+ * with --explain=off) re-derived from its figures. New reference. */
+static json_t *run_explain(const json_t *run)
+{
+	json_t *ex = json_object_get(run, "explain");
+
+	return json_is_array(ex) ? json_incref(ex) : ccb_explain(run, NULL);
+}
+
+/* The runs of @p doc, each with the key its point has in metric_points():
+ * calls @p fn(key, run, arg) until it returns nonzero, and returns that. */
+static int each_run(const json_t *doc, int (*fn)(const char *, const json_t *, void *), void *arg)
+{
+	const json_t *p, *run;
+	size_t i, j;
+	int r = 0;
+
+	if (!json_object_get(doc, "points"))
+		return fn(str_or(json_object_get(doc, "command"), "run"), doc, arg);
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
+		char key[1024];
+
+		snprintf(key, sizeof(key), "%s %s",
+		         json_string_value(json_object_get(p, "command")), m ? m : "?");
+		free(m);
+		json_array_foreach(json_object_get(p, "runs"), j, run)
+		{
+			r = fn(key, run, arg);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
+struct distrust_arg {
+	const char *file;
+};
+
+static int refuse_distrust(const char *key, const json_t *run, void *arg)
+{
+	const struct distrust_arg *a = arg;
+	json_t *ex = run_explain(run);
+	const char *text = NULL;
+	int r = 0;
+
+	if (ccb_explain_has(ex, "distrust", &text)) {
+		fprintf(stderr,
+		        "ccbench: compare: %s: point %s: distrust: %s; not a figure to gate on "
+		        "(--allow-distrust gates on it anyway)\n",
+		        a->file, key, text ? text : "?");
+		r = 1;
+	}
+	json_decref(ex);
+	return r;
+}
+
+struct explain_arg {
+	bool json, sweep;
+	json_t *out;
+};
+
+static int print_explain(const char *key, const json_t *run, void *arg)
+{
+	struct explain_arg *a = arg;
+	json_t *ex = ccb_explain(run, NULL);
+
+	if (!ex)
+		return -ENOMEM;
+	if (a->json) {
+		json_array_append_new(a->out, json_pack("{s:s, s:o}", "point", key, "explain", ex));
+		return 0;
+	}
+	if (a->sweep)
+		printf("%s\n", key);
+	if (!json_array_size(ex))
+		printf("%-18s nothing to say: no limit found\n", "why");
+	ccb_explain_write_text(ex, stdout);
+	json_decref(ex);
+	return 0;
+}
+
+int ccb_explain_command(const struct ccb_cli *cli)
+{
+	char err[512];
+	json_t *doc = load_result(cli->args[0], err, sizeof(err));
+	struct explain_arg a = {.json = cli->opts.format == CCB_FMT_JSON};
+	int r;
+
+	if (!doc) {
+		fprintf(stderr, "ccbench: explain: %s\n", err);
+		return 2;
+	}
+	a.sweep = json_object_get(doc, "points") != NULL;
+	a.out = json_array();
+	r = each_run(doc, print_explain, &a);
+	if (r == 0 && a.json) {
+		json_t *o = a.sweep
+		                ? json_incref(a.out)
+		                : json_incref(json_object_get(json_array_get(a.out, 0), "explain"));
+		r = json_dumpf(o, stdout, JSON_INDENT(2)) < 0 ? -EIO : 0;
+		fputc('\n', stdout);
+		json_decref(o);
+	}
+	if (fflush(stdout) != 0)
+		r = -EIO;
+	json_decref(a.out);
+	json_decref(doc);
+	return r ? 1 : 0;
+}
+
 int ccb_compare_parse_tolerance(const char *text, double *pct)
 {
 	char *end;
@@ -495,6 +609,21 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		fprintf(stderr, "ccbench: compare: %s\n", err);
 		json_decref(base);
 		return 2;
+	}
+	/* A point its own result distrusts (a cached read, a saturated
+	 * client) is not a measurement of the cluster: no gate on it. */
+	if (!o->allow_distrust) {
+		struct distrust_arg da = {cli->args[0]};
+		int refused = each_run(base, refuse_distrust, &da);
+
+		da.file = cli->args[1];
+		if (!refused)
+			refused = each_run(cur, refuse_distrust, &da);
+		if (refused) {
+			json_decref(base);
+			json_decref(cur);
+			return 2;
+		}
 	}
 	bp = metric_points(base, p99);
 	cp = metric_points(cur, p99);

@@ -1,0 +1,70 @@
+# Every result explains itself (issue 13): a QD 1 64K read under simulated
+# latency says latency-bound with the bound its own figures give, and
+# simulated; a readahead under writearound says inactive; `ccbench explain`
+# re-derives the same kinds from the saved JSON; --explain=off leaves them
+# out; compare refuses a point marked distrust. No speed is asserted.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kinds() { jget "$1" '";".join(e["kind"] + ":" + e["severity"] for e in d["explain"])'; }
+
+"$CCBENCH" rbd read --io-size 64K -t 1 --sim-osd-latency 2ms --size 64M -q -f json >lat.json
+echo "latency run: $(kinds lat.json)"
+kinds lat.json | grep -q "simulated:info" || fail "no simulated entry"
+# The bound from the result's own figures: 1 x 64K / mean latency. A loaded
+# machine may stall a second (stall, variance) but the client keeps one op
+# in flight, so the run is at its bound.
+python3 - lat.json <<'PY' || fail "littles-law entry wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["explain"] if x["kind"] == "littles-law"]
+assert e and e[0]["severity"] == "info", e
+want = d["clients_n"] * d["queue_depth"] * 65536 / (d["latency_us"]["mean"] / 1e6) / 1048576
+got = e[0]["figures"]["bound_mib_s"]
+assert abs(got - want) <= 0.10 * want, (got, want)
+assert "latency-bound" in e[0]["text"], e[0]["text"]
+print("bound", got, "computed", want, "measured", d["bandwidth_mib_s"])
+PY
+"$CCBENCH" rbd read --io-size 64K -t 1 --sim-osd-latency 2ms --size 64M -q >lat.txt
+grep -q "^why  *latency-bound: 1 in flight" lat.txt || fail "no why line in text output"
+
+"$CCBENCH" rbd read --io-size 64K -t 1 --size 32M --readahead 1M --cache-policy writearound \
+	-q -f json >wa.json
+echo "writearound run: $(kinds wa.json)"
+jget wa.json '[e["text"] for e in d["explain"] if e["kind"] == "readahead"][0]' |
+	grep -q "readahead inactive" || fail "no readahead inactive entry"
+
+# The saved result re-derives the same kinds.
+"$CCBENCH" explain lat.json >ex.txt
+cat ex.txt
+"$CCBENCH" explain -f json lat.json >ex.json
+[ "$(python3 -c 'import json,sys; print(";".join(e["kind"] for e in json.load(open(sys.argv[1]))))' ex.json)" = \
+	"$(jget lat.json '";".join(e["kind"] for e in d["explain"])')" ] || fail "explain re-derived other kinds"
+grep -q "latency-bound" ex.txt || fail "explain: no latency-bound line"
+grep -q "simulated" ex.txt || fail "explain: no simulated line"
+
+# CSV: one explain column, last.
+"$CCBENCH" report -f csv lat.json >lat.csv
+head -1 lat.csv | grep -q ",explain$" || fail "no explain column"
+tail -1 lat.csv | grep -q "simulated:info" || fail "explain column empty"
+
+"$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --explain=off -q -f json >off.json
+[ "$(jget off.json '"explain" in d or "client_cpu" in d')" = False ] || fail "--explain=off kept it"
+"$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --explain=off -q >off.txt
+! grep -q "^why" off.txt || fail "--explain=off printed why lines"
+
+# compare refuses to gate on a distrusted point, unless told to.
+python3 - lat.json bad.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["explain"].append({"kind": "cache", "severity": "distrust",
+                     "text": "93 % of this read came from a cache", "figures": {}})
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 2 "$CCBENCH" compare lat.json bad.json 2>cmp.err
+cat cmp.err
+grep -q "point rbd read: distrust: 93 % of this read came from a cache" cmp.err ||
+	fail "compare did not name the point and the reason"
+expect_rc 0 "$CCBENCH" compare --tolerance 1000 --allow-distrust lat.json bad.json
+expect_rc 0 "$CCBENCH" compare --tolerance 1000 lat.json lat.json
+[ -z "$(rbd ls rbd)" ] || fail "images left"
