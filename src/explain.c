@@ -85,8 +85,8 @@ static void littles_law(const json_t *r, json_t *list)
 	fmt_bytes(size, s, sizeof(s));
 	fmt_bytes(avg, a, sizeof(a));
 	json_t *fig = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "in_flight", n, "op_bytes", size,
-	                        "mean_latency_us", mean_us, "bound_mib_s", bound,
-	                        "bandwidth_mib_s", bw, "ratio", ratio);
+	                        "mean_latency_us", mean_us, "bound_mib_s", bound, "bandwidth_mib_s",
+	                        bw, "ratio", ratio);
 	if (ratio >= CCB_EXPLAIN_LITTLE_NEAR && ratio <= CCB_EXPLAIN_LITTLE_OVER)
 		add(list, "littles-law", "info", fig,
 		    "latency-bound: %.0f in flight × %s ÷ %.3f ms = %.1f MiB/s (measured %.1f, "
@@ -106,8 +106,8 @@ json_t *ccb_explain_cpu_json(const struct ccb_explain_ctx *ctx)
 {
 	if (!ctx || !ctx->have_cpu)
 		return NULL;
-	return json_pack("{s:f, s:f, s:f, s:i}", "user_s", ctx->cpu_user_s, "sys_s",
-	                 ctx->cpu_sys_s, "wall_s", ctx->wall_s, "online_cpus", ctx->online_cpus);
+	return json_pack("{s:f, s:f, s:f, s:i}", "user_s", ctx->cpu_user_s, "sys_s", ctx->cpu_sys_s,
+	                 "wall_s", ctx->wall_s, "online_cpus", ctx->online_cpus);
 }
 
 /*
@@ -178,7 +178,8 @@ static void readahead(const json_t *r, json_t *list)
 		add(list, "readahead", "warn",
 		    json_pack("{s:f, s:f}", "readahead_bytes", ra, "cache_bytes", cache),
 		    "readahead of %s at or above rbd_cache_size %s: sequential reads collapse (on "
-		    "the test cluster 901 MiB/s at 8M, ~30 at 32M and more); keep it below the cache",
+		    "the test cluster 901 MiB/s at 8M, ~30 at 32M and more); keep it below the "
+		    "cache",
 		    a, b);
 }
 
@@ -210,7 +211,8 @@ static void stall(const json_t *r, json_t *list)
 		return;
 	}
 	size_t k = json_array_size(which);
-	add(list, "stall", "warn", json_pack("{s:o, s:I}", "seconds", which, "count", (json_int_t)k),
+	add(list, "stall", "warn",
+	    json_pack("{s:o, s:I}", "seconds", which, "count", (json_int_t)k),
 	    "%zu second%s of %zu with no completion (t=%s): something stopped the I/O", k,
 	    k == 1 ? "" : "s", n, buf);
 }
@@ -241,8 +243,7 @@ static void simulated(const json_t *r, json_t *list)
 	if (!json_is_number(v) || json_number_value(v) <= 0)
 		return;
 	ccb_format_duration((uint64_t)json_number_value(v), d, sizeof(d));
-	add(list, "simulated", "info",
-	    json_pack("{s:f}", "osd_latency_us", json_number_value(v)),
+	add(list, "simulated", "info", json_pack("{s:f}", "osd_latency_us", json_number_value(v)),
 	    "simulated %s OSD latency (--sim-osd-latency): real OSD latency differs", d);
 }
 
@@ -285,8 +286,8 @@ static void cache(const json_t *r, json_t *list)
 	{
 		const char *t = json_string_value(w);
 		if (t && strncmp(t, "served from the page cache", 26) == 0) {
-			add(list, "cache", "distrust", NULL, "part of this read came from a cache: %s",
-			    t);
+			add(list, "cache", "distrust", NULL,
+			    "part of this read came from a cache: %s", t);
 			return;
 		}
 	}

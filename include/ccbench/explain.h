@@ -21,13 +21,13 @@
 /* ... below this share the client stalled or ops were smaller than asked. */
 #define CCB_EXPLAIN_LITTLE_FAR 0.50
 /* Client CPU: share of all online CPUs busy in this process. */
-#define CCB_EXPLAIN_CPU_WARN 0.85
+#define CCB_EXPLAIN_CPU_WARN     0.85
 #define CCB_EXPLAIN_CPU_DISTRUST 0.95
 /* Per-second bandwidth coefficient of variation. */
 #define CCB_EXPLAIN_COV_INFO 0.25
 #define CCB_EXPLAIN_COV_WARN 0.50
 /* Cache: share of the bytes served that the device did not read. */
-#define CCB_EXPLAIN_CACHE_WARN 0.20
+#define CCB_EXPLAIN_CACHE_WARN     0.20
 #define CCB_EXPLAIN_CACHE_DISTRUST 0.50
 /* Below this many bytes served, device counters say nothing about a cache. */
 #define CCB_EXPLAIN_CACHE_MIN_BYTES (4ull << 20)

@@ -20,9 +20,9 @@ static json_t *base(void)
 {
 	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:I, s:f, s:f, s:{s:I}, s:{s:f}, s:{}, s:[]}",
 	                 "command", "rbd read", "mode", "seq", "clients_n", 1, "queue_depth", 1,
-	                 "ops", (json_int_t)1000, "bytes", (json_int_t)1000 * 65536, "seconds",
-	                 2.0, "bandwidth_mib_s", 0.0, "parameters", "io-size",
-	                 (json_int_t)65536, "latency_us", "mean", 2000.0, "layout", "warnings");
+	                 "ops", (json_int_t)1000, "bytes", (json_int_t)1000 * 65536, "seconds", 2.0,
+	                 "bandwidth_mib_s", 0.0, "parameters", "io-size", (json_int_t)65536,
+	                 "latency_us", "mean", 2000.0, "layout", "warnings");
 }
 
 /* The entry of @p kind in ccb_explain(@p r), or NULL; @p r is released. */
@@ -32,8 +32,9 @@ static json_t *kind_of(json_t *r, const char *kind, const struct ccb_explain_ctx
 	size_t i;
 
 	assert_non_null(ex);
-	json_array_foreach(ex, i, e) if (!found && strcmp(json_string_value(json_object_get(e, "kind")),
-	                                                  kind) == 0) found = json_incref(e);
+	json_array_foreach(ex, i,
+	                   e) if (!found && strcmp(json_string_value(json_object_get(e, "kind")),
+	                                           kind) == 0) found = json_incref(e);
 	json_decref(ex);
 	json_decref(r);
 	return found;
@@ -69,9 +70,9 @@ static void test_littles_law(void **state)
 	assert_string_equal(sev(e), "info");
 	assert_non_null(strstr(text(e), "latency-bound: 1 in flight × 64K ÷ 2.000 ms = 31.2"));
 	assert_non_null(strstr(text(e), "raise -t"));
-	assert_true(fabs(json_real_value(json_object_get(json_object_get(e, "figures"),
-	                                                 "bound_mib_s")) -
-	                 BOUND) < 1e-6);
+	assert_true(
+	    fabs(json_real_value(json_object_get(json_object_get(e, "figures"), "bound_mib_s")) -
+	         BOUND) < 1e-6);
 	json_decref(e);
 	assert_null(little(0.849)); /* between: nothing said */
 	e = little(1.149);
@@ -156,11 +157,11 @@ static json_t *ra(const char *mode, bool active, const char *policy, double ra_b
 {
 	json_t *r = base();
 	json_object_set_new(r, "mode", json_string(mode));
-	json_object_set_new(
-	    json_object_get(r, "layout"), "librbd",
-	    json_pack("{s:b, s:b, s:s, s:I, s:I}", "readahead_active", active, "rbd_cache", 1,
-	              "rbd_cache_policy", policy, "rbd_readahead_max_bytes", (json_int_t)ra_bytes,
-	              "rbd_cache_size", (json_int_t)cache_bytes));
+	json_object_set_new(json_object_get(r, "layout"), "librbd",
+	                    json_pack("{s:b, s:b, s:s, s:I, s:I}", "readahead_active", active,
+	                              "rbd_cache", 1, "rbd_cache_policy", policy,
+	                              "rbd_readahead_max_bytes", (json_int_t)ra_bytes,
+	                              "rbd_cache_size", (json_int_t)cache_bytes));
 	return kind_of(r, "readahead", NULL);
 }
 
@@ -192,8 +193,8 @@ static json_t *stall_run(const int *ops, size_t n, double seconds)
 	json_t *r = base(), *s = json_array();
 
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(s, json_pack("{s:I, s:I}", "t", (json_int_t)i + 1, "ops",
-		                                   (json_int_t)ops[i]));
+		json_array_append_new(
+		    s, json_pack("{s:I, s:I}", "t", (json_int_t)i + 1, "ops", (json_int_t)ops[i]));
 	json_object_set_new(r, "series", s);
 	json_object_set_new(r, "seconds", json_real(seconds));
 	return kind_of(r, "stall", NULL);
@@ -222,9 +223,9 @@ static void test_stall(void **state)
 static json_t *var(double stddev, int samples)
 {
 	json_t *r = base();
-	json_object_set_new(r, "bandwidth_per_second_mib_s",
-	                    json_pack("{s:i, s:f, s:f}", "samples", samples, "mean", 100.0,
-	                              "stddev", stddev));
+	json_object_set_new(
+	    r, "bandwidth_per_second_mib_s",
+	    json_pack("{s:i, s:f, s:f}", "samples", samples, "mean", 100.0, "stddev", stddev));
 	return kind_of(r, "variance", NULL);
 }
 
@@ -316,9 +317,9 @@ static void test_cache(void **state)
 
 static void test_summary_and_text(void **state)
 {
-	json_t *ex = json_pack("[{s:s, s:s, s:s}, {s:s, s:s, s:s}]", "kind", "simulated",
-	                       "severity", "info", "text", "a", "kind", "cache", "severity",
-	                       "distrust", "text", "b");
+	json_t *ex =
+	    json_pack("[{s:s, s:s, s:s}, {s:s, s:s, s:s}]", "kind", "simulated", "severity", "info",
+	              "text", "a", "kind", "cache", "severity", "distrust", "text", "b");
 	char buf[128], *mem = NULL;
 	const char *t = NULL;
 	size_t len = 0;
@@ -347,10 +348,10 @@ static void test_summary_and_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_littles_law),    cmocka_unit_test(test_client_cpu),
-	    cmocka_unit_test(test_readahead),      cmocka_unit_test(test_stall),
-	    cmocka_unit_test(test_variance),       cmocka_unit_test(test_simulated),
-	    cmocka_unit_test(test_cache),          cmocka_unit_test(test_summary_and_text),
+	    cmocka_unit_test(test_littles_law), cmocka_unit_test(test_client_cpu),
+	    cmocka_unit_test(test_readahead),   cmocka_unit_test(test_stall),
+	    cmocka_unit_test(test_variance),    cmocka_unit_test(test_simulated),
+	    cmocka_unit_test(test_cache),       cmocka_unit_test(test_summary_and_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
