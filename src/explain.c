@@ -165,7 +165,11 @@ static void readahead(const json_t *r, json_t *list)
 	fmt_bytes(cache, b, sizeof(b));
 	if (json_is_false(active)) {
 		bool writearound = policy && strcmp(policy, "writearound") == 0;
-		add(list, "readahead", "warn",
+		/* librbd's own default (512K under writearound) is worth a
+		 * note; a --readahead the user asked for and lost, a warning. */
+		bool asked =
+		    json_is_integer(json_object_get(json_object_get(r, "parameters"), "readahead"));
+		add(list, "readahead", asked ? "warn" : "info",
 		    json_pack("{s:f, s:s?, s:b}", "readahead_bytes", ra, "cache_policy", policy,
 		              "rbd_cache", json_is_true(json_object_get(lib, "rbd_cache"))),
 		    "readahead inactive: librbd reads ahead only through its cache, %s; the %s "

@@ -152,10 +152,15 @@ static void test_client_cpu(void **state)
 	assert_null(kind_of(base(), "client-cpu", NULL));
 }
 
+static bool ra_asked;
+
 static json_t *ra(const char *mode, bool active, const char *policy, double ra_bytes,
                   double cache_bytes)
 {
 	json_t *r = base();
+	if (ra_asked)
+		json_object_set_new(json_object_get(r, "parameters"), "readahead",
+		                    json_integer((json_int_t)ra_bytes));
 	json_object_set_new(r, "mode", json_string(mode));
 	json_object_set_new(json_object_get(r, "layout"), "librbd",
 	                    json_pack("{s:b, s:b, s:s, s:I, s:I}", "readahead_active", active,
@@ -171,10 +176,15 @@ static void test_readahead(void **state)
 	(void)state;
 
 	e = ra("seq", false, "writearound", 1 << 20, 32 << 20);
-	assert_string_equal(sev(e), "warn");
+	assert_string_equal(sev(e), "info"); /* librbd's default readahead */
 	assert_non_null(strstr(text(e), "readahead inactive"));
 	assert_non_null(strstr(text(e), "writearound"));
 	json_decref(e);
+	ra_asked = true; /* --readahead given, and lost */
+	e = ra("seq", false, "writearound", 1 << 20, 32 << 20);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	ra_asked = false;
 	assert_null(ra("write", false, "writearound", 1 << 20, 32 << 20));
 	assert_null(ra("seq", false, "writearound", 0, 32 << 20));
 	/* At the cache size: the cliff. One byte below: nothing. */
