@@ -63,6 +63,22 @@ static double asked_op_bytes(const json_t *r)
 	return ops > 0 ? num(r, "bytes") / ops : 0;
 }
 
+/* What puts more in flight, by path: krbd's buffered reads are one per
+ * stream (the kernel's readahead makes them larger), fs one per client. */
+static const char *faster_hint(const json_t *r)
+{
+	const char *path = str_or(r, "path", "");
+	const json_t *layout = json_object_get(r, "layout");
+
+	if (strcmp(path, "krbd") == 0)
+		return json_is_true(json_object_get(layout, "direct"))
+		           ? "raise -t or --streams"
+		           : "add --streams or raise --read-ahead-kb (or --direct with -t)";
+	if (strcmp(path, "cephfs") == 0)
+		return "add --clients";
+	return "raise -t (or readahead)";
+}
+
 /*
  * Little's law: with N ops in flight each taking the mean latency, no run
  * moves more than N x size / latency. At the bound the latency is the
@@ -90,8 +106,8 @@ static void littles_law(const json_t *r, json_t *list)
 	if (ratio >= CCB_EXPLAIN_LITTLE_NEAR && ratio <= CCB_EXPLAIN_LITTLE_OVER)
 		add(list, "littles-law", "info", fig,
 		    "latency-bound: %.0f in flight × %s ÷ %.3f ms = %.1f MiB/s (measured %.1f, "
-		    "%.0f %%); raise -t (or readahead) to go faster",
-		    n, s, mean_us / 1e3, bound, bw, ratio * 100);
+		    "%.0f %%); %s to go faster",
+		    n, s, mean_us / 1e3, bound, bw, ratio * 100, faster_hint(r));
 	else if (ratio < CCB_EXPLAIN_LITTLE_FAR)
 		add(list, "littles-law", "warn", fig,
 		    "%.1f MiB/s is %.0f %% of the %.1f MiB/s that %.0f in flight × %s ÷ %.3f ms "

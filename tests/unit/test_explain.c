@@ -96,6 +96,13 @@ static void test_littles_law(void **state)
 	e = kind_of(r, "littles-law", NULL);
 	assert_non_null(strstr(text(e), "16 in flight × 4M"));
 	json_decref(e);
+	/* krbd's buffered reads: more streams, not -t. */
+	r = base();
+	json_object_set_new(r, "path", json_string("krbd"));
+	json_object_set_new(r, "bandwidth_mib_s", json_real(BOUND));
+	e = kind_of(r, "littles-law", NULL);
+	assert_non_null(strstr(text(e), "add --streams or raise --read-ahead-kb"));
+	json_decref(e);
 	/* Without a size parameter: bytes / ops. */
 	r = base();
 	json_object_set_new(r, "parameters", json_object());
