@@ -194,7 +194,10 @@ static void readahead(const json_t *r, json_t *list)
 		    a);
 		return;
 	}
-	if (cache > 0 && ra >= cache)
+	/* An image no larger than the readahead is read ahead once: no cliff
+	 * (a 32M image at 32M read at 310 MiB/s where a 128M one fell to 23). */
+	double image = num(json_object_get(r, "layout"), "size");
+	if (cache > 0 && ra >= cache && (image <= 0 || image > ra))
 		add(list, "readahead", "warn",
 		    json_pack("{s:f, s:f}", "readahead_bytes", ra, "cache_bytes", cache),
 		    "readahead of %s at or above rbd_cache_size %s: sequential reads collapse (on "

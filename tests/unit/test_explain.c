@@ -160,11 +160,15 @@ static void test_client_cpu(void **state)
 }
 
 static bool ra_asked;
+static double ra_image;
 
 static json_t *ra(const char *mode, bool active, const char *policy, double ra_bytes,
                   double cache_bytes)
 {
 	json_t *r = base();
+	if (ra_image > 0)
+		json_object_set_new(json_object_get(r, "layout"), "size",
+		                    json_integer((json_int_t)ra_image));
 	if (ra_asked)
 		json_object_set_new(json_object_get(r, "parameters"), "readahead",
 		                    json_integer((json_int_t)ra_bytes));
@@ -200,6 +204,14 @@ static void test_readahead(void **state)
 	assert_non_null(strstr(text(e), "readahead of 32M at or above rbd_cache_size 32M"));
 	json_decref(e);
 	assert_null(ra("seq", true, "writeback", (32 << 20) - 1, 32 << 20));
+	/* An image no larger than the readahead: read ahead once, no cliff. */
+	ra_image = 32 << 20;
+	assert_null(ra("seq", true, "writeback", 32 << 20, 32 << 20));
+	ra_image = (32 << 20) + 4096;
+	e = ra("seq", true, "writeback", 32 << 20, 32 << 20);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	ra_image = 0;
 	assert_null(ra("seq", true, "writeback", 8 << 20, 32 << 20));
 	/* Not librbd: nothing. */
 	assert_null(kind_of(base(), "readahead", NULL));
