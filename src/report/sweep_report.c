@@ -528,6 +528,8 @@ struct distrust_arg {
 	const char *file;
 };
 
+/* What the run said, and what its figures say now (a result saved
+ * before a kind existed, or with --explain=off): either distrusts. */
 static int refuse_distrust(const char *key, const json_t *run, void *arg)
 {
 	const struct distrust_arg *a = arg;
@@ -535,6 +537,10 @@ static int refuse_distrust(const char *key, const json_t *run, void *arg)
 	const char *text = NULL;
 	int r = 0;
 
+	if (!ccb_explain_has(ex, "distrust", &text)) {
+		json_decref(ex);
+		ex = ccb_explain(run, NULL);
+	}
 	if (ccb_explain_has(ex, "distrust", &text)) {
 		fprintf(stderr,
 		        "ccbench: compare: %s: point %s: distrust: %s; not a figure to gate on "
