@@ -164,6 +164,54 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 	json_decref(cols);
 }
 
+/*
+ * Footnotes: per point, each warn or distrust kind its runs said (the
+ * first run's text), so a table figure that should not be trusted says
+ * so under the table. Info lines: `ccbench explain FILE`.
+ */
+static void sweep_why(const json_t *doc, FILE *out)
+{
+	const json_t *p, *run, *e;
+	size_t i, j, k;
+	bool header = false;
+
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		json_t *said = json_object();
+		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
+
+		json_array_foreach(json_object_get(p, "runs"), j, run)
+		{
+			json_t *ex = json_object_get(run, "explain");
+
+			ex = json_is_array(ex) ? json_incref(ex) : ccb_explain(run, NULL);
+			json_array_foreach(ex, k, e)
+			{
+				const char *sev = str_or(json_object_get(e, "severity"), "info");
+				const char *kind = str_or(json_object_get(e, "kind"), "?");
+				char tag[96];
+
+				if (strcmp(sev, "info") == 0)
+					continue;
+				snprintf(tag, sizeof(tag), "%s:%s", kind, sev);
+				if (json_object_get(said, tag))
+					continue;
+				json_object_set_new(said, tag, json_true());
+				if (!header)
+					fprintf(out, "\nwhy (warnings; all lines: ccbench explain "
+					             "FILE)\n");
+				header = true;
+				fprintf(out, "  [%zu] %s: %s%s\n", i + 1, m ? m : "?",
+				        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "",
+				        str_or(json_object_get(e, "text"), ""));
+			}
+			json_decref(ex);
+		}
+		free(m);
+		json_decref(said);
+	}
+}
+
 void ccb_sweep_render_text(const json_t *doc, FILE *out)
 {
 	const json_t *cfg = json_object_get(doc, "config"), *k, *p;
@@ -211,6 +259,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		        json_number_value(json_object_get(k, "bandwidth_mib_s")),
 		        json_number_value(json_object_get(k, "best_mib_s")));
 	}
+	sweep_why(doc, out);
 }
 
 /* A point's explain column: each kind:severity its runs say, once. */

@@ -43,6 +43,23 @@ cat ex.txt
 grep -q "latency-bound" ex.txt || fail "explain: no latency-bound line"
 grep -q "simulated" ex.txt || fail "explain: no simulated line"
 
+# A sweep: each point's runs carry it; its text has the footnote, its CSV
+# the column, and explain prints it per point.
+cat >sw.json <<'CFG'
+{"name": "explain", "command": "rbd read",
+ "params": {"size": "16M", "io-size": "64K", "cache-policy": "writearound"},
+ "matrix": {"readahead": ["1M", "0"]}, "repeat": 1}
+CFG
+"$CCBENCH" sweep sw.json -q --json swr.json --csv swr.csv >swr.txt
+grep -q '^  \[1\] {"readahead":"1M"}: readahead inactive' swr.txt || fail "no sweep footnote"
+! grep -q '^  \[2\]' swr.txt || fail "a footnote for the point without readahead"
+head -1 swr.csv | grep -q ",explain$" || fail "no explain column in the sweep CSV"
+grep -q '^1,.*readahead:warn' swr.csv || fail "sweep CSV: no readahead:warn for point 1"
+"$CCBENCH" explain swr.json >swx.txt
+cat swx.txt
+grep -q '^rbd read {"readahead":"1M"}$' swx.txt || fail "explain: no point line"
+grep -q '^why .*readahead inactive' swx.txt || fail "explain: no readahead line for the sweep"
+
 # CSV: one explain column, last.
 "$CCBENCH" report -f csv lat.json >lat.csv
 head -1 lat.csv | grep -q ",explain$" || fail "no explain column"
