@@ -182,10 +182,8 @@ static void sweep_why(const json_t *doc, FILE *out)
 
 		json_array_foreach(json_object_get(p, "runs"), j, run)
 		{
-			json_t *ex = json_object_get(run, "explain");
-
-			ex = json_is_array(ex) ? json_incref(ex) : ccb_explain(run, NULL);
-			json_array_foreach(ex, k, e)
+			/* What the run stored: none with --explain=off. */
+			json_array_foreach(json_object_get(run, "explain"), k, e)
 			{
 				const char *sev = str_or(json_object_get(e, "severity"), "info");
 				const char *kind = str_or(json_object_get(e, "kind"), "?");
@@ -205,7 +203,6 @@ static void sweep_why(const json_t *doc, FILE *out)
 				        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "",
 				        str_or(json_object_get(e, "text"), ""));
 			}
-			json_decref(ex);
 		}
 		free(m);
 		json_decref(said);
@@ -271,12 +268,10 @@ static void point_explain(const json_t *p, char *buf, size_t len)
 	buf[0] = '\0';
 	json_array_foreach(json_object_get(p, "runs"), i, run)
 	{
-		json_t *ex = json_object_get(run, "explain");
 		char one[512], *tok, *save = NULL;
 
-		ex = json_is_array(ex) ? json_incref(ex) : ccb_explain(run, NULL);
-		ccb_explain_summary(ex, one, sizeof(one));
-		json_decref(ex);
+		/* What the run stored: none with --explain=off. */
+		ccb_explain_summary(json_object_get(run, "explain"), one, sizeof(one));
 		for (tok = strtok_r(one, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
 			char want[128];
 			int n;
@@ -463,6 +458,17 @@ int ccb_report_command(const struct ccb_cli *cli)
 		return 2;
 	}
 	sweep = json_object_get(doc, "points") != NULL;
+	/* report --explain=off: the views without the why lines. */
+	if (o->explain && strcmp(o->explain, "off") == 0) {
+		const json_t *p;
+		json_t *run;
+		size_t i, j;
+
+		json_object_del(doc, "explain");
+		json_array_foreach(json_object_get(doc, "points"), i, p)
+		    json_array_foreach(json_object_get(p, "runs"), j, run)
+		        json_object_del(run, "explain");
+	}
 	if (o->svg_file && !sweep) {
 		fprintf(stderr, "ccbench: report --svg: %s is a single run, not a sweep\n",
 		        cli->args[0]);

@@ -69,6 +69,8 @@ tail -1 lat.csv | grep -q "simulated:info" || fail "explain column empty"
 [ "$(jget off.json '"explain" in d or "client_cpu" in d')" = False ] || fail "--explain=off kept it"
 "$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --explain=off -q >off.txt
 ! grep -q "^why" off.txt || fail "--explain=off printed why lines"
+"$CCBENCH" report lat.json | grep -q "^why" || fail "report: no why lines"
+! "$CCBENCH" report --explain=off lat.json | grep -q "^why" || fail "report --explain=off printed why lines"
 
 # compare refuses to gate on a distrusted point, unless told to.
 python3 - lat.json bad.json <<'PY'
