@@ -200,7 +200,7 @@ static void sweep_why(const json_t *doc, FILE *out)
 					             "FILE)\n");
 				header = true;
 				fprintf(out, "  [%zu] %s: %s%s\n", i + 1, m ? m : "?",
-				        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "",
+				        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "warning: ",
 				        str_or(json_object_get(e, "text"), ""));
 			}
 		}

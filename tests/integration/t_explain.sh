@@ -51,7 +51,7 @@ cat >sw.json <<'CFG'
  "matrix": {"readahead": ["1M", "0"]}, "repeat": 1}
 CFG
 "$CCBENCH" sweep sw.json -q --json swr.json --csv swr.csv >swr.txt
-grep -q '^  \[1\] {"readahead":"1M"}: readahead inactive' swr.txt || fail "no sweep footnote"
+grep -q '^  \[1\] {"readahead":"1M"}: warning: readahead inactive' swr.txt || fail "no sweep footnote"
 ! grep -q '^  \[2\]' swr.txt || fail "a footnote for the point without readahead"
 head -1 swr.csv | grep -q ",explain$" || fail "no explain column in the sweep CSV"
 grep -q '^1,.*readahead:warn' swr.csv || fail "sweep CSV: no readahead:warn for point 1"
@@ -59,6 +59,14 @@ grep -q '^1,.*readahead:warn' swr.csv || fail "sweep CSV: no readahead:warn for 
 cat swx.txt
 grep -q '^rbd read {"readahead":"1M"}$' swx.txt || fail "explain: no point line"
 grep -q '^why .*readahead inactive' swx.txt || fail "explain: no readahead line for the sweep"
+
+# A group: its report shows each member's warnings.
+G=explain-$$
+"$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --readahead 1M --cache-policy writearound \
+	--group "$G" --members 1 --group-pool "$POOL" --group-timeout 30s -q >/dev/null
+"$CCBENCH" group report "$G" --group-pool "$POOL" >g.txt
+grep -q "^why .*: warning: readahead inactive" g.txt || fail "group report: no member why line"
+expect_rc 0 "$CCBENCH" group rm "$G" --group-pool "$POOL"
 
 # CSV: one explain column, last.
 "$CCBENCH" report -f csv lat.json >lat.csv
