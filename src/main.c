@@ -74,6 +74,8 @@ static int dispatch(struct ccb_cli *cli, int argc, char **argv)
 		return ccb_sweep_command(cli, argc, argv);
 	if (cli->cmd_mask & CCB_CMD_REPORT)
 		return ccb_report_command(cli);
+	if (cli->cmd_mask & CCB_CMD_EXPLAIN)
+		return ccb_explain_command(cli);
 	if (cli->cmd_mask & CCB_CMD_COMPARE)
 		return ccb_compare_command(cli);
 	if (cli->cmd_mask & CCB_CMD_CLEANUP) {

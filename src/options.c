@@ -25,6 +25,7 @@
 #define REPORT  CCB_CMD_REPORT
 #define COMPARE CCB_CMD_COMPARE
 #define GROUP   CCB_CMD_GROUP
+#define EXPLAIN CCB_CMD_EXPLAIN
 #define WORK    CCB_CMD_WORKLOAD
 #define U64MAX  UINT64_MAX
 
@@ -172,10 +173,14 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      "a point regresses when worse by more than PCT"},
     {"metric", 0, CCB_OPT_CHOICE, OFF(metric), "bandwidth", 0, 0, COMPARE, "bandwidth|p99",
      "what compare judges"},
-    {"format", 'f', CCB_OPT_FORMAT, OFF(format), "text", 0, 0, OUT | GROUP, "text|json|csv",
-     "result format"},
+    {"allow-distrust", 0, CCB_OPT_FLAG, OFF(allow_distrust), NULL, 0, 0, COMPARE, NULL,
+     "gate on points whose explain says distrust (refused otherwise)"},
+    {"format", 'f', CCB_OPT_FORMAT, OFF(format), "text", 0, 0, OUT | GROUP | EXPLAIN,
+     "text|json|csv", "result format"},
     {"output", 0, CCB_OPT_STR, OFF(output), NULL, 0, 0, OUT, "FILE",
      "write the result to FILE instead of stdout"},
+    {"explain", 0, CCB_OPT_CHOICE, OFF(explain), "on", 0, 0, OUT, "on|off",
+     "add the explain list (why lines: what limited the result) to the result"},
     {"quiet", 'q', CCB_OPT_FLAG, OFF(quiet), NULL, 0, 0, OUT | CLEANUP | RESTORE | SWEEP | GROUP,
      NULL, "no progress on stderr"},
     {NULL, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL},

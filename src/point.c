@@ -2,6 +2,7 @@
  * One point: the same sequence for a plain command, each point of a sweep
  * and each member of a group, so they cannot drift apart.
  */
+#include <ccbench/explain.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rbd.h>
 #include <ccbench/point.h>
@@ -11,6 +12,51 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The result's "client_cpu" and "explain". The CPU is the whole process's
+ * (client threads and the library's) over ccb_run_execute(), so set-up
+ * (prefill, connecting) does not count; stored so a saved result
+ * re-derives the same explain list. --explain=off leaves both out.
+ */
+static int add_explain(json_t *result, const struct ccb_opts *o, const struct rusage *ru0,
+                       const struct rusage *ru1, double wall_s)
+{
+	struct ccb_explain_ctx ctx = {
+	    .have_cpu = wall_s > 0,
+	    .cpu_user_s = tv_s(ru1->ru_utime) - tv_s(ru0->ru_utime),
+	    .cpu_sys_s = tv_s(ru1->ru_stime) - tv_s(ru0->ru_stime),
+	    .wall_s = wall_s,
+	    .online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+	};
+	json_t *cpu, *ex;
+
+	if (o->explain && strcmp(o->explain, "off") == 0)
+		return 0;
+	cpu = ccb_explain_cpu_json(&ctx);
+	if (cpu && json_object_set_new(result, "client_cpu", cpu) < 0)
+		return -ENOMEM;
+	ex = ccb_explain(result, &ctx);
+	if (!ex || json_object_set_new(result, "explain", ex) < 0)
+		return -ENOMEM;
+	return 0;
+}
 
 int ccb_point_run(const struct ccb_point *pt, json_t **result)
 {
@@ -20,6 +66,8 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	char image_spec[300];
 	int mark = ccb_undo_mark();
 	int r, status = 1;
+	struct rusage ru0, ru1;
+	double t0, wall_s;
 
 	*result = NULL;
 	run.opts = o;
@@ -65,7 +113,11 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 		status = run.bad_input ? 2 : ccb_signal_pending ? 128 + ccb_signal_pending : 1;
 		goto out;
 	}
+	getrusage(RUSAGE_SELF, &ru0);
+	t0 = mono_s();
 	r = ccb_run_execute(&run);
+	wall_s = mono_s() - t0;
+	getrusage(RUSAGE_SELF, &ru1);
 	if (r < 0) {
 		if (r != -ECANCELED)
 			fprintf(stderr, "ccbench: %s: could not start the clients: %s\n",
@@ -76,6 +128,10 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	if (run.ops->finish)
 		run.ops->finish(&run);
 	*result = ccb_result_build(&run, pt->cmd_mask, pt->argc, pt->argv);
+	if (*result && add_explain(*result, o, &ru0, &ru1, wall_s) < 0) {
+		json_decref(*result);
+		*result = NULL;
+	}
 	if (!*result)
 		status = 1;
 	else if (atomic_load(&run.stop) == CCB_STOP_SIGNAL)

@@ -41,6 +41,7 @@ enum ccb_cmd_mask {
 	CCB_CMD_REPORT = 1u << 9,       /**< ccbench report RESULTS */
 	CCB_CMD_COMPARE = 1u << 10,     /**< ccbench compare BASELINE CURRENT */
 	CCB_CMD_GROUP = 1u << 11,       /**< ccbench group report|rm|ls */
+	CCB_CMD_EXPLAIN = 1u << 12,     /**< ccbench explain RESULT */
 };
 
 /** Commands that run a workload (and so can join a group or be swept). */
@@ -137,11 +138,13 @@ struct ccb_opts {
 	bool dry_run;          /**< sweep --dry-run: check and estimate, contact nothing */
 	const char *tolerance; /**< "10%" */
 	const char *metric;    /**< bandwidth | p99 */
+	bool allow_distrust;   /**< compare: gate on points marked distrust */
 
 	/* Output. */
 	enum ccb_format format;
 	const char *output;
 	bool quiet;
+	const char *explain; /**< on | off: the result's explain list */
 
 	/** given[i] is true when descriptor i was set explicitly (not a default). */
 	bool given[128];

@@ -64,6 +64,13 @@ int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *poin
 int ccb_report_command(const struct ccb_cli *cli);
 
 /**
+ * `ccbench explain RESULT.json`: the explain list of a saved run, or of
+ * each run of each point of a sweep, re-derived from the figures (text:
+ * why lines; -f json: the lists). 0, or 2 when the file is not a result.
+ */
+int ccb_explain_command(const struct ccb_cli *cli);
+
+/**
  * `ccbench compare BASELINE CURRENT`: 0 no regression, 1 a regression or
  * a failed point (a run whose status is not "ok"), 2 mismatch or bad input
  * (a --tolerance that is not a finite percentage from 0 to 1000).

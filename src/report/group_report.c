@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define MIB 1048576.0
@@ -107,6 +108,23 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		        "%-10s %zu member(s) registered but never reported a result: not in the "
 		        "aggregate\n",
 		        "MISSING", json_array_size(json_object_get(rep, "missing")));
+	/* Each member's own explain (warn and distrust), as it stored it. */
+	json_array_foreach(json_object_get(rep, "members"), i, m)
+	{
+		const json_t *e;
+		size_t k;
+
+		json_array_foreach(json_object_get(json_object_get(m, "result"), "explain"), k, e)
+		{
+			const char *sev = ccb_report_str(e, "severity");
+
+			if (strcmp(sev, "warn") != 0 && strcmp(sev, "distrust") != 0)
+				continue;
+			fprintf(out, "%-10s %s: %s%s\n", "why", ccb_report_str(m, "member"),
+			        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "warning: ",
+			        ccb_report_str(e, "text"));
+		}
+	}
 }
 
 int ccb_group_render_csv(const json_t *rep, FILE *out)

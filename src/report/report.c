@@ -2,6 +2,7 @@
  * Text, JSON and CSV views of one result object. Each reads only the
  * JSON model, so the three can never disagree.
  */
+#include <ccbench/explain.h>
 #include <ccbench/report.h>
 #include <ccbench/units.h>
 
@@ -197,6 +198,7 @@ static int write_text(const json_t *r, FILE *out)
 warnings:
 	json_array_foreach((json_t *)warnings, i, v)
 	    fprintf(out, "%-18s %s\n", "warning", json_string_value(v));
+	ccb_explain_write_text(json_object_get(r, "explain"), out);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -261,9 +263,12 @@ static void csv_field(FILE *out, const json_t *v)
 	}
 }
 
+/* The last column, "explain": kind:severity;... (empty for none). */
 static int write_csv(const json_t *r, FILE *out)
 {
 	size_t n = sizeof(csv_cols) / sizeof(csv_cols[0]);
+	char ex[1024];
+	json_t *exs;
 
 	for (size_t i = 0; i < n; i++) {
 		char col[64];
@@ -271,12 +276,18 @@ static int write_csv(const json_t *r, FILE *out)
 		for (char *p = col; *p; p++)
 			if (*p == '.')
 				*p = '_';
-		fprintf(out, "%s%s", col, i + 1 < n ? "," : "\n");
+		fprintf(out, "%s,", col);
 	}
+	fputs("explain\n", out);
 	for (size_t i = 0; i < n; i++) {
 		csv_field(out, lookup(r, csv_cols[i]));
-		fputs(i + 1 < n ? "," : "\n", out);
+		fputc(',', out);
 	}
+	ccb_explain_summary(json_object_get(r, "explain"), ex, sizeof(ex));
+	exs = json_string(ex);
+	csv_field(out, exs);
+	json_decref(exs);
+	fputc('\n', out);
 	return ferror(out) ? -EIO : 0;
 }
 

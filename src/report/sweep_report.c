@@ -5,6 +5,7 @@
  * only the document, so a view never disagrees with the JSON.
  */
 #include <ccbench/chart.h>
+#include <ccbench/explain.h>
 #include <ccbench/report.h>
 #include <ccbench/sweep.h>
 #include <ccbench/units.h>
@@ -163,6 +164,51 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 	json_decref(cols);
 }
 
+/*
+ * Footnotes: per point, each warn or distrust kind its runs said (the
+ * first run's text), so a table figure that should not be trusted says
+ * so under the table. Info lines: `ccbench explain FILE`.
+ */
+static void sweep_why(const json_t *doc, FILE *out)
+{
+	const json_t *p, *run, *e;
+	size_t i, j, k;
+	bool header = false;
+
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		json_t *said = json_object();
+		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
+
+		json_array_foreach(json_object_get(p, "runs"), j, run)
+		{
+			/* What the run stored: none with --explain=off. */
+			json_array_foreach(json_object_get(run, "explain"), k, e)
+			{
+				const char *sev = str_or(json_object_get(e, "severity"), "info");
+				const char *kind = str_or(json_object_get(e, "kind"), "?");
+				char tag[96];
+
+				if (strcmp(sev, "info") == 0)
+					continue;
+				snprintf(tag, sizeof(tag), "%s:%s", kind, sev);
+				if (json_object_get(said, tag))
+					continue;
+				json_object_set_new(said, tag, json_true());
+				if (!header)
+					fprintf(out, "\nwhy (warnings; all lines: ccbench explain "
+					             "FILE)\n");
+				header = true;
+				fprintf(out, "  [%zu] %s: %s%s\n", i + 1, m ? m : "?",
+				        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "warning: ",
+				        str_or(json_object_get(e, "text"), ""));
+			}
+		}
+		free(m);
+		json_decref(said);
+	}
+}
+
 void ccb_sweep_render_text(const json_t *doc, FILE *out)
 {
 	const json_t *cfg = json_object_get(doc, "config"), *k, *p;
@@ -210,6 +256,40 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		        json_number_value(json_object_get(k, "bandwidth_mib_s")),
 		        json_number_value(json_object_get(k, "best_mib_s")));
 	}
+	sweep_why(doc, out);
+}
+
+/* A point's explain column: each kind:severity its runs say, once. */
+static void point_explain(const json_t *p, char *buf, size_t len)
+{
+	const json_t *run;
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(p, "runs"), i, run)
+	{
+		char one[512], *tok, *save = NULL;
+
+		/* What the run stored: none with --explain=off. */
+		ccb_explain_summary(json_object_get(run, "explain"), one, sizeof(one));
+		for (tok = strtok_r(one, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+			char want[128];
+			int n;
+
+			snprintf(want, sizeof(want), ";%s;", tok);
+			/* buf is ";a;b" while built: look for ";tok;" in buf + ";". */
+			char probe[1100];
+			snprintf(probe, sizeof(probe), "%s;", buf);
+			if (strstr(probe, want))
+				continue;
+			n = snprintf(buf + o, len - o, ";%s", tok);
+			if (n < 0 || (size_t)n >= len - o)
+				break;
+			o += (size_t)n;
+		}
+	}
+	if (buf[0] == ';')
+		memmove(buf, buf + 1, strlen(buf));
 }
 
 int ccb_sweep_render_csv(const json_t *doc, FILE *out)
@@ -219,7 +299,7 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 	size_t i, j;
 	const char *key;
 	json_t *v;
-	char vb[64];
+	char vb[64], eb[1024];
 
 	json_array_foreach((json_t *)points, i, p)
 	{
@@ -236,7 +316,7 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 	json_array_foreach(keys, j, k) fprintf(out, ",%s", json_string_value(k));
 	fprintf(out, ",runs,runs_ok,bandwidth_mib_s_mean,bandwidth_mib_s_stddev,"
 	             "bandwidth_mib_s_min,bandwidth_mib_s_max,iops_mean,latency_p50_us_mean,"
-	             "latency_p99_us_mean,tradeoff_4k_p99_us_mean\n");
+	             "latency_p99_us_mean,tradeoff_4k_p99_us_mean,explain\n");
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *a = json_object_get(p, "aggregate");
@@ -256,7 +336,8 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 		        agg(p, "latency_p99_us", "mean"));
 		if (t)
 			fprintf(out, "%.3f", json_number_value(json_object_get(t, "mean")));
-		fputc('\n', out);
+		point_explain(p, eb, sizeof(eb));
+		fprintf(out, ",%s\n", eb);
 	}
 	json_decref(keys);
 	return ferror(out) ? -EIO : 0;
@@ -377,6 +458,17 @@ int ccb_report_command(const struct ccb_cli *cli)
 		return 2;
 	}
 	sweep = json_object_get(doc, "points") != NULL;
+	/* report --explain=off: the views without the why lines. */
+	if (o->explain && strcmp(o->explain, "off") == 0) {
+		const json_t *p;
+		json_t *run;
+		size_t i, j;
+
+		json_object_del(doc, "explain");
+		json_array_foreach(json_object_get(doc, "points"), i, p)
+		    json_array_foreach(json_object_get(p, "runs"), j, run)
+		        json_object_del(run, "explain");
+	}
 	if (o->svg_file && !sweep) {
 		fprintf(stderr, "ccbench: report --svg: %s is a single run, not a sweep\n",
 		        cli->args[0]);
@@ -450,6 +542,125 @@ static json_t *metric_points(const json_t *doc, bool p99)
 	return out;
 }
 
+/* A run's explain list: the stored one, else (an older result, or one run
+ * with --explain=off) re-derived from its figures. New reference. */
+static json_t *run_explain(const json_t *run)
+{
+	json_t *ex = json_object_get(run, "explain");
+
+	return json_is_array(ex) ? json_incref(ex) : ccb_explain(run, NULL);
+}
+
+/* The runs of @p doc, each with the key its point has in metric_points():
+ * calls @p fn(key, run, arg) until it returns nonzero, and returns that. */
+static int each_run(const json_t *doc, int (*fn)(const char *, const json_t *, void *), void *arg)
+{
+	const json_t *p, *run;
+	size_t i, j;
+	int r = 0;
+
+	if (!json_object_get(doc, "points"))
+		return fn(str_or(json_object_get(doc, "command"), "run"), doc, arg);
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
+		char key[1024];
+
+		snprintf(key, sizeof(key), "%s %s",
+		         json_string_value(json_object_get(p, "command")), m ? m : "?");
+		free(m);
+		json_array_foreach(json_object_get(p, "runs"), j, run)
+		{
+			r = fn(key, run, arg);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
+struct distrust_arg {
+	const char *file;
+};
+
+/* What the run said, and what its figures say now (a result saved
+ * before a kind existed, or with --explain=off): either distrusts. */
+static int refuse_distrust(const char *key, const json_t *run, void *arg)
+{
+	const struct distrust_arg *a = arg;
+	json_t *ex = run_explain(run);
+	const char *text = NULL;
+	int r = 0;
+
+	if (!ccb_explain_has(ex, "distrust", &text)) {
+		json_decref(ex);
+		ex = ccb_explain(run, NULL);
+	}
+	if (ccb_explain_has(ex, "distrust", &text)) {
+		fprintf(stderr,
+		        "ccbench: compare: %s: point %s: distrust: %s; not a figure to gate on "
+		        "(--allow-distrust gates on it anyway)\n",
+		        a->file, key, text ? text : "?");
+		r = 1;
+	}
+	json_decref(ex);
+	return r;
+}
+
+struct explain_arg {
+	bool json, sweep;
+	json_t *out;
+};
+
+static int print_explain(const char *key, const json_t *run, void *arg)
+{
+	struct explain_arg *a = arg;
+	json_t *ex = ccb_explain(run, NULL);
+
+	if (!ex)
+		return -ENOMEM;
+	if (a->json) {
+		json_array_append_new(a->out, json_pack("{s:s, s:o}", "point", key, "explain", ex));
+		return 0;
+	}
+	if (a->sweep)
+		printf("%s\n", key);
+	if (!json_array_size(ex))
+		printf("%-18s nothing to say: no limit found\n", "why");
+	ccb_explain_write_text(ex, stdout);
+	json_decref(ex);
+	return 0;
+}
+
+int ccb_explain_command(const struct ccb_cli *cli)
+{
+	char err[512];
+	json_t *doc = load_result(cli->args[0], err, sizeof(err));
+	struct explain_arg a = {.json = cli->opts.format == CCB_FMT_JSON};
+	int r;
+
+	if (!doc) {
+		fprintf(stderr, "ccbench: explain: %s\n", err);
+		return 2;
+	}
+	a.sweep = json_object_get(doc, "points") != NULL;
+	a.out = json_array();
+	r = each_run(doc, print_explain, &a);
+	if (r == 0 && a.json) {
+		json_t *o = a.sweep
+		                ? json_incref(a.out)
+		                : json_incref(json_object_get(json_array_get(a.out, 0), "explain"));
+		r = json_dumpf(o, stdout, JSON_INDENT(2)) < 0 ? -EIO : 0;
+		fputc('\n', stdout);
+		json_decref(o);
+	}
+	if (fflush(stdout) != 0)
+		r = -EIO;
+	json_decref(a.out);
+	json_decref(doc);
+	return r ? 1 : 0;
+}
+
 int ccb_compare_parse_tolerance(const char *text, double *pct)
 {
 	char *end;
@@ -495,6 +706,21 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		fprintf(stderr, "ccbench: compare: %s\n", err);
 		json_decref(base);
 		return 2;
+	}
+	/* A point its own result distrusts (a cached read, a saturated
+	 * client) is not a measurement of the cluster: no gate on it. */
+	if (!o->allow_distrust) {
+		struct distrust_arg da = {cli->args[0]};
+		int refused = each_run(base, refuse_distrust, &da);
+
+		da.file = cli->args[1];
+		if (!refused)
+			refused = each_run(cur, refuse_distrust, &da);
+		if (refused) {
+			json_decref(base);
+			json_decref(cur);
+			return 2;
+		}
 	}
 	bp = metric_points(base, p99);
 	cp = metric_points(cur, p99);

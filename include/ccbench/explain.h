@@ -1,0 +1,64 @@
+/**
+ * @file explain.h
+ * What limited a result, and whether it can be trusted: a list of
+ * {kind, severity, text, figures} derived from the result document alone
+ * (plus what the run can add), so `ccbench explain RESULT.json` re-derives
+ * the same lines from a saved result. Kinds and thresholds: README,
+ * "explain: what limited a result".
+ */
+#ifndef CCBENCH_EXPLAIN_H
+#define CCBENCH_EXPLAIN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Little's law: measured at or above this share of the bound is latency-bound. */
+#define CCB_EXPLAIN_LITTLE_NEAR 0.85
+/* ... above this share something else counted (the bound is not a bound). */
+#define CCB_EXPLAIN_LITTLE_OVER 1.15
+/* ... below this share the client stalled or ops were smaller than asked. */
+#define CCB_EXPLAIN_LITTLE_FAR 0.50
+/* Client CPU: share of all online CPUs busy in this process. */
+#define CCB_EXPLAIN_CPU_WARN     0.85
+#define CCB_EXPLAIN_CPU_DISTRUST 0.95
+/* Per-second bandwidth coefficient of variation. */
+#define CCB_EXPLAIN_COV_INFO 0.25
+#define CCB_EXPLAIN_COV_WARN 0.50
+/* Cache: share of the bytes served that the device did not read. */
+#define CCB_EXPLAIN_CACHE_WARN     0.20
+#define CCB_EXPLAIN_CACHE_DISTRUST 0.50
+/* Below this many bytes served, device counters say nothing about a cache. */
+#define CCB_EXPLAIN_CACHE_MIN_BYTES (4ull << 20)
+
+/** What the run can add that the result document does not hold (yet). */
+struct ccb_explain_ctx {
+	bool have_cpu;     /**< the CPU figures below are set */
+	double cpu_user_s; /**< this process's user CPU over the run */
+	double cpu_sys_s;  /**< this process's system CPU over the run */
+	double wall_s;     /**< wall time over which they were taken */
+	int online_cpus;   /**< sysconf(_SC_NPROCESSORS_ONLN) */
+};
+
+/**
+ * The explain list of @p result (a single run's result object). Figures
+ * come from the document; @p ctx (may be NULL) supplies the CPU figures
+ * where the document has no "client_cpu". Returns a new array (empty when
+ * nothing is to be said), or NULL on ENOMEM.
+ */
+json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx);
+
+/** The "client_cpu" object of @p ctx (new reference), or NULL. */
+json_t *ccb_explain_cpu_json(const struct ccb_explain_ctx *ctx);
+
+/** @p explain has an entry of severity @p severity; its first text in *text. */
+bool ccb_explain_has(const json_t *explain, const char *severity, const char **text);
+
+/** "kind:severity;kind:severity" of @p explain into @p buf (empty for none). */
+void ccb_explain_summary(const json_t *explain, char *buf, size_t len);
+
+/** One "why" line per entry of @p explain. */
+void ccb_explain_write_text(const json_t *explain, FILE *out);
+
+#endif

@@ -1,0 +1,97 @@
+# Every result explains itself (issue 13): a QD 1 64K read under simulated
+# latency says latency-bound with the bound its own figures give, and
+# simulated; a readahead under writearound says inactive; `ccbench explain`
+# re-derives the same kinds from the saved JSON; --explain=off leaves them
+# out; compare refuses a point marked distrust. No speed is asserted.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kinds() { jget "$1" '";".join(e["kind"] + ":" + e["severity"] for e in d["explain"])'; }
+
+"$CCBENCH" rbd read --io-size 64K -t 1 --sim-osd-latency 2ms --size 64M -q -f json >lat.json
+echo "latency run: $(kinds lat.json)"
+kinds lat.json | grep -q "simulated:info" || fail "no simulated entry"
+# The bound from the result's own figures: 1 x 64K / mean latency. A loaded
+# machine may stall a second (stall, variance) but the client keeps one op
+# in flight, so the run is at its bound.
+python3 - lat.json <<'PY' || fail "littles-law entry wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["explain"] if x["kind"] == "littles-law"]
+assert e and e[0]["severity"] == "info", e
+want = d["clients_n"] * d["queue_depth"] * 65536 / (d["latency_us"]["mean"] / 1e6) / 1048576
+got = e[0]["figures"]["bound_mib_s"]
+assert abs(got - want) <= 0.10 * want, (got, want)
+assert "latency-bound" in e[0]["text"], e[0]["text"]
+print("bound", got, "computed", want, "measured", d["bandwidth_mib_s"])
+PY
+"$CCBENCH" rbd read --io-size 64K -t 1 --sim-osd-latency 2ms --size 64M -q >lat.txt
+grep -q "^why  *latency-bound: 1 in flight" lat.txt || fail "no why line in text output"
+
+"$CCBENCH" rbd read --io-size 64K -t 1 --size 32M --readahead 1M --cache-policy writearound \
+	-q -f json >wa.json
+echo "writearound run: $(kinds wa.json)"
+jget wa.json '[e["text"] for e in d["explain"] if e["kind"] == "readahead"][0]' |
+	grep -q "readahead inactive" || fail "no readahead inactive entry"
+
+# The saved result re-derives the same kinds.
+"$CCBENCH" explain lat.json >ex.txt
+cat ex.txt
+"$CCBENCH" explain -f json lat.json >ex.json
+[ "$(python3 -c 'import json,sys; print(";".join(e["kind"] for e in json.load(open(sys.argv[1]))))' ex.json)" = \
+	"$(jget lat.json '";".join(e["kind"] for e in d["explain"])')" ] || fail "explain re-derived other kinds"
+grep -q "latency-bound" ex.txt || fail "explain: no latency-bound line"
+grep -q "simulated" ex.txt || fail "explain: no simulated line"
+
+# A sweep: each point's runs carry it; its text has the footnote, its CSV
+# the column, and explain prints it per point.
+cat >sw.json <<'CFG'
+{"name": "explain", "command": "rbd read",
+ "params": {"size": "16M", "io-size": "64K", "cache-policy": "writearound"},
+ "matrix": {"readahead": ["1M", "0"]}, "repeat": 1}
+CFG
+"$CCBENCH" sweep sw.json -q --json swr.json --csv swr.csv >swr.txt
+grep -q '^  \[1\] {"readahead":"1M"}: warning: readahead inactive' swr.txt || fail "no sweep footnote"
+! grep -q '^  \[2\]' swr.txt || fail "a footnote for the point without readahead"
+head -1 swr.csv | grep -q ",explain$" || fail "no explain column in the sweep CSV"
+grep -q '^1,.*readahead:warn' swr.csv || fail "sweep CSV: no readahead:warn for point 1"
+"$CCBENCH" explain swr.json >swx.txt
+cat swx.txt
+grep -q '^rbd read {"readahead":"1M"}$' swx.txt || fail "explain: no point line"
+grep -q '^why .*readahead inactive' swx.txt || fail "explain: no readahead line for the sweep"
+
+# A group: its report shows each member's warnings.
+G=explain-$$
+"$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --readahead 1M --cache-policy writearound \
+	--group "$G" --members 1 --group-pool "$POOL" --group-timeout 30s -q >/dev/null
+"$CCBENCH" group report "$G" --group-pool "$POOL" >g.txt
+grep -q "^why .*: warning: readahead inactive" g.txt || fail "group report: no member why line"
+expect_rc 0 "$CCBENCH" group rm "$G" --group-pool "$POOL"
+
+# CSV: one explain column, last.
+"$CCBENCH" report -f csv lat.json >lat.csv
+head -1 lat.csv | grep -q ",explain$" || fail "no explain column"
+tail -1 lat.csv | grep -q "simulated:info" || fail "explain column empty"
+
+"$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --explain=off -q -f json >off.json
+[ "$(jget off.json '"explain" in d or "client_cpu" in d')" = False ] || fail "--explain=off kept it"
+"$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --explain=off -q >off.txt
+! grep -q "^why" off.txt || fail "--explain=off printed why lines"
+"$CCBENCH" report lat.json | grep -q "^why" || fail "report: no why lines"
+! "$CCBENCH" report --explain=off lat.json | grep -q "^why" || fail "report --explain=off printed why lines"
+
+# compare refuses to gate on a distrusted point, unless told to.
+python3 - lat.json bad.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["explain"].append({"kind": "cache", "severity": "distrust",
+                     "text": "93 % of this read came from a cache", "figures": {}})
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 2 "$CCBENCH" compare lat.json bad.json 2>cmp.err
+cat cmp.err
+grep -q "point rbd read: distrust: 93 % of this read came from a cache" cmp.err ||
+	fail "compare did not name the point and the reason"
+expect_rc 0 "$CCBENCH" compare --tolerance 1000 --allow-distrust lat.json bad.json
+expect_rc 0 "$CCBENCH" compare --tolerance 1000 lat.json lat.json
+[ -z "$(rbd ls rbd)" ] || fail "images left"

@@ -1,0 +1,387 @@
+/*
+ * Unit tests for src/explain.c: each kind on constructed result documents,
+ * each threshold from both sides of its edge.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccbench/explain.h"
+
+/* A plain finished run: 1 x 1 in flight, 64K ops, 2 ms mean. */
+static json_t *base(void)
+{
+	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:I, s:f, s:f, s:{s:I}, s:{s:f}, s:{}, s:[]}",
+	                 "command", "rbd read", "mode", "seq", "clients_n", 1, "queue_depth", 1,
+	                 "ops", (json_int_t)1000, "bytes", (json_int_t)1000 * 65536, "seconds", 2.0,
+	                 "bandwidth_mib_s", 0.0, "parameters", "io-size", (json_int_t)65536,
+	                 "latency_us", "mean", 2000.0, "layout", "warnings");
+}
+
+/* The entry of @p kind in ccb_explain(@p r), or NULL; @p r is released. */
+static json_t *kind_of(json_t *r, const char *kind, const struct ccb_explain_ctx *ctx)
+{
+	json_t *ex = ccb_explain(r, ctx), *e, *found = NULL;
+	size_t i;
+
+	assert_non_null(ex);
+	json_array_foreach(ex, i,
+	                   e) if (!found && strcmp(json_string_value(json_object_get(e, "kind")),
+	                                           kind) == 0) found = json_incref(e);
+	json_decref(ex);
+	json_decref(r);
+	return found;
+}
+
+static const char *sev(const json_t *e)
+{
+	return json_string_value(json_object_get(e, "severity"));
+}
+
+static const char *text(const json_t *e)
+{
+	return json_string_value(json_object_get(e, "text"));
+}
+
+/* 1 x 64K / 2 ms. */
+#define BOUND (65536.0 / 0.002 / 1048576.0)
+
+static json_t *little(double share)
+{
+	json_t *r = base();
+	json_object_set_new(r, "bandwidth_mib_s", json_real(BOUND * share));
+	return kind_of(r, "littles-law", NULL);
+}
+
+static void test_littles_law(void **state)
+{
+	json_t *e;
+	(void)state;
+
+	e = little(0.851);
+	assert_non_null(e);
+	assert_string_equal(sev(e), "info");
+	assert_non_null(strstr(text(e), "latency-bound: 1 in flight × 64K ÷ 2.000 ms = 31.2"));
+	assert_non_null(strstr(text(e), "raise -t"));
+	assert_true(
+	    fabs(json_real_value(json_object_get(json_object_get(e, "figures"), "bound_mib_s")) -
+	         BOUND) < 1e-6);
+	json_decref(e);
+	assert_null(little(0.849)); /* between: nothing said */
+	e = little(1.149);
+	assert_string_equal(sev(e), "info");
+	json_decref(e);
+	assert_null(little(1.151));
+	assert_null(little(0.501));
+	e = little(0.499);
+	assert_non_null(e);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "stalled"));
+	assert_non_null(strstr(text(e), "smaller than asked"));
+	json_decref(e);
+
+	/* Clients and depth multiply; the asked size is rados's op-size too. */
+	json_t *r = base();
+	json_object_set_new(r, "clients_n", json_integer(2));
+	json_object_set_new(r, "queue_depth", json_integer(8));
+	json_object_set_new(r, "parameters", json_pack("{s:I}", "op-size", (json_int_t)4 << 20));
+	json_object_set_new(r, "bandwidth_mib_s", json_real(16 * 4 / 0.002 * 0.9));
+	e = kind_of(r, "littles-law", NULL);
+	assert_non_null(strstr(text(e), "16 in flight × 4M"));
+	json_decref(e);
+	/* krbd's buffered reads: more streams, not -t. */
+	r = base();
+	json_object_set_new(r, "path", json_string("krbd"));
+	json_object_set_new(r, "bandwidth_mib_s", json_real(BOUND));
+	e = kind_of(r, "littles-law", NULL);
+	assert_non_null(strstr(text(e), "add --streams or raise --read-ahead-kb"));
+	json_decref(e);
+	/* Without a size parameter: bytes / ops. */
+	r = base();
+	json_object_set_new(r, "parameters", json_object());
+	json_object_set_new(r, "bandwidth_mib_s", json_real(BOUND));
+	e = kind_of(r, "littles-law", NULL);
+	assert_string_equal(sev(e), "info");
+	json_decref(e);
+	/* fs meta (phases) and a run without ops say nothing. */
+	r = base();
+	json_object_set_new(r, "phases", json_array());
+	assert_null(kind_of(r, "littles-law", NULL));
+	r = base();
+	json_object_set_new(r, "ops", json_integer(0));
+	assert_null(kind_of(r, "littles-law", NULL));
+}
+
+static json_t *cpu(double busy_share, bool in_doc)
+{
+	json_t *r = base();
+	struct ccb_explain_ctx ctx = {.have_cpu = true,
+	                              .cpu_user_s = 20 * busy_share * 0.75,
+	                              .cpu_sys_s = 20 * busy_share * 0.25,
+	                              .wall_s = 10,
+	                              .online_cpus = 2};
+
+	if (in_doc) {
+		json_object_set_new(r, "client_cpu", ccb_explain_cpu_json(&ctx));
+		return kind_of(r, "client-cpu", NULL);
+	}
+	return kind_of(r, "client-cpu", &ctx);
+}
+
+static void test_client_cpu(void **state)
+{
+	json_t *e;
+	(void)state;
+
+	assert_null(cpu(0.849, true));
+	e = cpu(0.851, true);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "measures this host, not the cluster"));
+	json_decref(e);
+	e = cpu(0.949, true);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	e = cpu(0.951, true);
+	assert_string_equal(sev(e), "distrust");
+	json_decref(e);
+	/* From the context when the document has no client_cpu. */
+	e = cpu(0.96, false);
+	assert_string_equal(sev(e), "distrust");
+	json_decref(e);
+	assert_null(cpu(0.5, false));
+	assert_null(kind_of(base(), "client-cpu", NULL));
+}
+
+static bool ra_asked;
+static double ra_image;
+
+static json_t *ra(const char *mode, bool active, const char *policy, double ra_bytes,
+                  double cache_bytes)
+{
+	json_t *r = base();
+	if (ra_image > 0)
+		json_object_set_new(json_object_get(r, "layout"), "size",
+		                    json_integer((json_int_t)ra_image));
+	if (ra_asked)
+		json_object_set_new(json_object_get(r, "parameters"), "readahead",
+		                    json_integer((json_int_t)ra_bytes));
+	json_object_set_new(r, "mode", json_string(mode));
+	json_object_set_new(json_object_get(r, "layout"), "librbd",
+	                    json_pack("{s:b, s:b, s:s, s:I, s:I}", "readahead_active", active,
+	                              "rbd_cache", 1, "rbd_cache_policy", policy,
+	                              "rbd_readahead_max_bytes", (json_int_t)ra_bytes,
+	                              "rbd_cache_size", (json_int_t)cache_bytes));
+	return kind_of(r, "readahead", NULL);
+}
+
+static void test_readahead(void **state)
+{
+	json_t *e;
+	(void)state;
+
+	e = ra("seq", false, "writearound", 1 << 20, 32 << 20);
+	assert_string_equal(sev(e), "info"); /* librbd's default readahead */
+	assert_non_null(strstr(text(e), "readahead inactive"));
+	assert_non_null(strstr(text(e), "writearound"));
+	json_decref(e);
+	ra_asked = true; /* --readahead given, and lost */
+	e = ra("seq", false, "writearound", 1 << 20, 32 << 20);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	ra_asked = false;
+	assert_null(ra("write", false, "writearound", 1 << 20, 32 << 20));
+	assert_null(ra("seq", false, "writearound", 0, 32 << 20));
+	/* At the cache size: the cliff. One byte below: nothing. */
+	e = ra("seq", true, "writeback", 32 << 20, 32 << 20);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "readahead of 32M at or above rbd_cache_size 32M"));
+	json_decref(e);
+	assert_null(ra("seq", true, "writeback", (32 << 20) - 1, 32 << 20));
+	/* An image no larger than the readahead: read ahead once, no cliff. */
+	ra_image = 32 << 20;
+	assert_null(ra("seq", true, "writeback", 32 << 20, 32 << 20));
+	ra_image = (32 << 20) + 4096;
+	e = ra("seq", true, "writeback", 32 << 20, 32 << 20);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	ra_image = 0;
+	assert_null(ra("seq", true, "writeback", 8 << 20, 32 << 20));
+	/* Not librbd: nothing. */
+	assert_null(kind_of(base(), "readahead", NULL));
+}
+
+static json_t *stall_run(const int *ops, size_t n, double seconds)
+{
+	json_t *r = base(), *s = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(
+		    s, json_pack("{s:I, s:I}", "t", (json_int_t)i + 1, "ops", (json_int_t)ops[i]));
+	json_object_set_new(r, "series", s);
+	json_object_set_new(r, "seconds", json_real(seconds));
+	return kind_of(r, "stall", NULL);
+}
+
+static void test_stall(void **state)
+{
+	static const int mid[] = {10, 0, 0, 10}, none[] = {10, 10, 10}, last[] = {10, 10, 0};
+	json_t *e;
+	(void)state;
+
+	e = stall_run(mid, 4, 4.0);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "2 seconds of 4 with no completion (t=2,3)"));
+	assert_int_equal(json_array_size(json_object_get(json_object_get(e, "figures"), "seconds")),
+	                 2);
+	json_decref(e);
+	assert_null(stall_run(none, 3, 3.0));
+	/* A last second the run ended early in is not a stall; half of it is. */
+	assert_null(stall_run(last, 3, 2.49));
+	e = stall_run(last, 3, 2.51);
+	assert_non_null(strstr(text(e), "1 second of 3 with no completion (t=3)"));
+	json_decref(e);
+}
+
+static json_t *var(double stddev, int samples)
+{
+	json_t *r = base();
+	json_object_set_new(
+	    r, "bandwidth_per_second_mib_s",
+	    json_pack("{s:i, s:f, s:f}", "samples", samples, "mean", 100.0, "stddev", stddev));
+	return kind_of(r, "variance", NULL);
+}
+
+static void test_variance(void **state)
+{
+	json_t *e;
+	(void)state;
+
+	assert_null(var(24.9, 10));
+	e = var(25.1, 10);
+	assert_string_equal(sev(e), "info");
+	assert_non_null(strstr(text(e), "varies by 25 %"));
+	json_decref(e);
+	e = var(49.9, 10);
+	assert_string_equal(sev(e), "info");
+	json_decref(e);
+	e = var(50.1, 10);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	assert_null(var(50.1, 2)); /* too few seconds to say */
+}
+
+static void test_simulated(void **state)
+{
+	json_t *r = base(), *e;
+	(void)state;
+
+	json_object_set_new(json_object_get(r, "layout"), "simulated_osd_latency_us",
+	                    json_integer(2000));
+	e = kind_of(r, "simulated", NULL);
+	assert_string_equal(sev(e), "info");
+	assert_non_null(strstr(text(e), "simulated 2ms OSD latency"));
+	assert_non_null(strstr(text(e), "real OSD latency differs"));
+	json_decref(e);
+	assert_null(kind_of(base(), "simulated", NULL));
+}
+
+static json_t *cache_run(double served_m, double dev_m, double backing_m)
+{
+	json_t *r = base();
+	json_object_set_new(r, "bytes", json_integer((json_int_t)(served_m * 1048576)));
+	if (dev_m >= 0)
+		json_object_set_new(json_object_get(r, "layout"), "device_reads",
+		                    json_pack("{s:I, s:I}", "requests", (json_int_t)10, "bytes",
+		                              (json_int_t)(dev_m * 1048576)));
+	if (backing_m >= 0)
+		json_object_set_new(json_object_get(r, "layout"), "backing_reads",
+		                    json_pack("{s:s, s:I}", "device", "sda", "bytes",
+		                              (json_int_t)(backing_m * 1048576)));
+	return kind_of(r, "cache", NULL);
+}
+
+static void test_cache(void **state)
+{
+	json_t *e, *r;
+	(void)state;
+
+	e = cache_run(100, 50, -1);
+	assert_string_equal(sev(e), "distrust");
+	assert_non_null(strstr(text(e), "50 % of this read came from a cache"));
+	json_decref(e);
+	e = cache_run(100, 50.1, -1);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	e = cache_run(100, 79.9, -1);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	assert_null(cache_run(100, 80.1, -1));
+	assert_null(cache_run(100, 120, -1)); /* readahead read more than served */
+	/* A loop device's backing disk read less than the loop: the lower counts. */
+	e = cache_run(100, 100, 5);
+	assert_string_equal(sev(e), "distrust");
+	assert_non_null(strstr(text(e), "95 % of this read came from a cache: the backing disk"));
+	json_decref(e);
+	/* Too little served to say: 4M is the least. */
+	assert_null(cache_run(3.9, 0, -1));
+	e = cache_run(4, 0, -1);
+	assert_non_null(e);
+	json_decref(e);
+	/* A pass found cached during the run (a warning, no end figure). */
+	r = base();
+	json_array_append_new(json_object_get(r, "warnings"),
+	                      json_string("served from the page cache: 1 of the 3 passes checked"));
+	e = kind_of(r, "cache", NULL);
+	assert_string_equal(sev(e), "distrust");
+	json_decref(e);
+	assert_null(kind_of(base(), "cache", NULL));
+}
+
+static void test_summary_and_text(void **state)
+{
+	json_t *ex =
+	    json_pack("[{s:s, s:s, s:s}, {s:s, s:s, s:s}]", "kind", "simulated", "severity", "info",
+	              "text", "a", "kind", "cache", "severity", "distrust", "text", "b");
+	char buf[128], *mem = NULL;
+	const char *t = NULL;
+	size_t len = 0;
+	FILE *f;
+	(void)state;
+
+	ccb_explain_summary(ex, buf, sizeof(buf));
+	assert_string_equal(buf, "simulated:info;cache:distrust");
+	ccb_explain_summary(NULL, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	assert_true(ccb_explain_has(ex, "distrust", &t));
+	assert_string_equal(t, "b");
+	assert_false(ccb_explain_has(ex, "warn", NULL));
+	f = open_memstream(&mem, &len);
+	ccb_explain_write_text(ex, f);
+	fclose(f);
+	assert_string_equal(mem, "why                a\nwhy                DISTRUST: b\n");
+	free(mem);
+	json_decref(ex);
+	/* Not an object: an empty list. */
+	ex = ccb_explain(NULL, NULL);
+	assert_int_equal(json_array_size(ex), 0);
+	json_decref(ex);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_littles_law), cmocka_unit_test(test_client_cpu),
+	    cmocka_unit_test(test_readahead),   cmocka_unit_test(test_stall),
+	    cmocka_unit_test(test_variance),    cmocka_unit_test(test_simulated),
+	    cmocka_unit_test(test_cache),       cmocka_unit_test(test_summary_and_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
