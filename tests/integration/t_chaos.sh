@@ -174,7 +174,10 @@ if kill -0 $rbd_sweep 2>/dev/null; then
 	echo "$(($(date +%s) - t0)) SIGINT to the rbd sweep" >>chaos.log
 	int_at=$(date +%s)
 	# ccbench itself, not the timeout wrapper (which would arm its -k KILL)
-	kill -INT "$(pgrep -P $rbd_sweep -x ccbench)"
+	# (by its process name, which is the binary's: 15 characters at most)
+	sweep_ccb=$(pgrep -P "$rbd_sweep" -x "$(basename "$CCBENCH" | cut -c1-15)") ||
+		fail "no ccbench under the rbd sweep's timeout (pid $rbd_sweep)"
+	kill -INT "$sweep_ccb"
 fi
 rc_rbd=0
 wait $rbd_sweep || rc_rbd=$?
