@@ -990,12 +990,15 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 			char why[160];
 
 			snprintf(why, sizeof(why),
-			         "the run ended before it produced a result (exit %d); its "
+			         "the run ended in its set-up, before it produced a result (exit "
+			         "%d); its "
 			         "message is on stderr",
 			         st);
 			json_array_append_new(json_object_get(pt, "runs"),
 			                      json_pack("{s:s, s:s, s:I}", "status",
-			                                st >= 128 ? "interrupted" : "failed",
+			                                st >= 128 ? "interrupted"
+			                                : st == 2 ? "failed"
+			                                          : "aborted",
 			                                "reason", why, "repeat_index",
 			                                (json_int_t)(k / n_points)));
 		}
