@@ -188,10 +188,18 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 			continue;
 		}
 		if (c == '?') {
-			if (optopt)
+			const char *arg = argv[optind - 1];
+			const char *eq = strchr(arg, '=');
+
+			/* A long flag given a value also lands here, with optopt its
+			 * internal code (not a character to print). */
+			if (strncmp(arg, "--", 2) == 0 && eq)
+				snprintf(err, err_len, "option '%.*s' takes no value",
+				         (int)(eq - arg), arg);
+			else if (optopt > ' ' && optopt < 127 && strncmp(arg, "--", 2) != 0)
 				snprintf(err, err_len, "unknown option '-%c'", optopt);
 			else
-				snprintf(err, err_len, "unknown option '%s'", argv[optind - 1]);
+				snprintf(err, err_len, "unknown option '%s'", arg);
 			r = -EINVAL;
 			break;
 		}

@@ -287,6 +287,10 @@ static void test_bad_options(void **state)
 	/* A flag takes no value. */
 	a = parse("rados", "write", "--quiet=yes", NULL);
 	assert_int_equal(a->ret, -EINVAL);
+	expect_err(a, "option '--quiet' takes no value");
+	args_free(a);
+	a = parse("cleanup", "-p", "x", "--run-name", "r", "--force=1", NULL);
+	expect_err(a, "option '--force' takes no value");
 	args_free(a);
 
 	a = parse("rados", "write", "-p", NULL);
