@@ -22,6 +22,9 @@ check "not a multiple" rados write -p x -b 3M --object-size 8M
 check "duration '10parsecs'" rados write -p x -d 10parsecs
 check "total '99999999999999999999'" rados write -p x --total 99999999999999999999
 check "unknown option" rados write -p x --frobnicate
+check "takes no value" rados write -p x --no-cleanup=1
+check "takes no value" cleanup -p x --run-name r --force=yes
+check "expected one of on|off" rados write -p x --explain=bogus
 check "pool: required" rados write
 check "unknown command" frobnicate
 check "expected write, seq or rand" rados bogus
