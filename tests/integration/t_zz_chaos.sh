@@ -1,7 +1,4 @@
 # Chaos: two sweeps run side by side (rados writes; rbd reads through librbd
-# Named t_zz_ so that it runs last: memstore (the test cluster's store) can
-# miscount its usage under this churn after the test ends, which fills every
-# pool for the tests after it (seen once in CI runs), so nothing runs after it.
 # and through the kernel path, which maps with rbd-fuse + loop here) while a
 # loop freezes an OSD (SIGSTOP for 10 s, then SIGCONT) every 30 s, a
 # different one each time, and the mgr is killed and started again once.
@@ -14,6 +11,9 @@
 # with a command that removes it once the OSDs are back; afterwards no
 # object, image, mapping, loop device, fuse mount or changed read_ahead_kb
 # is left and every OSD is up. No throughput is asserted.
+# Named t_zz_ so that it runs last: memstore (the test cluster's store) can
+# miscount its usage under this churn after the test ends, which fills every
+# pool for the tests after it (seen once in CI runs), so nothing runs after it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/krbd_lib.sh"
