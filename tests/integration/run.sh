@@ -124,6 +124,32 @@ scrub() {
 	done <<<"$lines"
 }
 
+# memstore sometimes miscounts its usage after an OSD was frozen or
+# killed (seen after t_zz_chaos: kb_used above kb, every pool flagged full
+# for the tests after it). With the test's pool gone, an OSD still near
+# full is that miscount, not data: restart it (memstore saves its objects on
+# a clean stop and recounts on start), so that one test's fault does not
+# fail the next. Said as a note under the test; its data stays.
+suspect_osds() {
+	cephq osd df -f json 2>/dev/null | python3 -c '
+import json, sys
+for n in json.load(sys.stdin).get("nodes", []):
+    if n.get("kb", 0) and (n.get("kb_used", 0) > n["kb"] or n.get("utilization", 0) > 80):
+        print(n["id"], n.get("kb_used", 0), n["kb"])' 2>/dev/null
+}
+heal_osds() {
+	local id used kb
+	[ -n "$(suspect_osds)" ] || return 0
+	sleep 5 # usage reports lag the pool delete by a few seconds
+	while read -r id used kb; do
+		[ -n "$id" ] || continue
+		echo "    note: osd.$id reports $used KiB used of $kb after the test's pool was removed (memstore miscount): restarted"
+		"$top/scripts/minicluster.sh" osd-stop "$id" "$cluster" >/dev/null 2>&1
+		"$top/scripts/minicluster.sh" osd-start "$id" "$cluster" >/dev/null 2>&1 ||
+			echo "    note: osd.$id did not come back up"
+	done <<<"$(suspect_osds)"
+}
+
 passed=0
 failed=0
 failures=()
@@ -171,6 +197,7 @@ for t in "$here"/t_*.sh; do
 		echo "$left" | scrub
 	fi
 	cephq osd pool rm "$POOL" "$POOL" --yes-i-really-really-mean-it >/dev/null 2>&1
+	heal_osds
 	unset before_ra
 done
 echo "integration: $((($(date +%s) - t0) / 60)) min $((($(date +%s) - t0) % 60)) s" >&2
