@@ -90,12 +90,13 @@ bench_init() {
 }
 
 # timed NAME CMD...: run CMD with stdout in $WORK/NAME.out, stderr in
-# $WORK/NAME.err and "wall user sys maxrss_kib" in $WORK/NAME.time.
+# $WORK/NAME.err and "wall user sys maxrss_kib major_faults minor_faults"
+# in $WORK/NAME.time.
 # Fails (with CMD's stderr shown) when CMD fails.
 timed() {
 	local name=$1
 	shift
-	if ! /usr/bin/time -o "$WORK/$name.time" -f '%e %U %S %M' "$@" \
+	if ! /usr/bin/time -o "$WORK/$name.time" -f '%e %U %S %M %F %R' "$@" \
 		>"$WORK/$name.out" 2>"$WORK/$name.err"; then
 		tail -n 20 "$WORK/$name.err" >&2
 		die "$name failed: $*"
@@ -106,13 +107,15 @@ timed() {
 timed_start() {
 	local name=$1
 	shift
-	/usr/bin/time -o "$WORK/$name.time" -f '%e %U %S %M' "$@" \
+	/usr/bin/time -o "$WORK/$name.time" -f '%e %U %S %M %F %R' "$@" \
 		>"$WORK/$name.out" 2>"$WORK/$name.err" &
 }
 
 # cpu_s NAME: user + system seconds.  rss_kib NAME: peak RSS in KiB.
 cpu_s() { tail -n 1 "$WORK/$1.time" | awk '{ printf "%.3f", $2 + $3 }'; }
 rss_kib() { tail -n 1 "$WORK/$1.time" | awk '{ print $4 }'; }
+# faults NAME: page faults, major + minor.
+faults() { tail -n 1 "$WORK/$1.time" | awk '{ print $5 + $6 }'; }
 
 # ccb_field NAME FIELD: a top-level field of a ccbench JSON result.
 ccb_field() { jq -er ".$2" "$WORK/$1.out"; }
