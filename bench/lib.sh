@@ -9,7 +9,8 @@
 # per-run result file and a summary that prints means and goal verdicts.
 #
 # Environment: CCBENCH (default build/ccbench), RUNS (default 3),
-# CEPH_CONF (use this cluster instead of starting one), KEEP_WORK=1 (keep
+# CEPH_CONF (use this cluster instead of starting one), MC_ARGS (more
+# arguments of `minicluster.sh start` for that cluster), KEEP_WORK=1 (keep
 # $WORK with every raw output for inspection).
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -73,7 +74,8 @@ bench_init() {
 	else
 		CLUSTER_DIR=$WORK/cluster
 		log "starting a throwaway cluster in $CLUSTER_DIR"
-		"$REPO_DIR/scripts/minicluster.sh" start "$CLUSTER_DIR" >"$WORK/minicluster.out" \
+		# shellcheck disable=SC2086 # MC_ARGS: words on purpose
+		"$REPO_DIR/scripts/minicluster.sh" start ${MC_ARGS:-} "$CLUSTER_DIR" >"$WORK/minicluster.out" \
 			2>"$WORK/minicluster.err" || {
 			cat "$WORK/minicluster.err" >&2
 			die "minicluster.sh start $CLUSTER_DIR failed"

@@ -27,9 +27,12 @@
 # usage: bench/peers.sh
 #   CCBENCH=build/ccbench RUNS=3 POOL=rbd DURATION=5 IMAGE_SIZE=512M
 #   SMALL_TOTAL=128M QD1_TOTAL=16M RAND_TOTAL=32M CASES="..." KEEP_WORK=1
-#   CEPH_CONF=... (use that cluster; otherwise scripts/minicluster.sh starts one)
+#   CEPH_CONF=... (use that cluster; otherwise scripts/minicluster.sh starts one,
+#   with MC_ARGS, default "--osd-mem 4G")
+#   bench/peers.sh --report RESULTS  the table again from a kept results file
 #   CCBENCH_BASE=path  also run this second ccbench binary (tool "ccb-base") in
-#   the same alternation, for before/after figures from one run.
+#   the same alternation, for before/after figures from one run;
+#   CCBENCH_MORE="ccb-NAME=PATH ..." more of them.
 # Bigger, steadier figures: DURATION=10 IMAGE_SIZE=1G SMALL_TOTAL=256M
 # RAND_TOTAL=64M RUNS=5.
 set -euo pipefail
@@ -115,6 +118,8 @@ rb_run() {
 # The ccbench binaries that take part: TOOL=PATH.
 CC_TOOLS=("ccbench=$CCBENCH")
 [[ -n "${CCBENCH_BASE:-}" ]] && CC_TOOLS+=("ccb-base=$CCBENCH_BASE")
+# shellcheck disable=SC2206 # words on purpose: "ccb-NAME=PATH ..."
+[[ -n "${CCBENCH_MORE:-}" ]] && CC_TOOLS+=($CCBENCH_MORE)
 
 # cc_rados KIND CLIENTS QD RUN TAG CASE TOOL BIN
 cc_rados() {
@@ -278,24 +283,36 @@ report() {
 }
 
 main() {
-	bench_init rados rbd fio numfmt
-	local c t0=$SECONDS have_rbd=0
-	for c in $CASES; do
-		[[ $c == rados-* ]] || have_rbd=1
-	done
-	if ((have_rbd)); then
-		on_cleanup "rbd rm --no-progress $POOL/$IMAGE"
-		rbd create --size "$IMAGE_SIZE" "$POOL/$IMAGE" || die "rbd create $POOL/$IMAGE failed"
-		log "filling $POOL/$IMAGE ($IMAGE_SIZE)"
-		timed fill rbd bench --io-type write --io-size 4M --io-threads 16 --io-total "$IMAGE_SIZE" \
-			--io-pattern seq "$POOL/$IMAGE"
+	if [[ "${1:-}" == --report ]]; then
+		# Only the table, from the results file of an earlier run (KEEP_WORK=1).
+		RESULTS=${2:?--report needs the results file}
+		report
+		return
 	fi
+	# Memstore holds every object in RAM: 5 s of 4M writes at 1 GiB/s, the
+	# image and what a delete has not yet given back must fit.
+	MC_ARGS=${MC_ARGS:---osd-mem 4G}
+	bench_init rados rbd fio numfmt
+	local c t0=$SECONDS image=0
+	# The rados cases first: their objects are gone before the image is made.
 	for c in $CASES; do
 		case $c in
 		rados-4M-16) rados_case 1 16 ;;
 		rados-8x32) rados_case 8 32 ;;
-		*) rbd_case "$c" ;;
+		*) continue ;;
 		esac
+	done
+	for c in $CASES; do
+		[[ $c == rados-* ]] && continue
+		if ((!image)); then
+			image=1
+			on_cleanup "rbd rm --no-progress $POOL/$IMAGE"
+			rbd create --size "$IMAGE_SIZE" "$POOL/$IMAGE" || die "rbd create $POOL/$IMAGE failed"
+			log "filling $POOL/$IMAGE ($IMAGE_SIZE)"
+			timed fill rbd bench --io-type write --io-size 4M --io-threads 16 \
+				--io-total "$IMAGE_SIZE" --io-pattern seq "$POOL/$IMAGE"
+		fi
+		rbd_case "$c"
 	done
 	echo "ccbench vs peers (issue #14): $RUNS alternating runs per tool, medians; DURATION=${DURATION}s IMAGE_SIZE=$IMAGE_SIZE SMALL_TOTAL=$SMALL_TOTAL QD1_TOTAL=$QD1_TOTAL RAND_TOTAL=$RAND_TOTAL; $((SECONDS - t0)) s"
 	machine_note
