@@ -9,7 +9,8 @@
 # per-run result file and a summary that prints means and goal verdicts.
 #
 # Environment: CCBENCH (default build/ccbench), RUNS (default 3),
-# CEPH_CONF (use this cluster instead of starting one), KEEP_WORK=1 (keep
+# CEPH_CONF (use this cluster instead of starting one), MC_ARGS (more
+# arguments of `minicluster.sh start` for that cluster), KEEP_WORK=1 (keep
 # $WORK with every raw output for inspection).
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -73,7 +74,8 @@ bench_init() {
 	else
 		CLUSTER_DIR=$WORK/cluster
 		log "starting a throwaway cluster in $CLUSTER_DIR"
-		"$REPO_DIR/scripts/minicluster.sh" start "$CLUSTER_DIR" >"$WORK/minicluster.out" \
+		# shellcheck disable=SC2086 # MC_ARGS: words on purpose
+		"$REPO_DIR/scripts/minicluster.sh" start ${MC_ARGS:-} "$CLUSTER_DIR" >"$WORK/minicluster.out" \
 			2>"$WORK/minicluster.err" || {
 			cat "$WORK/minicluster.err" >&2
 			die "minicluster.sh start $CLUSTER_DIR failed"
@@ -90,12 +92,13 @@ bench_init() {
 }
 
 # timed NAME CMD...: run CMD with stdout in $WORK/NAME.out, stderr in
-# $WORK/NAME.err and "wall user sys maxrss_kib" in $WORK/NAME.time.
+# $WORK/NAME.err and "wall user sys maxrss_kib major_faults minor_faults"
+# in $WORK/NAME.time.
 # Fails (with CMD's stderr shown) when CMD fails.
 timed() {
 	local name=$1
 	shift
-	if ! /usr/bin/time -o "$WORK/$name.time" -f '%e %U %S %M' "$@" \
+	if ! /usr/bin/time -o "$WORK/$name.time" -f '%e %U %S %M %F %R' "$@" \
 		>"$WORK/$name.out" 2>"$WORK/$name.err"; then
 		tail -n 20 "$WORK/$name.err" >&2
 		die "$name failed: $*"
@@ -106,13 +109,15 @@ timed() {
 timed_start() {
 	local name=$1
 	shift
-	/usr/bin/time -o "$WORK/$name.time" -f '%e %U %S %M' "$@" \
+	/usr/bin/time -o "$WORK/$name.time" -f '%e %U %S %M %F %R' "$@" \
 		>"$WORK/$name.out" 2>"$WORK/$name.err" &
 }
 
 # cpu_s NAME: user + system seconds.  rss_kib NAME: peak RSS in KiB.
 cpu_s() { tail -n 1 "$WORK/$1.time" | awk '{ printf "%.3f", $2 + $3 }'; }
 rss_kib() { tail -n 1 "$WORK/$1.time" | awk '{ print $4 }'; }
+# faults NAME: page faults, major + minor.
+faults() { tail -n 1 "$WORK/$1.time" | awk '{ print $5 + $6 }'; }
 
 # ccb_field NAME FIELD: a top-level field of a ccbench JSON result.
 ccb_field() { jq -er ".$2" "$WORK/$1.out"; }

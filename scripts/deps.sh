@@ -15,8 +15,9 @@ set -euo pipefail
 PACKAGES=(
     # Ceph daemons for scripts/minicluster.sh, CLI tools (ceph, rados, rbd)
     ceph-mon ceph-osd ceph-mds ceph-mgr ceph-common
-    # client libraries ccbench links against
-    librados-dev librbd-dev libcephfs-dev
+    # client libraries ccbench links against (libradospp-dev: the C++
+    # headers of src/zerocopy.cc, librados.hpp and rados/buffer.h)
+    librados-dev libradospp-dev librbd-dev libcephfs-dev
     libjansson-dev libcmocka-dev liburing-dev
     # rbd-fuse needs fusermount (package fuse) to mount
     rbd-fuse fuse
@@ -24,7 +25,7 @@ PACKAGES=(
     ceph-fuse
     fio qemu-system-x86 busybox-static cpio kmod
     # build
-    cmake pkg-config gcc make
+    cmake pkg-config gcc g++ make
     # scripts: python3, jq, timeout (coreutils), flock (util-linux),
     # ps/pgrep (procps), ss (iproute2), getfattr (attr)
     python3 jq coreutils util-linux procps iproute2 attr

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # All tests, from a fresh Debian 12 machine: packages, the formatting check,
-# an ASan+UBSan build with -Werror, the cmocka unit tests, the fuzz targets
+# an ASan+UBSan build with -Werror, the cmocka unit tests, the same tests on
+# the C fallback of the zero-copy calls (-DCCB_ZEROCOPY=OFF), the fuzz targets
 # (bounded time each), then the integration tests against a throwaway
 # cluster that tests/integration/run.sh starts and always stops (among them
 # the container test and the real rbd driver in a qemu guest).
@@ -32,9 +33,18 @@ stage() {
 	"$@" || failed+=("$name")
 }
 unit_tests() { (cd "$build" && ctest --output-on-failure); }
+# The C fallback of zerocopy.h (-DCCB_ZEROCOPY=OFF) builds with the same
+# warnings and passes the unit tests; no sanitizers, to keep it short.
+fallback_build() {
+	local b=${CCB_TEST_BUILD_NOZC:-$top/build-nozc}
+	cmake -S "$top" -B "$b" -DCCB_ZEROCOPY=OFF -DCCB_WERROR=ON >/dev/null &&
+		make -C "$b" -j"$(nproc)" --no-print-directory >/dev/null &&
+		(cd "$b" && ctest --output-on-failure)
+}
 
 stage "formatting" "$top/scripts/format-check.sh"
 stage "unit tests" unit_tests
+stage "C fallback build (CCB_ZEROCOPY=OFF) and unit tests" fallback_build
 stage "fuzzing" "$top/tests/fuzz/run.sh"
 stage "integration tests" env CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"
 # TSan build: unit tests and one integration test per path

@@ -14,6 +14,7 @@
 #include <ccbench/path_rados.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
+#include <ccbench/zerocopy.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -689,9 +690,9 @@ static int rados_prepare(struct ccb_run *run)
 		return r;
 	rr->chunks = rr->obj_bytes / rr->op_bytes;
 	run->buf_bytes = rr->op_bytes;
-	/* librados' C API copies write data into its own bufferlist inside
-	 * rados_write_op_write*, before returning: the header stamped into the
-	 * shared buffer for the next op cannot reach an op already submitted. */
+	/* The chunk header goes with each op (zerocopy.h: from the op, or
+	 * copied by librados' C API before the next op stamps its own); the
+	 * rest of the shared buffer is never written after the fill. */
 	run->shared_buf = true;
 	run->layout = json_pack("{s:s, s:s, s:s, s:I, s:I}", "pool", o->pool, "namespace",
 	                        o->rados_namespace, "run_name", rr->run, "op_size",
@@ -724,10 +725,10 @@ static int rados_client_open(struct ccb_client *cl)
 	return 0;
 }
 
-static void rados_complete_cb(rados_completion_t c, void *arg)
+static void rados_complete_cb(void *arg, int ret)
 {
 	/* librados thread: record and wake the client, nothing more. */
-	ccb_slot_done(arg, rados_aio_get_return_value(c));
+	ccb_slot_done(arg, ret);
 }
 
 static int pick_read(struct ccb_run *run, struct rrun *rr, struct ccb_client *cl,
@@ -758,7 +759,8 @@ static int rados_submit(struct ccb_client *cl, struct ccb_slot *s)
 	struct ccb_run *run = cl->run;
 	struct rrun *rr = run->path_data;
 	struct rclient *rc = cl->path_data;
-	rados_completion_t comp;
+	struct chunk_hdr h;
+	bool stamp = false;
 	char name[96];
 	int r;
 
@@ -776,12 +778,12 @@ static int rados_submit(struct ccb_client *cl, struct ccb_slot *s)
 		if (++rc->next_chunk == rr->chunks)
 			rc->have_obj = false;
 		if (!run->opts->no_verify) {
-			struct chunk_hdr h = {.run_hash = rr->run_hash,
-			                      .object = s->object,
-			                      .offset = s->offset,
-			                      .op_bytes = rr->op_bytes};
+			h = (struct chunk_hdr){.run_hash = rr->run_hash,
+			                       .object = s->object,
+			                       .offset = s->offset,
+			                       .op_bytes = rr->op_bytes};
 			memcpy(h.magic, HDR_MAGIC, 8);
-			memcpy(s->buf, &h, sizeof(h));
+			stamp = true;
 		}
 	} else {
 		r = pick_read(run, rr, cl, s);
@@ -790,29 +792,23 @@ static int rados_submit(struct ccb_client *cl, struct ccb_slot *s)
 	}
 	s->len_bytes = rr->op_bytes;
 	obj_name(name, sizeof(name), rr->run, s->object);
-	r = rados_aio_create_completion2(s, rados_complete_cb, &comp);
-	if (r < 0)
-		return r;
-	s->io = comp;
-	if (run->mode != CCB_MODE_WRITE)
-		r = rados_aio_read(rc->io, name, comp, s->buf, rr->op_bytes, s->offset);
-	else {
-		/* FULL_TRY: on a full pool or one over its quota the OSD answers
-		 * ENOSPC / EDQUOT at once, where a plain write waits in the client
-		 * until --op-timeout. The op is consumed by operate. */
-		rados_write_op_t op = rados_create_write_op();
-
-		if (rr->chunks == 1)
-			rados_write_op_write_full(op, s->buf, rr->op_bytes);
-		else
-			rados_write_op_write(op, s->buf, rr->op_bytes, s->offset);
-		r = rados_aio_write_op_operate(op, rc->io, comp, name, NULL,
-		                               LIBRADOS_OPERATION_FULL_TRY);
-		rados_release_write_op(op);
+	if (!s->io) {
+		struct ccb_zc_op *op;
+		r = ccb_zc_op_new(rados_complete_cb, s, &op);
+		if (r < 0)
+			return r;
+		s->io = op;
 	}
+	if (run->mode != CCB_MODE_WRITE)
+		r = ccb_zc_rados_read(s->io, rc->io, name, s->buf, rr->op_bytes, s->offset);
+	else
+		/* FULL_TRY (in zerocopy.c*): on a full pool or one over its quota
+		 * the OSD answers ENOSPC / EDQUOT at once, where a plain write
+		 * waits in the client until --op-timeout. */
+		r = ccb_zc_rados_write(s->io, rc->io, name, stamp ? &h : NULL,
+		                       stamp ? sizeof(h) : 0, s->buf, rr->op_bytes, s->offset,
+		                       rr->chunks == 1);
 	if (r < 0) {
-		rados_aio_release(comp);
-		s->io = NULL;
 		snprintf(cl->first_error_msg, sizeof(cl->first_error_msg), "rados_aio_%s(%s): %s",
 		         run->mode == CCB_MODE_WRITE ? "write" : "read", name, strerror(-r));
 	}
@@ -823,7 +819,7 @@ static int rados_complete(struct ccb_client *cl, struct ccb_slot *s)
 {
 	struct ccb_run *run = cl->run;
 	struct rrun *rr = run->path_data;
-	struct chunk_hdr h;
+	struct chunk_hdr h = {0};
 	char name[96];
 
 	if (run->mode == CCB_MODE_WRITE)
@@ -839,7 +835,7 @@ static int rados_complete(struct ccb_client *cl, struct ccb_slot *s)
 	}
 	if (run->opts->no_verify)
 		return 0;
-	memcpy(&h, s->buf, sizeof(h));
+	ccb_zc_read_copy(s->io, s->buf, &h, sizeof(h));
 	if (memcmp(h.magic, HDR_MAGIC, 8) != 0 || h.run_hash != rr->run_hash ||
 	    h.object != s->object || h.offset != s->offset) {
 		if (!cl->first_error)
@@ -870,9 +866,9 @@ static void rados_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf,
 static void rados_release(struct ccb_client *cl, struct ccb_slot *s)
 {
 	(void)cl;
+	/* The handle stays with the slot for its next op. */
 	if (s->io)
-		rados_aio_release(s->io);
-	s->io = NULL;
+		ccb_zc_op_reset(s->io);
 }
 
 static void rados_client_close(struct ccb_client *cl)
@@ -887,6 +883,11 @@ static void rados_client_close(struct ccb_client *cl)
 		pthread_mutex_lock(&rr->lock);
 		add_partial(rr, rc->cur_obj);
 		pthread_mutex_unlock(&rr->lock);
+	}
+	/* Before the ioctx goes: the zero-copy handles hold a reference to it. */
+	for (unsigned i = 0; i < cl->n_slots; i++) {
+		ccb_zc_op_free(cl->slots[i].io);
+		cl->slots[i].io = NULL;
 	}
 	rados_ioctx_destroy(rc->io);
 	rados_shutdown(rc->cluster);

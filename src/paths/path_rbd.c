@@ -14,6 +14,7 @@
 #include <ccbench/path_rbd.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
+#include <ccbench/zerocopy.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -48,7 +49,7 @@ struct rbdrun {
 struct rbdclient {
 	rados_t cluster;
 	rados_ioctx_t io;
-	rbd_image_t img;
+	struct ccb_zc_image *img;
 	uint64_t start, end, pos;
 	uint64_t passes;
 };
@@ -536,18 +537,20 @@ static int rbd_client_open(struct ccb_client *cl)
 		snprintf(err, sizeof(err), "rados_ioctx_create(%s): %s", rr->pool, strerror(-r));
 		goto fail_shutdown;
 	}
-	/* Readers open read-only: no exclusive lock to pass between clients. */
-	if (rr->existing_ro || (mode_reads(run->mode) && run->mode != CCB_MODE_RW))
-		r = rbd_open_read_only(rc->io, rr->image, &rc->img, NULL);
-	else
-		r = rbd_open(rc->io, rr->image, &rc->img, NULL);
+	/* Readers open read-only: no exclusive lock to pass between clients.
+	 * Write data is copied only if rbd_disable_zero_copy_writes says so. */
+	char copy[16] = "";
+	rados_conf_get(rc->cluster, "rbd_disable_zero_copy_writes", copy, sizeof(copy));
+	r = ccb_zc_rbd_open(rc->io, rr->image,
+	                    rr->existing_ro || (mode_reads(run->mode) && run->mode != CCB_MODE_RW),
+	                    strcmp(copy, "false") != 0, &rc->img);
 	if (r < 0) {
 		snprintf(err, sizeof(err), "rbd_open(%s/%s): %s", rr->pool, rr->image,
 		         strerror(-r));
 		goto fail_ioctx;
 	}
 	/* Each pass starts cold: nothing the prefill or a previous pass cached. */
-	rbd_invalidate_cache(rc->img);
+	ccb_zc_rbd_invalidate_cache(rc->img);
 	if (cl->idx == 0)
 		json_object_set_new(
 		    run->layout, "librbd",
@@ -570,10 +573,10 @@ fail_free:
 	return r;
 }
 
-static void rbd_cb(rbd_completion_t c, void *arg)
+static void rbd_cb(void *arg, int ret)
 {
 	/* librbd thread: record and wake the client, nothing more. */
-	ccb_slot_done(arg, (int)rbd_aio_get_return_value(c));
+	ccb_slot_done(arg, ret);
 }
 
 static int rbd_submit(struct ccb_client *cl, struct ccb_slot *s)
@@ -583,7 +586,6 @@ static int rbd_submit(struct ccb_client *cl, struct ccb_slot *s)
 	struct rbdclient *rc = cl->path_data;
 	const struct ccb_opts *o = run->opts;
 	bool write, rand;
-	rbd_completion_t comp;
 	int r;
 
 	switch (run->mode) {
@@ -615,24 +617,22 @@ static int rbd_submit(struct ccb_client *cl, struct ccb_slot *s)
 				return CCB_SUBMIT_END;
 			/* A new pass must not read what the last one cached. */
 			rc->pos = rc->start;
-			rbd_invalidate_cache(rc->img);
+			ccb_zc_rbd_invalidate_cache(rc->img);
 		}
 		s->offset = rc->pos;
 		rc->pos += rr->io_bytes;
 	}
 	s->object = write;
 	s->len_bytes = rr->io_bytes;
-	r = rbd_aio_create_completion(s, rbd_cb, &comp);
-	if (r < 0)
-		return r;
-	s->io = comp;
-	r = write ? rbd_aio_write(rc->img, s->offset, rr->io_bytes, s->buf, comp)
-	          : rbd_aio_read(rc->img, s->offset, rr->io_bytes, s->buf, comp);
-	if (r < 0) {
-		rbd_aio_release(comp);
-		s->io = NULL;
+	if (!s->io) {
+		struct ccb_zc_op *op;
+		r = ccb_zc_op_new(rbd_cb, s, &op);
+		if (r < 0)
+			return r;
+		s->io = op;
 	}
-	return r;
+	return write ? ccb_zc_rbd_write(s->io, rc->img, s->offset, rr->io_bytes, s->buf)
+	             : ccb_zc_rbd_read(s->io, rc->img, s->offset, rr->io_bytes, s->buf);
 }
 
 static int rbd_complete(struct ccb_client *cl, struct ccb_slot *s)
@@ -659,9 +659,9 @@ static void rbd_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, s
 static void rbd_release(struct ccb_client *cl, struct ccb_slot *s)
 {
 	(void)cl;
+	/* The handle stays with the slot for its next op. */
 	if (s->io)
-		rbd_aio_release(s->io);
-	s->io = NULL;
+		ccb_zc_op_reset(s->io);
 }
 
 static void rbd_client_close(struct ccb_client *cl)
@@ -670,7 +670,11 @@ static void rbd_client_close(struct ccb_client *cl)
 
 	if (!rc)
 		return;
-	rbd_close(rc->img);
+	for (unsigned i = 0; i < cl->n_slots; i++) {
+		ccb_zc_op_free(cl->slots[i].io);
+		cl->slots[i].io = NULL;
+	}
+	ccb_zc_rbd_close(rc->img);
 	rados_ioctx_destroy(rc->io);
 	rados_shutdown(rc->cluster);
 	free(rc);
