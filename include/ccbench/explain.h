@@ -18,7 +18,10 @@
 #define CCB_EXPLAIN_LITTLE_NEAR 0.85
 /* ... above this share something else counted (the bound is not a bound). */
 #define CCB_EXPLAIN_LITTLE_OVER 1.15
-/* ... below this share the client stalled or ops were smaller than asked. */
+/* ... below this share: too few in flight on average (ops x mean latency /
+ * seconds below this share of the nominal depth, and more than the run's
+ * ramp-up and drain, one mean plus the slowest latency per slot, explain),
+ * or ops smaller than asked. */
 #define CCB_EXPLAIN_LITTLE_FAR 0.50
 /* Client CPU: share of all online CPUs busy in this process. */
 #define CCB_EXPLAIN_CPU_WARN     0.85

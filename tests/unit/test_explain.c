@@ -80,13 +80,13 @@ static void test_littles_law(void **state)
 	json_decref(e);
 	assert_null(little(1.151));
 	assert_null(little(0.501));
+	/* Below half the bound with every op in flight (1000 ops x 2 ms in
+	 * 2 s) and ops of the size asked: both partly short, said as such. */
 	e = little(0.499);
 	assert_non_null(e);
 	assert_string_equal(sev(e), "warn");
-	assert_non_null(strstr(text(e), "stalled"));
-	assert_non_null(strstr(text(e), "smaller than asked"));
+	assert_non_null(strstr(text(e), "1.0 in flight on average (100 %) with ops of 64K"));
 	json_decref(e);
-
 	/* Clients and depth multiply; the asked size is rados's op-size too. */
 	json_t *r = base();
 	json_object_set_new(r, "clients_n", json_integer(2));
@@ -117,6 +117,55 @@ static void test_littles_law(void **state)
 	r = base();
 	json_object_set_new(r, "ops", json_integer(0));
 	assert_null(kind_of(r, "littles-law", NULL));
+}
+
+/* 1 in flight asked; @p ops of 64K at 2 ms mean (slowest @p max_ms) in
+ * @p secs: the measured mean in flight is ops x 2 ms / secs. */
+static json_t *occupancy(double ops, double secs, double max_ms)
+{
+	json_t *r = base();
+	json_object_set_new(r, "ops", json_integer((json_int_t)ops));
+	json_object_set_new(r, "bytes", json_integer((json_int_t)ops * 65536));
+	json_object_set_new(r, "seconds", json_real(secs));
+	json_object_set_new(r, "bandwidth_mib_s", json_real(ops * 65536 / secs / 1048576));
+	json_object_set_new(json_object_get(r, "latency_us"), "max", json_real(max_ms * 1e3));
+	return kind_of(r, "littles-law", NULL);
+}
+
+static void test_littles_law_in_flight(void **state)
+{
+	json_t *e;
+	(void)state;
+
+	/* A long run keeping a quarter in flight: stalled. */
+	e = occupancy(1000, 8, 10);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "client stalled: 0.2 of 1 in flight on average (25 %"));
+	assert_true(
+	    fabs(json_real_value(json_object_get(json_object_get(e, "figures"), "mean_in_flight")) -
+	         0.25) < 1e-9);
+	json_decref(e);
+	/* Half in flight is not far below: nothing (the ratio is 0.5 too). */
+	assert_null(occupancy(1000, 4, 10));
+	/* 8 ops in 40 ms: 0.4 in flight. The ramp-up (2 ms) and drain (the
+	 * slowest op) allow a shortfall of (2 + max) / 40 ms: 0.6 at 22 ms. */
+	e = occupancy(8, 0.04, 22);
+	assert_string_equal(sev(e), "info");
+	assert_non_null(strstr(text(e), "short run: 0.4 of 1 in flight on average (40 %)"));
+	assert_non_null(strstr(text(e), "not a stall"));
+	json_decref(e);
+	e = occupancy(8, 0.04, 21.9);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "client stalled"));
+	json_decref(e);
+	/* Every op in flight, but of a quarter of the size asked. */
+	json_t *r = base();
+	json_object_set_new(r, "bytes", json_integer((json_int_t)1000 * 16384));
+	json_object_set_new(r, "bandwidth_mib_s", json_real(BOUND / 4));
+	e = kind_of(r, "littles-law", NULL);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "ops smaller than asked: 16K on average for 64K asked"));
+	json_decref(e);
 }
 
 static json_t *cpu(double busy_share, bool in_doc)
@@ -377,10 +426,15 @@ static void test_summary_and_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_littles_law), cmocka_unit_test(test_client_cpu),
-	    cmocka_unit_test(test_readahead),   cmocka_unit_test(test_stall),
-	    cmocka_unit_test(test_variance),    cmocka_unit_test(test_simulated),
-	    cmocka_unit_test(test_cache),       cmocka_unit_test(test_summary_and_text),
+	    cmocka_unit_test(test_littles_law),
+	    cmocka_unit_test(test_littles_law_in_flight),
+	    cmocka_unit_test(test_client_cpu),
+	    cmocka_unit_test(test_readahead),
+	    cmocka_unit_test(test_stall),
+	    cmocka_unit_test(test_variance),
+	    cmocka_unit_test(test_simulated),
+	    cmocka_unit_test(test_cache),
+	    cmocka_unit_test(test_summary_and_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
