@@ -26,6 +26,13 @@
 /* Client CPU: share of all online CPUs busy in this process. */
 #define CCB_EXPLAIN_CPU_WARN     0.85
 #define CCB_EXPLAIN_CPU_DISTRUST 0.95
+/* The whole host this busy while ccbench used at least the second share. */
+#define CCB_EXPLAIN_HOST_BUSY 0.90
+#define CCB_EXPLAIN_HOST_OWN  0.25
+/* One client or client-library thread busy this share of one CPU. */
+#define CCB_EXPLAIN_THREAD_BUSY 0.90
+/* Network: share of the (slowest) link's speed the run used. */
+#define CCB_EXPLAIN_LINK_WARN 0.80
 /* Per-second bandwidth coefficient of variation. */
 #define CCB_EXPLAIN_COV_INFO 0.25
 #define CCB_EXPLAIN_COV_WARN 0.50

@@ -456,6 +456,7 @@ static int rbd_prepare(struct ccb_run *run)
 		return r;
 	}
 	run->path_data = rr;
+	run->mon = rr->ctl; /* the cluster state at start and end (explain) */
 	rados_cluster_fsid(rr->ctl, run->fsid, sizeof(run->fsid));
 
 	if (rr->temporary) {
