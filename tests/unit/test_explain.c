@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/cluster_state.h"
 #include "ccbench/explain.h"
 
 /* A plain finished run: 1 x 1 in flight, 64K ops, 2 ms mean. */
@@ -393,6 +394,308 @@ static void test_cache(void **state)
 	assert_null(kind_of(base(), "cache", NULL));
 }
 
+/* All entries of @p kind in ccb_explain(@p r) (new array); @p r is released. */
+static json_t *all_of(json_t *r, const char *kind)
+{
+	json_t *ex = ccb_explain(r, NULL), *e, *out = json_array();
+	size_t i;
+
+	json_array_foreach(ex, i, e) if (strcmp(json_string_value(json_object_get(e, "kind")),
+	                                        kind) == 0) json_array_append(out, e);
+	json_decref(ex);
+	json_decref(r);
+	return out;
+}
+
+/* A digest of `status` / `osd dump` replies: @p down OSDs of 3 down, @p pgs
+ * states and counts ("active+clean", 30, ...), health checks. */
+static json_t *state(const char *health, json_t *checks, const char *down, const char *pg_state,
+                     int pg_n)
+{
+	json_t *status = json_pack("{s:{s:s, s:o}, s:{s:[{s:s, s:i}, {s:s, s:i}], s:i}}", "health",
+	                           "status", health, "checks", checks, "pgmap", "pgs_by_state",
+	                           "state_name", "active+clean", "count", 32, "state_name",
+	                           pg_state, "count", pg_n, "num_pgs", 32 + pg_n);
+	json_t *osds = json_array();
+	for (int i = 0; i < 3; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "osd.%d", i);
+		json_array_append_new(osds, json_pack("{s:i, s:i, s:{s:[{s:s, s:s}]}}", "osd", i,
+		                                      "up", down && strcmp(down, name) == 0 ? 0 : 1,
+		                                      "public_addrs", "addrvec", "type", "v2",
+		                                      "addr", "127.0.0.1:6800"));
+	}
+	json_t *dump = json_pack("{s:s, s:o}", "flags", "sortbitwise", "osds", osds);
+	json_t *mons = json_pack("{s:[{s:{s:[{s:s}]}}]}", "mons", "public_addrs", "addrvec", "addr",
+	                         "[::1]:3300");
+	json_t *st = ccb_cluster_state_parse(status, dump, mons);
+	json_decref(status);
+	json_decref(dump);
+	json_decref(mons);
+	return st;
+}
+
+static json_t *healthy(void)
+{
+	return state("HEALTH_OK", json_object(), NULL, "active+clean", 0);
+}
+
+static json_t *cluster_run(json_t *start, json_t *end)
+{
+	json_t *r = base();
+	json_object_set_new(r, "cluster_state",
+	                    json_pack("{s:o, s:o}", "start", start, "end", end));
+	return all_of(r, "cluster");
+}
+
+static void test_cluster_state_parse(void **state_)
+{
+	json_t *st =
+	    state("HEALTH_WARN",
+	          json_pack("{s:{s:{s:s}}}", "OSD_DOWN", "summary", "message", "1 osds down"),
+	          "osd.1", "active+undersized+degraded+recovering", 5);
+	(void)state_;
+
+	assert_string_equal(json_string_value(json_object_get(st, "health")), "HEALTH_WARN");
+	assert_int_equal(json_integer_value(json_object_get(st, "osds_up")), 2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(st, "osds_down"), 0)),
+	                    "osd.1");
+	assert_int_equal(json_integer_value(json_object_get(st, "pgs_degraded")), 5);
+	assert_int_equal(json_integer_value(json_object_get(st, "pgs_recovering")), 5);
+	assert_int_equal(json_integer_value(json_object_get(st, "pgs_backfilling")), 0);
+	assert_int_equal(json_integer_value(json_object_get(st, "pgs_inactive")), 0);
+	assert_int_equal(json_integer_value(json_object_get(st, "pgs")), 37);
+	/* Each address once, without its port; IPv6 without the brackets. */
+	assert_int_equal(json_array_size(json_object_get(st, "osd_addrs")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(st, "osd_addrs"), 0)),
+	                    "127.0.0.1");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(st, "mon_addrs"), 0)),
+	                    "::1");
+	assert_false(json_is_true(json_object_get(st, "full")));
+	json_decref(st);
+	/* Full and nearfull are health checks since Luminous. */
+	st = state("HEALTH_ERR", json_pack("{s:{}, s:{}}", "OSD_NEARFULL", "POOL_FULL"), NULL,
+	           "active+clean+scrubbing", 2);
+	assert_true(json_is_true(json_object_get(st, "full")));
+	assert_true(json_is_true(json_object_get(st, "nearfull")));
+	assert_int_equal(json_integer_value(json_object_get(st, "pgs_scrubbing")), 2);
+	json_decref(st);
+	st = state("HEALTH_OK", json_object(), NULL, "peering", 3);
+	assert_int_equal(json_integer_value(json_object_get(st, "pgs_inactive")), 3);
+	json_decref(st);
+}
+
+static void test_cluster(void **state_)
+{
+	json_t *l;
+	(void)state_;
+
+	/* Healthy at both ends: nothing. */
+	l = cluster_run(healthy(), healthy());
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	/* An OSD down during the run: distrust, named; its health check, info. */
+	l = cluster_run(healthy(), state("HEALTH_WARN",
+	                                 json_pack("{s:{s:{s:s}}}", "OSD_DOWN", "summary",
+	                                           "message", "1 osds down"),
+	                                 "osd.1", "active+clean", 0));
+	assert_string_equal(sev(json_array_get(l, 0)), "distrust");
+	assert_non_null(strstr(text(json_array_get(l, 0)),
+	                       "osd.1 went down during the run (2 of 3 OSDs up at the end)"));
+	assert_string_equal(sev(json_array_get(l, 1)), "info");
+	assert_non_null(strstr(text(json_array_get(l, 1)), "OSD_DOWN (1 osds down)"));
+	json_decref(l);
+	/* Down at the start and back by the end: warn twice, no distrust. */
+	l = cluster_run(state("HEALTH_WARN", json_object(), "osd.2", "active+clean", 0), healthy());
+	assert_int_equal(json_array_size(l), 2);
+	assert_non_null(strstr(text(json_array_get(l, 0)), "osd.2 came back up during the run"));
+	assert_non_null(strstr(text(json_array_get(l, 1)), "osd.2 down at the start (2 of 3"));
+	assert_string_equal(sev(json_array_get(l, 1)), "warn");
+	json_decref(l);
+	/* Recovery at the start: a capacity check during recovery; one PG is enough. */
+	l = cluster_run(state("HEALTH_OK", json_object(), NULL, "active+recovering", 1), healthy());
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(sev(json_array_get(l, 0)), "warn");
+	assert_non_null(strstr(text(json_array_get(l, 0)),
+	                       "PGs at the start: 1 recovering of 33: a capacity check during "
+	                       "recovery"));
+	json_decref(l);
+	/* The same PG trouble at the end is said once; backfill new at the end, again. */
+	l = cluster_run(state("HEALTH_OK", json_object(), NULL, "active+recovering", 1),
+	                state("HEALTH_OK", json_object(), NULL, "active+recovering", 1));
+	assert_int_equal(json_array_size(l), 1);
+	json_decref(l);
+	l = cluster_run(healthy(),
+	                state("HEALTH_OK", json_object(), NULL, "active+backfilling", 4));
+	assert_non_null(strstr(text(json_array_get(l, 0)), "PGs at the end: 4 backfilling"));
+	json_decref(l);
+	/* Scrubbing: info. Nearfull: warn. A health check only: info. */
+	l = cluster_run(state("HEALTH_OK", json_object(), NULL, "active+clean+scrubbing", 2),
+	                healthy());
+	assert_string_equal(sev(json_array_get(l, 0)), "info");
+	assert_non_null(strstr(text(json_array_get(l, 0)), "2 PGs scrubbing at the start"));
+	json_decref(l);
+	l = cluster_run(
+	    state("HEALTH_WARN", json_pack("{s:{}}", "OSD_NEARFULL"), NULL, "active+clean", 0),
+	    healthy());
+	assert_string_equal(sev(json_array_get(l, 0)), "warn");
+	assert_non_null(
+	    strstr(text(json_array_get(l, 0)), "the cluster was nearfull at the start"));
+	assert_string_equal(sev(json_array_get(l, 1)), "info");
+	json_decref(l);
+	l = cluster_run(state("HEALTH_WARN",
+	                      json_pack("{s:{s:{s:s}}}", "POOL_NO_REDUNDANCY", "summary", "message",
+	                                "1 pool(s) have no replicas configured"),
+	                      NULL, "active+clean", 0),
+	                healthy());
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(sev(json_array_get(l, 0)), "info");
+	json_decref(l);
+	/* A mon that did not answer: said, nothing guessed. */
+	l = cluster_run(json_pack("{s:s}", "error", "Connection timed out"),
+	                json_pack("{s:s}", "error", "Connection timed out"));
+	assert_int_equal(json_array_size(l), 1);
+	assert_non_null(strstr(text(json_array_get(l, 0)), "could not be read at the start"));
+	json_decref(l);
+	/* No cluster_state (krbd --device, fs): nothing. */
+	l = all_of(base(), "cluster");
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+}
+
+static json_t *net_run(json_t *peers, double bw)
+{
+	json_t *r = base();
+	json_object_set_new(r, "network", peers);
+	json_object_set_new(r, "bandwidth_mib_s", json_real(bw));
+	return kind_of(r, "network", NULL);
+}
+
+static void test_network(void **state_)
+{
+	json_t *e;
+	/* 10000 Mb/s = 1192.1 MiB/s. */
+	double link = 10000e6 / 8 / 1048576;
+	(void)state_;
+
+	e = net_run(json_pack("[{s:s, s:b}, {s:s, s:b}]", "role", "mon", "loopback", 1, "role",
+	                      "osd", "loopback", 1),
+	            100);
+	assert_string_equal(sev(e), "info");
+	assert_non_null(strstr(text(e), "no link limits the run"));
+	assert_non_null(strstr(text(e), "shares this host's CPU"));
+	json_decref(e);
+	e = net_run(json_pack("[{s:s, s:b, s:s, s:i}]", "role", "osd", "loopback", 0, "interface",
+	                      "eth0", "speed_mbps", 10000),
+	            link * 0.801);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(
+	    strstr(text(e), "link eth0 10000 Mb/s = 1192 MiB/s; this run used 80 % of it"));
+	json_decref(e);
+	e = net_run(json_pack("[{s:s, s:b, s:s, s:i}]", "role", "osd", "loopback", 0, "interface",
+	                      "eth0", "speed_mbps", 10000),
+	            link * 0.799);
+	assert_string_equal(sev(e), "info");
+	json_decref(e);
+	/* The slowest link of several is the limit; one without a speed says nothing. */
+	e = net_run(json_pack("[{s:b, s:s, s:i}, {s:b, s:s, s:i}]", "loopback", 0, "interface",
+	                      "eth0", "speed_mbps", 10000, "loopback", 0, "interface", "eth1",
+	                      "speed_mbps", 1000),
+	            100);
+	assert_non_null(strstr(text(e), "link eth1 1000 Mb/s"));
+	json_decref(e);
+	assert_null(net_run(json_pack("[{s:b, s:s}]", "loopback", 0, "interface", "veth0"), 100));
+	assert_null(kind_of(base(), "network", NULL));
+}
+
+/* Threads' CPU over a 10 s run: client threads, the busiest library thread,
+ * the host's busy share; the process's own CPU as @p own of 2 CPUs. */
+static json_t *threads_run(double client_s, double lib_s, double host, double own, bool local)
+{
+	json_t *r = base();
+	json_object_set_new(r, "thread_cpu",
+	                    json_pack("{s:f, s:[f, f], s:[{s:s, s:f}], s:f}", "wall_s", 10.0,
+	                              "clients", 1.0, client_s, "busiest", "name", "msgr-worker-1",
+	                              "cpu_s", lib_s, "host_busy_share", host));
+	json_object_set_new(r, "client_cpu",
+	                    json_pack("{s:f, s:f, s:f, s:i}", "user_s", own * 20, "sys_s", 0.0,
+	                              "wall_s", 10.0, "online_cpus", 2));
+	if (local)
+		json_object_set_new(r, "network",
+		                    json_pack("[{s:s, s:b}]", "role", "osd", "loopback", 1));
+	return all_of(r, "client-cpu");
+}
+
+static void test_client_threads(void **state_)
+{
+	json_t *l;
+	(void)state_;
+
+	/* A client thread at 90 % of one CPU: warn, named. 89.9 %: nothing. */
+	l = threads_run(9.0, 1, 0.5, 0.5, false);
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(sev(json_array_get(l, 0)), "warn");
+	assert_non_null(strstr(text(json_array_get(l, 0)), "client thread 1 used 90 % of one CPU"));
+	json_decref(l);
+	l = threads_run(8.99, 1, 0.5, 0.5, false);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	/* A library thread. */
+	l = threads_run(1, 9.5, 0.5, 0.5, false);
+	assert_int_equal(json_array_size(l), 1);
+	assert_non_null(strstr(text(json_array_get(l, 0)),
+	                       "thread msgr-worker-1 of the client library used 95 %"));
+	json_decref(l);
+	/* The host saturated (90 %) with ccbench at 25 % of it: warn; the OSDs on this host said.
+	 */
+	l = threads_run(1, 1, 0.90, 0.25, true);
+	assert_int_equal(json_array_size(l), 1);
+	assert_non_null(strstr(text(json_array_get(l, 0)),
+	                       "this host's 2 CPUs were 90 % busy, ccbench 25 % of them (the OSDs "
+	                       "run on this host too)"));
+	json_decref(l);
+	l = threads_run(1, 1, 0.899, 0.25, true);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	l = threads_run(1, 1, 0.95, 0.249, true);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	/* ccbench itself at 85 %: the process check says it, once. */
+	l = threads_run(1, 1, 0.99, 0.86, false);
+	assert_int_equal(json_array_size(l), 1);
+	assert_non_null(strstr(text(json_array_get(l, 0)), "ccbench kept 1.72 of 2 CPUs busy"));
+	json_decref(l);
+}
+
+static void test_stall_diagnosis(void **state_)
+{
+	static const int mid[] = {10, 0, 0, 10};
+	json_t *r = base(), *e, *s = json_array();
+	(void)state_;
+
+	for (size_t i = 0; i < 4; i++)
+		json_array_append_new(
+		    s, json_pack("{s:I, s:I}", "t", (json_int_t)i + 1, "ops", (json_int_t)mid[i]));
+	json_object_set_new(r, "series", s);
+	json_object_set_new(r, "seconds", json_real(4.0));
+	json_object_set_new(r, "stall_diagnosis",
+	                    json_pack("[{s:s, s:f}]", "why", "osd.1 down", "since_s", 1.2));
+	e = kind_of(r, "stall", NULL);
+	assert_non_null(strstr(text(e), "2 seconds of 4 with no completion (t=2,3): osd.1 down (no "
+	                                "completion from 1.2 s into the run)"));
+	json_decref(e);
+	/* A run that ended in the stall: its series stops at the last
+	 * completion, so only the diagnosis says so. */
+	r = base();
+	json_object_set_new(r, "stall_diagnosis",
+	                    json_pack("[{s:s, s:f}]", "why", "osd.1 down", "since_s", 3.1));
+	e = kind_of(r, "stall", NULL);
+	assert_string_equal(sev(e), "warn");
+	assert_string_equal(text(e),
+	                    "the I/O stopped: osd.1 down (no completion from 3.1 s into the run)");
+	json_decref(e);
+}
+
 static void test_summary_and_text(void **state)
 {
 	json_t *ex =
@@ -435,6 +738,11 @@ int main(void)
 	    cmocka_unit_test(test_simulated),
 	    cmocka_unit_test(test_cache),
 	    cmocka_unit_test(test_summary_and_text),
+	    cmocka_unit_test(test_cluster_state_parse),
+	    cmocka_unit_test(test_cluster),
+	    cmocka_unit_test(test_network),
+	    cmocka_unit_test(test_client_threads),
+	    cmocka_unit_test(test_stall_diagnosis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
