@@ -313,13 +313,109 @@ static void readahead(const json_t *r, json_t *list)
 	/* An image no larger than the readahead is read ahead once: no cliff
 	 * (a 32M image at 32M read at 310 MiB/s where a 128M one fell to 23). */
 	double image = num(json_object_get(r, "layout"), "size");
-	if (cache > 0 && ra >= cache && (image <= 0 || image > ra))
+	if (cache > 0 && ra >= cache && (image <= 0 || image > ra)) {
 		add(list, "readahead", "warn",
 		    json_pack("{s:f, s:f}", "readahead_bytes", ra, "cache_bytes", cache),
 		    "readahead of %s at or above rbd_cache_size %s: sequential reads collapse (on "
 		    "the test cluster 901 MiB/s at 8M, ~30 at 32M and more); keep it below the "
 		    "cache",
 		    a, b);
+		return;
+	}
+	/* Mixed reads and writes under writeback: dirty data holds up to
+	 * rbd_cache_max_dirty of the cache, so the room left for what was
+	 * read ahead is the cache less that. */
+	double dirty = num(lib, "rbd_cache_max_dirty");
+	char c[32];
+	if (strcmp(mode, "rw") == 0 && policy && strcmp(policy, "writeback") == 0 && dirty > 0 &&
+	    cache > dirty && ra >= cache - dirty && ra < cache) {
+		fmt_bytes(cache - dirty, c, sizeof(c));
+		add(list, "readahead", "warn",
+		    json_pack("{s:f, s:f, s:f}", "readahead_bytes", ra, "cache_bytes", cache,
+		              "max_dirty_bytes", dirty),
+		    "readahead of %s at or above the %s that rbd_cache_size %s leaves beside "
+		    "rbd_cache_max_dirty under writes: what is read ahead may be evicted before it "
+		    "is read",
+		    a, c, b);
+	}
+	/* librbd reads ahead only after rbd_readahead_trigger_requests
+	 * sequential requests: random reads never make them. */
+	const char *pattern = str(json_object_get(r, "parameters"), "pattern");
+	double trig = num(lib, "rbd_readahead_trigger_requests");
+	if (strcmp(mode, "rand") == 0 || (pattern && strcmp(pattern, "rand") == 0)) {
+		add(list, "readahead", "info",
+		    json_pack("{s:f, s:f}", "readahead_bytes", ra, "trigger_requests", trig),
+		    "random reads never make the %.0f sequential requests "
+		    "(rbd_readahead_trigger_requests) that start librbd's readahead: the %s "
+		    "readahead does nothing here",
+		    trig > 0 ? trig : 10, a);
+		return;
+	}
+	/* librbd stops reading ahead after rbd_readahead_disable_after_bytes
+	 * per open image (librbd's default 50M, ccbench's 0: never). */
+	double after = num(lib, "rbd_readahead_disable_after_bytes");
+	double clients = num(r, "clients_n") > 0 ? num(r, "clients_n") : 1;
+	double per_client = num(r, "bytes") / clients;
+	if (after > 0 && per_client > after) {
+		fmt_bytes(after, c, sizeof(c));
+		fmt_bytes(per_client, b, sizeof(b));
+		add(list, "readahead", "warn",
+		    json_pack("{s:f, s:f}", "disable_after_bytes", after, "bytes_per_client",
+		              per_client),
+		    "readahead stopped after rbd_readahead_disable_after_bytes %s: each client "
+		    "read %s, so %.0f %% of it ran without readahead",
+		    c, b, (1 - after / per_client) * 100);
+	}
+}
+
+/*
+ * krbd's read-ahead: the kernel reads ahead read_ahead_kb, split into
+ * requests of at most max_sectors_kb (and by rbd at object boundaries);
+ * the device's stat says what sizes really went out.
+ */
+static void krbd_readahead(const json_t *r, json_t *list)
+{
+	const json_t *layout = json_object_get(r, "layout");
+	const json_t *dev = json_object_get(layout, "device_reads");
+	double ra = num(json_object_get(layout, "read_ahead_kb"), "during");
+	double maxs = num(json_object_get(layout, "queue"), "max_sectors_kb");
+	double obj = num(json_object_get(layout, "image"), "object_size");
+	double reqs = num(dev, "requests"), dbytes = num(dev, "bytes"), served = num(r, "bytes");
+	const char *mode = str_or(r, "mode", "");
+
+	if (strcmp(str_or(r, "path", ""), "krbd") != 0 ||
+	    json_is_true(json_object_get(layout, "direct")) || ra <= 0)
+		return;
+	if (maxs > 0 && ra > maxs)
+		add(list, "readahead", "info",
+		    json_pack("{s:f, s:f}", "read_ahead_kb", ra, "max_sectors_kb", maxs),
+		    "read_ahead_kb %.0f above max_sectors_kb %.0f: each readahead goes out as "
+		    "%.0f requests of at most %.0f KiB",
+		    ra, maxs, ceil(ra / maxs), maxs);
+	if (obj > 0 && ra * 1024 > obj)
+		add(list, "readahead", "info",
+		    json_pack("{s:f, s:f}", "read_ahead_kb", ra, "object_bytes", obj),
+		    "read_ahead_kb %.0f spans %.0f objects of %.0f KiB: rbd splits each readahead "
+		    "at object boundaries",
+		    ra, ceil(ra * 1024 / obj), obj / 1024);
+	if (reqs <= 0 || dbytes < (double)CCB_EXPLAIN_CACHE_MIN_BYTES)
+		return;
+	double avg_kb = dbytes / reqs / 1024, want = maxs > 0 && maxs < ra ? maxs : ra;
+	json_t *fig = json_pack("{s:f, s:f, s:f}", "read_ahead_kb", ra, "request_kb", avg_kb,
+	                        "device_bytes", dbytes);
+	if (strcmp(mode, "seq") == 0 && avg_kb < want * CCB_EXPLAIN_RA_REQ_SHARE)
+		add(list, "readahead", "warn", fig,
+		    "readahead %.0f KiB but requests averaged %.0f KiB (%.0f requests, device "
+		    "stat): "
+		    "the readahead did not reach the device as large as asked",
+		    ra, avg_kb, reqs);
+	else if (strcmp(mode, "rand") == 0 && served > 0 && dbytes > served * CCB_EXPLAIN_RA_WASTE)
+		add(list, "readahead", "warn", fig,
+		    "random reads with read_ahead_kb %.0f: the device read %.1f times what was "
+		    "served (requests averaged %.0f KiB); the readahead is wasted here",
+		    ra, dbytes / served, avg_kb);
+	else
+		json_decref(fig);
 }
 
 /* Seconds with no completion. The last second of the series is skipped
@@ -681,6 +777,7 @@ json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx)
 	littles_law(result, list);
 	client_cpu(result, ctx, list);
 	readahead(result, list);
+	krbd_readahead(result, list);
 	cache(result, list);
 	stall(result, list);
 	cluster(result, list);

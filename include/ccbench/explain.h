@@ -39,6 +39,11 @@
 /* Cache: share of the bytes served that the device did not read. */
 #define CCB_EXPLAIN_CACHE_WARN     0.20
 #define CCB_EXPLAIN_CACHE_DISTRUST 0.50
+/* krbd: sequential requests below this share of the readahead (or of
+ * max_sectors_kb, the smaller) say it did not reach the device... */
+#define CCB_EXPLAIN_RA_REQ_SHARE 0.5
+/* ... random reads with the device reading this many times what was served. */
+#define CCB_EXPLAIN_RA_WASTE 1.5
 /* Below this many bytes served, device counters say nothing about a cache. */
 #define CCB_EXPLAIN_CACHE_MIN_BYTES (4ull << 20)
 

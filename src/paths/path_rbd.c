@@ -146,6 +146,7 @@ static json_t *effective_settings(rados_t r, bool simulated)
 	    "rbd_cache",
 	    "rbd_cache_policy",
 	    "rbd_cache_size",
+	    "rbd_cache_max_dirty",
 	    "rbd_readahead_max_bytes",
 	    "rbd_readahead_trigger_requests",
 	    "rbd_readahead_disable_after_bytes",

@@ -16,6 +16,8 @@
 #include "ccbench/cluster_state.h"
 #include "ccbench/explain.h"
 
+static json_t *all_of(json_t *r, const char *kind);
+
 /* A plain finished run: 1 x 1 in flight, 64K ops, 2 ms mean. */
 static json_t *base(void)
 {
@@ -265,6 +267,131 @@ static void test_readahead(void **state)
 	assert_null(ra("seq", true, "writeback", 8 << 20, 32 << 20));
 	/* Not librbd: nothing. */
 	assert_null(kind_of(base(), "readahead", NULL));
+}
+
+/* librbd's readahead active, with @p extra settings merged into layout.librbd. */
+static json_t *ra_more(const char *mode, json_t *extra, double bytes, int clients)
+{
+	json_t *r = base();
+	json_t *lib = json_pack("{s:b, s:b, s:s, s:I, s:I, s:I, s:i}", "readahead_active", 1,
+	                        "rbd_cache", 1, "rbd_cache_policy", "writeback",
+	                        "rbd_readahead_max_bytes", (json_int_t)4 << 20, "rbd_cache_size",
+	                        (json_int_t)32 << 20, "rbd_cache_max_dirty", (json_int_t)24 << 20,
+	                        "rbd_readahead_trigger_requests", 10);
+	json_object_update(lib, extra);
+	json_decref(extra);
+	json_object_set_new(r, "mode", json_string(mode));
+	json_object_set_new(r, "bytes", json_integer((json_int_t)bytes));
+	json_object_set_new(r, "clients_n", json_integer(clients));
+	json_object_set_new(json_object_get(r, "layout"), "librbd", lib);
+	return kind_of(r, "readahead", NULL);
+}
+
+static void test_readahead_librbd_more(void **state)
+{
+	json_t *e;
+	(void)state;
+
+	/* Random reads never trigger it. */
+	e = ra_more("rand", json_object(), 1 << 20, 1);
+	assert_string_equal(sev(e), "info");
+	assert_non_null(strstr(text(e), "random reads never make the 10 sequential requests"));
+	json_decref(e);
+	/* Mixed under writeback: 32M - 24M dirty leaves 8M; 8M of readahead
+	 * is at it, one byte less is not. */
+	e = ra_more("rw", json_pack("{s:I}", "rbd_readahead_max_bytes", (json_int_t)8 << 20),
+	            1 << 20, 1);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "readahead of 8M at or above the 8M that rbd_cache_size"));
+	json_decref(e);
+	assert_null(
+	    ra_more("rw", json_pack("{s:I}", "rbd_readahead_max_bytes", ((json_int_t)8 << 20) - 1),
+	            1 << 20, 1));
+	/* Sequential reads: max_dirty does not matter. */
+	assert_null(ra_more(
+	    "seq", json_pack("{s:I}", "rbd_readahead_max_bytes", (json_int_t)8 << 20), 1 << 20, 1));
+	/* Disable-after: per client, past it. */
+	e = ra_more("seq",
+	            json_pack("{s:I}", "rbd_readahead_disable_after_bytes", (json_int_t)50 << 20),
+	            200.0 * 1048576, 2);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "readahead stopped after rbd_readahead_disable_after_bytes "
+	                                "50M: each client read 100M, so 50 % of it"));
+	json_decref(e);
+	assert_null(ra_more(
+	    "seq", json_pack("{s:I}", "rbd_readahead_disable_after_bytes", (json_int_t)50 << 20),
+	    100.0 * 1048576, 2));
+	assert_null(
+	    ra_more("seq", json_pack("{s:I}", "rbd_readahead_disable_after_bytes", 0), 1e10, 1));
+}
+
+/* krbd buffered reads: read_ahead_kb @p ra, max_sectors_kb @p maxs, object
+ * size @p obj, the device read @p dev_m MiB in @p reqs requests for @p served_m. */
+static json_t *kra(const char *mode, double ra, double maxs, double obj, double dev_m, double reqs,
+                   double served_m)
+{
+	json_t *r = base(), *l = json_object_get(r, "layout");
+	json_object_set_new(r, "path", json_string("krbd"));
+	json_object_set_new(r, "mode", json_string(mode));
+	json_object_set_new(r, "bytes", json_integer((json_int_t)(served_m * 1048576)));
+	json_object_set_new(l, "read_ahead_kb", json_pack("{s:f}", "during", ra));
+	json_object_set_new(l, "queue", json_pack("{s:f}", "max_sectors_kb", maxs));
+	if (obj > 0)
+		json_object_set_new(l, "image", json_pack("{s:f}", "object_size", obj));
+	json_object_set_new(l, "device_reads",
+	                    json_pack("{s:f, s:f}", "requests", reqs, "bytes", dev_m * 1048576));
+	return all_of(r, "readahead");
+}
+
+static void test_readahead_krbd(void **state)
+{
+	json_t *l;
+	(void)state;
+
+	/* 1024 KiB of readahead in requests of 1024 KiB: nothing. */
+	l = kra("seq", 1024, 4096, 4 << 20, 64, 64, 64);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	/* Requests of half the readahead: still nothing; below: warn. */
+	l = kra("seq", 1024, 4096, 4 << 20, 64, 128, 64);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	l = kra("seq", 1024, 4096, 4 << 20, 64, 129, 64);
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(sev(json_array_get(l, 0)), "warn");
+	assert_non_null(
+	    strstr(text(json_array_get(l, 0)), "readahead 1024 KiB but requests averaged 508 KiB"));
+	json_decref(l);
+	/* Above max_sectors_kb: info, and the requests are measured against it. */
+	l = kra("seq", 8192, 4096, 0, 64, 16, 64);
+	assert_int_equal(json_array_size(l), 1);
+	assert_non_null(strstr(text(json_array_get(l, 0)),
+	                       "read_ahead_kb 8192 above max_sectors_kb 4096: each readahead goes "
+	                       "out as 2 requests of at most 4096 KiB"));
+	json_decref(l);
+	/* Above the object size: info. */
+	l = kra("seq", 8192, 16384, 4 << 20, 64, 8, 64);
+	assert_int_equal(json_array_size(l), 1);
+	assert_non_null(
+	    strstr(text(json_array_get(l, 0)), "read_ahead_kb 8192 spans 2 objects of 4096"));
+	json_decref(l);
+	/* Random reads: the device reading 1.5 times what was served is the edge. */
+	l = kra("rand", 1024, 4096, 0, 96, 96, 64);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	l = kra("rand", 1024, 4096, 0, 97, 97, 64);
+	assert_non_null(strstr(text(json_array_get(l, 0)),
+	                       "random reads with read_ahead_kb 1024: the device read 1.5 times"));
+	json_decref(l);
+	/* --direct: no readahead to speak of. */
+	json_t *r = base();
+	json_object_set_new(r, "path", json_string("krbd"));
+	json_object_set_new(json_object_get(r, "layout"), "direct", json_true());
+	json_object_set_new(json_object_get(r, "layout"), "read_ahead_kb",
+	                    json_pack("{s:f}", "during", 8192.0));
+	l = all_of(r, "readahead");
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
 }
 
 static json_t *stall_run(const int *ops, size_t n, double seconds)
@@ -743,6 +870,8 @@ int main(void)
 	    cmocka_unit_test(test_network),
 	    cmocka_unit_test(test_client_threads),
 	    cmocka_unit_test(test_stall_diagnosis),
+	    cmocka_unit_test(test_readahead_librbd_more),
+	    cmocka_unit_test(test_readahead_krbd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
