@@ -737,6 +737,8 @@ static void test_network(void **state_)
 
 /* Threads' CPU over a 10 s run: client threads, the busiest library thread,
  * the host's busy share; the process's own CPU as @p own of 2 CPUs. */
+static double threads_secs = 8;
+
 static json_t *threads_run(double client_s, double lib_s, double host, double own, bool local)
 {
 	json_t *r = base();
@@ -750,6 +752,8 @@ static json_t *threads_run(double client_s, double lib_s, double host, double ow
 	if (local)
 		json_object_set_new(r, "network",
 		                    json_pack("[{s:s, s:b}]", "role", "osd", "loopback", 1));
+	/* 1000 ops x 2 ms in 8 s: 0.25 of 1 in flight on average. */
+	json_object_set_new(r, "seconds", json_real(threads_secs));
 	return all_of(r, "client-cpu");
 }
 
@@ -779,8 +783,19 @@ static void test_client_threads(void **state_)
 	assert_int_equal(json_array_size(l), 1);
 	assert_non_null(strstr(text(json_array_get(l, 0)),
 	                       "this host's 2 CPUs were 90 % busy, ccbench 25 % of them (the OSDs "
-	                       "run on this host too)"));
+	                       "run on this host too), and it kept only 0.2 of 1 in flight"));
 	json_decref(l);
+	/* ... but not when it kept its ops in flight: 1000 x 2 ms in 2.35 s
+	 * is 0.851 in flight, 2.36 s 0.847. */
+	threads_secs = 2.35;
+	l = threads_run(1, 1, 0.90, 0.25, true);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	threads_secs = 2.36;
+	l = threads_run(1, 1, 0.90, 0.25, true);
+	assert_int_equal(json_array_size(l), 1);
+	json_decref(l);
+	threads_secs = 8;
 	l = threads_run(1, 1, 0.899, 0.25, true);
 	assert_int_equal(json_array_size(l), 0);
 	json_decref(l);
