@@ -33,6 +33,10 @@
 #define CCB_EXPLAIN_THREAD_BUSY 0.90
 /* Network: share of the (slowest) link's speed the run used. */
 #define CCB_EXPLAIN_LINK_WARN 0.80
+/* Group: members this unequal (Jain's index below) or started this far
+ * apart (a share of the window in which all ran). */
+#define CCB_EXPLAIN_GROUP_JAIN 0.90
+#define CCB_EXPLAIN_GROUP_SKEW 0.10
 /* Per-second bandwidth coefficient of variation. */
 #define CCB_EXPLAIN_COV_INFO 0.25
 #define CCB_EXPLAIN_COV_WARN 0.50
@@ -63,6 +67,13 @@ struct ccb_explain_ctx {
  * nothing is to be said), or NULL on ENOMEM.
  */
 json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx);
+
+/**
+ * The explain list of a group report's aggregate (ccb_group_aggregate()'s
+ * document): distrusted members, members' warnings, fairness, start skew
+ * against the window, missing members, members sharing a host. New array.
+ */
+json_t *ccb_explain_group(const json_t *report);
 
 /** The "client_cpu" object of @p ctx (new reference), or NULL. */
 json_t *ccb_explain_cpu_json(const struct ccb_explain_ctx *ctx);

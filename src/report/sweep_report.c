@@ -292,11 +292,11 @@ static void knee_confidence(const json_t *doc, FILE *out)
 		series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
 		json_int_t n = json_integer_value(
 		    json_object_get(json_object_get(knee, "aggregate"), "runs_ok"));
-		fprintf(out, "%sknee confidence (%s): %s %s, %.1f ± %.1f (%lld runs)",
+		fprintf(out, "%sknee confidence (%s): %s %s, %.1f ± %.1f (%lld run%s)",
 		        i ? "" : "\n", buf, row_key,
 		        label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 		        agg(knee, "bandwidth_mib_s", "mean"),
-		        agg(knee, "bandwidth_mib_s", "stddev"), (long long)n);
+		        agg(knee, "bandwidth_mib_s", "stddev"), (long long)n, n == 1 ? "" : "s");
 		if (n < 2) {
 			fprintf(out, ": one run per point, no spread to judge the knee by (give "
 			             "\"repeat\": 3 or more)\n");

@@ -15,6 +15,7 @@
 
 #include "ccbench/cluster_state.h"
 #include "ccbench/explain.h"
+#include "ccbench/sweep.h"
 
 static json_t *all_of(json_t *r, const char *kind);
 
@@ -838,6 +839,133 @@ static void test_stall_diagnosis(void **state_)
 	json_decref(e);
 }
 
+static json_t *kpoint(int qd, double mean, double sd, int runs)
+{
+	return json_pack("{s:{s:i}, s:{s:i, s:i, s:{s:f, s:f}, s:{s:f}, s:{s:f}}, s:[]}", "matrix",
+	                 "qd", qd, "aggregate", "runs", runs, "runs_ok", runs, "bandwidth_mib_s",
+	                 "mean", mean, "stddev", sd, "latency_p50_us", "mean", 1.0,
+	                 "latency_p99_us", "mean", 2.0, "runs");
+}
+
+/* The sweep text of a 3-point series, knee at qd 4; what it says of the knee. */
+static char *knee_text(double next_mean, double next_sd, int runs)
+{
+	json_t *doc =
+	    json_pack("{s:{s:s, s:s}, s:s, s:i, s:s, s:s, s:[o, o, o], s:[{s:{}, s:i, s:f, s:f}]}",
+	              "config", "name", "k", "command", "rados write", "row_key", "qd", "repeat",
+	              runs, "order", "matrix", "status", "ok", "points", kpoint(1, 100, 5, runs),
+	              kpoint(4, 200, 5, runs), kpoint(16, next_mean, next_sd, runs), "knees",
+	              "series", "value", 4, "bandwidth_mib_s", 200.0, "best_mib_s", 205.0);
+	char *mem = NULL, *k;
+	size_t len = 0;
+	FILE *f = open_memstream(&mem, &len);
+
+	ccb_sweep_render_text(doc, f);
+	fclose(f);
+	json_decref(doc);
+	k = strstr(mem, "knee confidence");
+	k = strdup(k ? k : "");
+	free(mem);
+	return k;
+}
+
+static void test_knee_confidence(void **state)
+{
+	char *t;
+	(void)state;
+
+	/* 200 ± 5 against 100 ± 5, 3 runs each: 100 apart, 2 SE = 8.2. Against
+	 * 205 ± 10: 5 apart, 2 SE = 12.9; 4 x (25 + 100) / 25 = 20, so 21 repeats. */
+	t = knee_text(205, 10, 3);
+	assert_non_null(strstr(t, "knee confidence (MiB/s): qd 4, 200.0 ± 5.0 (3 runs)\n"));
+	assert_non_null(strstr(t, "  vs qd 1: 100.0 ± 5.0 (3 runs), difference 100.0, 2 × its "
+	                          "standard error 8.2: distinguishable\n"));
+	assert_non_null(strstr(t, "  vs qd 16: 205.0 ± 10.0 (3 runs), difference 5.0, 2 × its "
+	                          "standard error 12.9: not distinguishable; about 21 repeats "
+	                          "would tell them apart\n"));
+	free(t);
+	/* Just above 2 SE: distinguishable (sqrt(125/3) x 2 = 12.91). */
+	t = knee_text(212.92, 10, 3);
+	assert_non_null(strstr(t, "vs qd 16: 212.9 ± 10.0 (3 runs), difference 12.9, 2 × its "
+	                          "standard error 12.9: distinguishable"));
+	free(t);
+	t = knee_text(212.90, 10, 3);
+	assert_non_null(strstr(t, "vs qd 16: 212.9 ± 10.0 (3 runs), difference 12.9, 2 × its "
+	                          "standard error 12.9: not distinguishable; about 4 repeats"));
+	free(t);
+	/* One run per point: nothing to judge by. */
+	t = knee_text(205, 0, 1);
+	assert_non_null(strstr(t, "(1 run): one run per point, no spread to judge the knee by"));
+	free(t);
+}
+
+static json_t *gmember(const char *name, const char *host, double bw, const char *sev)
+{
+	json_t *ex = json_array();
+	if (sev)
+		json_array_append_new(ex,
+		                      json_pack("{s:s, s:s, s:s}", "kind", "cache", "severity", sev,
+		                                "text", "93 % of this read came from a cache"));
+	return json_pack("{s:s, s:s, s:s, s:f, s:{s:o}}", "member", name, "host", host, "state",
+	                 "done", "window_bandwidth_mib_s", bw, "result", "explain", ex);
+}
+
+static json_t *group_doc(json_t *members, double jain, double skew_ms, double window_s, int missing)
+{
+	json_t *miss = json_array();
+	for (int i = 0; i < missing; i++)
+		json_array_append_new(miss, json_string("gone"));
+	return json_pack("{s:o, s:{s:f}, s:f, s:{s:f}, s:o, s:i}", "members", members, "aggregate",
+	                 "jain_index", jain, "start_skew_ms", skew_ms, "window", "seconds",
+	                 window_s, "missing", miss, "members_expected",
+	                 (int)json_array_size(members) + missing);
+}
+
+static void test_group(void **state)
+{
+	json_t *doc, *l;
+	(void)state;
+
+	/* Equal members on their own hosts, started together: nothing. */
+	doc = group_doc(
+	    json_pack("[o, o]", gmember("a", "h1", 100, NULL), gmember("b", "h2", 100, NULL)), 0.95,
+	    100, 10, 0);
+	l = ccb_explain_group(doc);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	json_decref(doc);
+	/* A distrusted member, a warned one, unequal (0.899), skew 10.1 % of
+	 * the window, one missing, two on one host. */
+	doc = group_doc(json_pack("[o, o, o]", gmember("a", "h1", 100, "distrust"),
+	                          gmember("b", "h1", 50, "warn"), gmember("c", "h2", 100, NULL)),
+	                0.899, 1010, 10, 1);
+	l = ccb_explain_group(doc);
+	assert_int_equal(json_array_size(l), 6);
+	assert_string_equal(sev(json_array_get(l, 0)), "distrust");
+	assert_string_equal(
+	    text(json_array_get(l, 0)),
+	    "member a: 93 % of this read came from a cache; the aggregate includes it");
+	assert_non_null(strstr(text(json_array_get(l, 1)), "1 of 3 members warned (cache)"));
+	assert_non_null(strstr(text(json_array_get(l, 2)),
+	                       "members unequal: Jain's index 0.90; b 50.0 MiB/s against a 100.0"));
+	assert_non_null(strstr(text(json_array_get(l, 3)),
+	                       "members started 1010 ms apart, 10 % of the 10.00 s"));
+	assert_non_null(strstr(text(json_array_get(l, 4)),
+	                       "1 member never reported: the aggregate is of 3 of 4"));
+	assert_string_equal(sev(json_array_get(l, 5)), "info");
+	assert_non_null(strstr(text(json_array_get(l, 5)), "members a, b ran on one host (h1)"));
+	json_decref(l);
+	json_decref(doc);
+	/* The edges: Jain 0.90 and skew of exactly 10 % say nothing. */
+	doc = group_doc(
+	    json_pack("[o, o]", gmember("a", "h1", 100, NULL), gmember("b", "h2", 50, NULL)), 0.90,
+	    1000, 10, 0);
+	l = ccb_explain_group(doc);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	json_decref(doc);
+}
+
 static void test_summary_and_text(void **state)
 {
 	json_t *ex =
@@ -887,6 +1015,8 @@ int main(void)
 	    cmocka_unit_test(test_stall_diagnosis),
 	    cmocka_unit_test(test_readahead_librbd_more),
 	    cmocka_unit_test(test_readahead_krbd),
+	    cmocka_unit_test(test_knee_confidence),
+	    cmocka_unit_test(test_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
