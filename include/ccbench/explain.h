@@ -26,9 +26,9 @@
 /* Client CPU: share of all online CPUs busy in this process. */
 #define CCB_EXPLAIN_CPU_WARN     0.85
 #define CCB_EXPLAIN_CPU_DISTRUST 0.95
-/* The whole host this busy while ccbench used at least the second share. */
+/* The whole host this busy while the client kept fewer than LITTLE_NEAR
+ * of its ops in flight. */
 #define CCB_EXPLAIN_HOST_BUSY 0.90
-#define CCB_EXPLAIN_HOST_OWN  0.25
 /* One client or client-library thread busy this share of one CPU. */
 #define CCB_EXPLAIN_THREAD_BUSY 0.90
 /* Network: share of the (slowest) link's speed the run used. */
