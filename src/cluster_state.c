@@ -138,7 +138,9 @@ json_t *ccb_cluster_state_parse(const json_t *status, const json_t *osd_dump,
 			backfilling += n;
 		if (strstr(st, "scrubbing"))
 			scrubbing += n;
-		if (!strstr(st, "active"))
+		/* "unknown": the mgr has no stats for the PG yet (a pool just
+		 * made), which says nothing of the PG itself. */
+		if (!strstr(st, "active") && !strstr(st, "unknown"))
 			inactive += n;
 	}
 	json_array_foreach(json_object_get(osd_dump, "osds"), i, osd)

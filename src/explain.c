@@ -700,8 +700,7 @@ static void cluster(const json_t *r, json_t *list)
 		if (b[0] && (k == 0 || (pg_trouble(st, c, sizeof(c)), strcmp(b, c) != 0)))
 			add(list, "cluster", "warn", NULL,
 			    "PGs at the %s: %s of %lld: a capacity check during recovery measures "
-			    "a "
-			    "cluster busy repairing itself",
+			    "a cluster busy repairing itself, not its capacity",
 			    when, b, (long long)json_integer_value(json_object_get(s, "pgs")));
 		if (json_is_true(json_object_get(s, "full")) ||
 		    json_is_true(json_object_get(s, "nearfull")))

@@ -611,6 +611,10 @@ static void test_cluster_state_parse(void **state_)
 	st = state("HEALTH_OK", json_object(), NULL, "peering", 3);
 	assert_int_equal(json_integer_value(json_object_get(st, "pgs_inactive")), 3);
 	json_decref(st);
+	/* A PG the mgr has no stats for yet (a new pool) is not inactive. */
+	st = state("HEALTH_OK", json_object(), NULL, "unknown", 32);
+	assert_int_equal(json_integer_value(json_object_get(st, "pgs_inactive")), 0);
+	json_decref(st);
 }
 
 static void test_cluster(void **state_)
