@@ -140,6 +140,16 @@ static void littles_law(const json_t *r, json_t *list)
 		    "drain allow (%.0f ops, %.1f per slot, the slowest %.1f ms); not a stall: run "
 		    "longer (--total, --duration) for the steady figure",
 		    mean_in, n, occ * 100, ops, ops / n, max_us / 1e3);
+	else if (occ >= 0 && occ < CCB_EXPLAIN_LITTLE_FAR &&
+	         (secs * n - ops * mean_us / 1e6) / ops * 1e6 <= CCB_EXPLAIN_LITTLE_GAP_US)
+		/* Each slot idled only microseconds between ops: not a stall,
+		 * the client's own work per op (a page-cache read of 24 us
+		 * with 24 us between ops is half in flight). */
+		add(list, "littles-law", "warn", fig,
+		    "client-bound: %.1f of %.0f in flight on average (%.0f %%), each slot idle "
+		    "%.0f µs between ops against a %.0f µs latency: the client's own work per op, "
+		    "not the cluster, sets this figure",
+		    mean_in, n, occ * 100, (secs * n - ops * mean_us / 1e6) / ops * 1e6, mean_us);
 	else if (occ >= 0 && occ < CCB_EXPLAIN_LITTLE_FAR)
 		add(list, "littles-law", "warn", fig,
 		    "client stalled: %.1f of %.0f in flight on average (%.0f %%; ops × mean "

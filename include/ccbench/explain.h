@@ -23,6 +23,9 @@
  * ramp-up and drain, one mean plus the slowest latency per slot, explain),
  * or ops smaller than asked. */
 #define CCB_EXPLAIN_LITTLE_FAR 0.50
+/* ... and when each slot idled no more than this between ops, the
+ * client's own per-op work, not a stall. */
+#define CCB_EXPLAIN_LITTLE_GAP_US 100.0
 /* Client CPU: share of all online CPUs busy in this process. */
 #define CCB_EXPLAIN_CPU_WARN     0.85
 #define CCB_EXPLAIN_CPU_DISTRUST 0.95

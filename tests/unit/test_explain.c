@@ -162,6 +162,30 @@ static void test_littles_law_in_flight(void **state)
 	assert_string_equal(sev(e), "warn");
 	assert_non_null(strstr(text(e), "client stalled"));
 	json_decref(e);
+	/* Microsecond ops (a page-cache read): 0.4 in flight with 100 us idle
+	 * per op is the client's own work; 101 us, a stall. 1000 ops of
+	 * 66.67 us in 0.16657 s: 0.4 in flight, 99.9 us idle each. */
+	{
+		json_t *c = base();
+		json_object_set_new(c, "seconds", json_real(1000 * 166.57e-6));
+		json_object_set_new(json_object_get(c, "latency_us"), "mean", json_real(66.668));
+		json_object_set_new(c, "bandwidth_mib_s",
+		                    json_real(0.4 * 65536 / 66.668e-6 / 1048576));
+		e = kind_of(c, "littles-law", NULL);
+		assert_string_equal(sev(e), "warn");
+		assert_non_null(strstr(text(e),
+		                       "client-bound: 0.4 of 1 in flight on average (40 %), "
+		                       "each slot idle 100 µs between ops against a 67 µs"));
+		json_decref(e);
+		c = base();
+		json_object_set_new(c, "seconds", json_real(1000 * 167.68e-6));
+		json_object_set_new(json_object_get(c, "latency_us"), "mean", json_real(66.668));
+		json_object_set_new(c, "bandwidth_mib_s",
+		                    json_real(0.4 * 65536 / 66.668e-6 / 1048576));
+		e = kind_of(c, "littles-law", NULL);
+		assert_non_null(strstr(text(e), "client stalled"));
+		json_decref(e);
+	}
 	/* Every op in flight, but of a quarter of the size asked. */
 	json_t *r = base();
 	json_object_set_new(r, "bytes", json_integer((json_int_t)1000 * 16384));
