@@ -150,15 +150,35 @@ static void littles_law(const json_t *r, json_t *list)
 		    "%.0f µs between ops against a %.0f µs latency: the client's own work per op, "
 		    "not the cluster, sets this figure",
 		    mean_in, n, occ * 100, (secs * n - ops * mean_us / 1e6) / ops * 1e6, mean_us);
-	else if (occ >= 0 && occ < CCB_EXPLAIN_LITTLE_FAR)
+	else if (occ >= 0 && occ < CCB_EXPLAIN_LITTLE_FAR) {
+		/* The busiest client thread: it submits and reaps every op of its
+		 * client, so a free slot waits while it is busy or not running. */
+		const json_t *tc = json_object_get(r, "thread_cpu"), *v;
+		double busiest = -1;
+		char thr[96] = "";
+		size_t i;
+
+		json_array_foreach(json_object_get(tc, "clients"), i, v)
+		{
+			if (json_number_value(v) > busiest)
+				busiest = json_number_value(v);
+		}
+		/* Busy: it could not submit faster; idle: it waited (to be
+		 * scheduled on a busy host, on a lock or a throttle). */
+		if (busiest >= 0 && num(tc, "wall_s") > 0)
+			snprintf(
+			    thr, sizeof(thr), "; the busiest client thread %s %.0f %% of a CPU",
+			    busiest / num(tc, "wall_s") >= 0.5 ? "was busy" : "waited, using only",
+			    busiest / num(tc, "wall_s") * 100);
 		add(list, "littles-law", "warn", fig,
 		    "client stalled: %.1f of %.0f in flight on average (%.0f %%; ops × mean "
-		    "latency "
-		    "÷ seconds), more than ramp-up and drain explain (%.0f %%): the client did not "
-		    "keep them in flight (CPU, a lock, a throttle); %.1f MiB/s is %.0f %% of the "
-		    "%.1f MiB/s bound",
-		    mean_in, n, occ * 100, edge * 100, bw, ratio * 100, bound);
-	else if (avg < size * CCB_EXPLAIN_LITTLE_NEAR)
+		    "latency ÷ "
+		    "seconds), more than ramp-up and drain explain (%.0f %%): the client did not "
+		    "keep "
+		    "them in flight (CPU, a lock, a throttle%s); %.1f MiB/s is %.0f %% of the %.1f "
+		    "MiB/s bound",
+		    mean_in, n, occ * 100, edge * 100, thr, bw, ratio * 100, bound);
+	} else if (avg < size * CCB_EXPLAIN_LITTLE_NEAR)
 		add(list, "littles-law", "warn", fig,
 		    "ops smaller than asked: %s on average for %s asked, so %.1f MiB/s is %.0f %% "
 		    "of the %.1f MiB/s that %.0f in flight × %s ÷ %.3f ms allow",

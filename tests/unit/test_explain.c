@@ -149,6 +149,29 @@ static void test_littles_law_in_flight(void **state)
 	    fabs(json_real_value(json_object_get(json_object_get(e, "figures"), "mean_in_flight")) -
 	         0.25) < 1e-9);
 	json_decref(e);
+	/* With the client threads' CPU: how busy the busiest was. */
+	{
+		json_t *r = base();
+		json_object_set_new(r, "seconds", json_real(8));
+		json_object_set_new(r, "bandwidth_mib_s", json_real(1000 * 65536 / 8.0 / 1048576));
+		json_object_set_new(r, "thread_cpu",
+		                    json_pack("{s:f, s:[f]}", "wall_s", 8.0, "clients", 0.24));
+		e = kind_of(r, "littles-law", NULL);
+		assert_non_null(strstr(text(e),
+		                       "a throttle; the busiest client thread waited, using "
+		                       "only 3 % of a CPU)"));
+		json_decref(e);
+		r = base();
+		json_object_set_new(r, "seconds", json_real(8));
+		json_object_set_new(r, "bandwidth_mib_s", json_real(1000 * 65536 / 8.0 / 1048576));
+		json_object_set_new(
+		    r, "thread_cpu",
+		    json_pack("{s:f, s:[f, f]}", "wall_s", 8.0, "clients", 0.24, 4.0));
+		e = kind_of(r, "littles-law", NULL);
+		assert_non_null(
+		    strstr(text(e), "the busiest client thread was busy 50 % of a CPU"));
+		json_decref(e);
+	}
 	/* Half in flight is not far below: nothing (the ratio is 0.5 too). */
 	assert_null(occupancy(1000, 4, 10));
 	/* 8 ops in 40 ms: 0.4 in flight. The ramp-up (2 ms) and drain (the
