@@ -228,6 +228,11 @@ static void host_cpu(const json_t *r, json_t *list)
 	             : -1;
 	if (n <= 0 || mean_in < 0 || mean_in >= n * CCB_EXPLAIN_LITTLE_NEAR)
 		return;
+	/* A short run's ramp-up and drain explain the shortfall (littles-law). */
+	const json_t *lat = json_object_get(r, "latency_us");
+	double edge = (fmax(num(lat, "max"), num(lat, "mean")) + num(lat, "mean")) / 1e6 / secs;
+	if (1 - mean_in / n <= edge)
+		return;
 	json_array_foreach(json_object_get(r, "network"), i, p) local |=
 	    json_is_true(json_object_get(p, "loopback")) &&
 	    strcmp(str_or(p, "role", ""), "osd") == 0;
