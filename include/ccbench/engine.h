@@ -92,10 +92,11 @@ struct ccb_client {
 	atomic_uint in_flight_now;
 
 	pthread_t thread;
-	bool joined;       /**< main thread only */
-	char *shared_buf;  /**< the one write buffer of all slots (run->shared_buf) */
-	uint64_t cpu_nsec; /**< the client thread's own CPU time, set as it ends */
-	uint64_t rng;      /**< random state for the path's offsets (client thread only) */
+	bool joined;      /**< main thread only */
+	char *shared_buf; /**< the one write buffer of all slots (run->shared_buf) */
+	uint64_t rng;     /**< random state for the path's offsets (client thread only) */
+	/** The client thread's own CPU time, set as it ends. */
+	uint64_t cpu_nsec;
 };
 
 /** One point of work: a plain run, or one point of a sweep. */
