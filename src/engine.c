@@ -4,11 +4,13 @@
  * Library threads only stamp and queue completed slots (ccb_slot_done), so
  * all statistics are written by exactly one thread and merged after join.
  */
+#include <ccbench/cluster_state.h>
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
 #include <ccbench/progress.h>
 #include <ccbench/undo.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -259,7 +261,9 @@ static void *client_main(void *arg)
 	uint64_t drain_nsec = run->opts->op_timeout_usec * 1000ull + 5000000000ull;
 	uint64_t stop_seen = 0;
 	bool path_end = false;
+	struct timespec cpu0, cpu1;
 
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
 	for (;;) {
 		uint64_t now = ccb_now_nsec();
 		struct ccb_slot *done;
@@ -299,6 +303,10 @@ static void *client_main(void *arg)
 		if (cl->in_flight)
 			check_watchdog(cl, ccb_now_nsec());
 	}
+	/* Its own CPU: a client thread near one full CPU is the bottleneck. */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+	cl->cpu_nsec =
+	    (uint64_t)((cpu1.tv_sec - cpu0.tv_sec) * 1000000000ll + (cpu1.tv_nsec - cpu0.tv_nsec));
 	return NULL;
 }
 
@@ -330,6 +338,33 @@ struct diag {
 	pthread_cond_t cond;
 	bool done;
 };
+
+/*
+ * Keep what the stall check found, for the result (stall_diagnosis): each
+ * distinct answer once, with the second of the run the stall began in, so
+ * the explain line names the OSD. Under reason_lock.
+ */
+static void record_stall(struct ccb_run *run, const char *why, uint64_t since)
+{
+	json_t *list, *e;
+	size_t i;
+
+	if (!why[0] || !run->extra)
+		return;
+	list = json_object_get(run->extra, "stall_diagnosis");
+	if (!list) {
+		list = json_array();
+		if (json_object_set_new(run->extra, "stall_diagnosis", list) < 0)
+			return;
+	}
+	json_array_foreach(
+	    list, i, e) if (strcmp(json_string_value(json_object_get(e, "why")), why) == 0) return;
+	if (json_array_size(list) < 8)
+		json_array_append_new(list, json_pack("{s:s, s:f}", "why", why, "since_s",
+		                                      since > run->start_nsec
+		                                          ? (double)(since - run->start_nsec) / 1e9
+		                                          : 0.0));
+}
 
 static void *diag_main(void *arg)
 {
@@ -364,6 +399,7 @@ static void *diag_main(void *arg)
 		last_check = ccb_now_nsec();
 		pthread_mutex_lock(&run->reason_lock);
 		snprintf(run->stall_why, sizeof(run->stall_why), "%s", why);
+		record_stall(run, why, since);
 		pthread_mutex_unlock(&run->reason_lock);
 		if (r < 0 && why[0]) {
 			ccb_run_stop(run, CCB_STOP_ERROR, r, "%s; measured until then", why);
@@ -396,6 +432,148 @@ static void watch_stall(struct ccb_run *run, uint64_t now, uint64_t *last_ops)
 	} else if (!atomic_load(&run->stalled_since_nsec)) {
 		atomic_store(&run->stalled_since_nsec, now);
 	}
+}
+
+/* ---- what explain needs: the cluster's state, the threads' CPU ---------- */
+
+/* One thread of this process: its name and user+system CPU in clock ticks. */
+struct task_cpu {
+	int tid;
+	char name[16];
+	uint64_t ticks;
+};
+
+#define MAX_TASKS 512
+
+/* Every thread of this process from /proc/self/task; how many were read. */
+static size_t tasks_read(struct task_cpu *t, size_t max)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		char path[300], line[1024], *p;
+		unsigned long long ut, st;
+		FILE *f;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		p = fgets(line, sizeof(line), f);
+		fclose(f);
+		/* "TID (COMM) S PPID ...": COMM may hold ')' and spaces, so from
+		 * the last ')'; utime and stime are fields 14 and 15. */
+		char *open = p ? strchr(line, '(') : NULL, *close = p ? strrchr(line, ')') : NULL;
+		if (!open || !close || close < open ||
+		    sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+		           &st) != 2)
+			continue;
+		t[n].tid = atoi(de->d_name);
+		snprintf(t[n].name, sizeof(t[n].name), "%.*s", (int)(close - open - 1), open + 1);
+		t[n].ticks = ut + st;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* This host's CPU ticks from /proc/stat: busy (not idle, not iowait) and all. */
+static bool host_ticks(uint64_t *busy, uint64_t *all)
+{
+	unsigned long long v[8] = {0};
+	FILE *f = fopen("/proc/stat", "re");
+	int n;
+
+	if (!f)
+		return false;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+	           &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 4)
+		return false;
+	*busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	*all = *busy + v[3] + v[4];
+	return true;
+}
+
+/*
+ * The CPU of each client thread (its own clock) and of the busiest other
+ * threads (the client library's messengers and finishers: /proc, the
+ * difference over the run) against the wall time: explain's client-cpu.
+ */
+static json_t *thread_cpu(const struct ccb_run *run, const struct task_cpu *t0, size_t n0,
+                          double wall_s, const uint64_t host0[2])
+{
+	uint64_t host1[2];
+	double host_share = -1;
+
+	/* The whole host, the OSDs beside the client included. */
+	if (host0[1] && host_ticks(&host1[0], &host1[1]) && host1[1] > host0[1])
+		host_share = (double)(host1[0] - host0[0]) / (double)(host1[1] - host0[1]);
+	struct task_cpu *t1 = calloc(MAX_TASKS, sizeof(*t1));
+	json_t *clients = json_array(), *busiest = json_array();
+	double tck = (double)sysconf(_SC_CLK_TCK);
+	size_t n1 = t1 ? tasks_read(t1, MAX_TASKS) : 0;
+
+	for (unsigned i = 0; i < run->n_clients; i++)
+		json_array_append_new(clients, json_real((double)run->clients[i].cpu_nsec / 1e9));
+	/* Threads that ran during the run, busiest first, up to 4. */
+	for (size_t i = 0; i < n1; i++)
+		for (size_t j = 0; j < n0; j++)
+			if (t0[j].tid == t1[i].tid && t1[i].ticks >= t0[j].ticks) {
+				t1[i].ticks -= t0[j].ticks;
+				break;
+			}
+	for (int k = 0; k < 4; k++) {
+		size_t best = n1;
+		for (size_t i = 0; i < n1; i++)
+			if (t1[i].ticks && (best == n1 || t1[i].ticks > t1[best].ticks) &&
+			    strncmp(t1[i].name, "ccb-client-", 11) != 0)
+				best = i;
+		if (best == n1 || tck <= 0)
+			break;
+		json_array_append_new(busiest, json_pack("{s:s, s:f}", "name", t1[best].name,
+		                                         "cpu_s", (double)t1[best].ticks / tck));
+		t1[best].ticks = 0;
+	}
+	free(t1);
+	json_t *tc =
+	    json_pack("{s:f, s:o, s:o}", "wall_s", wall_s, "clients", clients, "busiest", busiest);
+	if (tc && host_share >= 0)
+		json_object_set_new(tc, "host_busy_share", json_real(host_share));
+	return tc;
+}
+
+static bool explain_on(const struct ccb_run *run)
+{
+	return !run->opts->explain || strcmp(run->opts->explain, "off") != 0;
+}
+
+/* The cluster's state at "start" or "end" (and the route to it, at the start). */
+static void cluster_state(struct ccb_run *run, const char *when)
+{
+	json_t *cs, *st;
+
+	if (!run->mon || !run->extra || !explain_on(run))
+		return;
+	cs = json_object_get(run->extra, "cluster_state");
+	if (!cs) {
+		cs = json_object();
+		if (json_object_set_new(run->extra, "cluster_state", cs) < 0)
+			return;
+	}
+	st = ccb_cluster_state((rados_t)run->mon);
+	if (!st)
+		return;
+	if (strcmp(when, "start") == 0)
+		json_object_set_new(run->extra, "network", ccb_cluster_network(st));
+	json_object_set_new(cs, when, st);
 }
 
 static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
@@ -459,10 +637,16 @@ int ccb_run_execute(struct ccb_run *run)
 	uint64_t last_ops = 0;
 	int r = 0;
 
+	struct task_cpu *tasks0 = NULL;
+	size_t n_tasks0 = 0;
+	uint64_t tasks_nsec = 0, host0[2] = {0, 0};
+
 	pthread_mutex_init(&run->reason_lock, NULL);
 	run->clients = calloc(run->n_clients, sizeof(*run->clients));
 	if (!run->clients)
 		return -ENOMEM;
+	if (!run->extra)
+		run->extra = json_object();
 	for (unsigned i = 0; i < run->n_clients; i++) {
 		struct ccb_client *cl = &run->clients[i];
 
@@ -479,18 +663,31 @@ int ccb_run_execute(struct ccb_run *run)
 		opened++;
 	}
 
+	/* Before a group's barrier, so its members still start together. */
+	cluster_state(run, "start");
 	if (run->before_start) {
 		r = run->before_start(run, run->before_start_arg);
 		if (r < 0)
 			goto close;
 	}
+	if (explain_on(run) && (tasks0 = calloc(MAX_TASKS, sizeof(*tasks0)))) {
+		n_tasks0 = tasks_read(tasks0, MAX_TASKS);
+		if (!host_ticks(&host0[0], &host0[1]))
+			host0[1] = 0;
+	}
+	tasks_nsec = ccb_now_nsec();
 	run->start_nsec = ccb_now_nsec();
 	for (unsigned i = 0; i < run->n_clients; i++) {
+		char name[16];
+
 		r = pthread_create(&run->clients[i].thread, NULL, client_main, &run->clients[i]);
 		if (r) {
 			ccb_run_stop(run, CCB_STOP_ERROR, -r, "pthread_create: %s", strerror(r));
 			break;
 		}
+		/* Named, so that the threads' CPU tells client threads apart. */
+		snprintf(name, sizeof(name), "ccb-client-%u", i % 10000);
+		pthread_setname_np(run->clients[i].thread, name);
 		started++;
 	}
 
@@ -550,12 +747,19 @@ int ccb_run_execute(struct ccb_run *run)
 			run->end_nsec = run->clients[i].last_op_nsec;
 	if (run->end_nsec == run->start_nsec)
 		run->end_nsec = ccb_now_nsec();
+	/* Before the clients close: the library's threads are still there. */
+	if (tasks0 && run->extra)
+		json_object_set_new(run->extra, "thread_cpu",
+		                    thread_cpu(run, tasks0, n_tasks0,
+		                               (double)(ccb_now_nsec() - tasks_nsec) / 1e9, host0));
+	cluster_state(run, "end");
 	r = 0;
 
 close:
 	for (unsigned i = 0; i < opened; i++)
 		if (!run->clients[i].stranded)
 			run->ops->client_close(&run->clients[i]);
+	free(tasks0);
 	return r;
 }
 
@@ -585,5 +789,6 @@ void ccb_run_free(struct ccb_run *run)
 	}
 	json_decref(run->warnings);
 	json_decref(run->layout);
-	run->warnings = run->layout = NULL;
+	json_decref(run->extra);
+	run->warnings = run->layout = run->extra = NULL;
 }

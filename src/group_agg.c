@@ -4,6 +4,7 @@
  * the report over the window in which all members ran. No cluster here:
  * tests/unit/test_group.c covers it all.
  */
+#include <ccbench/explain.h>
 #include <ccbench/group_agg.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
@@ -584,6 +585,7 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	json_object_set(report, "members", members);
 	json_object_set(report, "missing", missing);
 	json_object_set(report, "malformed", malformed);
+	json_object_set_new(report, "explain", ccb_explain_group(report));
 out:
 	for (i = 0; done && i < n_done; i++)
 		free(done[i].bytes);

@@ -258,6 +258,8 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 	clients = NULL;
 	json_object_set_new(res, "warnings",
 	                    run->warnings ? json_incref(run->warnings) : json_array());
+	if (run->extra)
+		json_object_update(res, run->extra);
 	if (run->ops->result)
 		run->ops->result(run, res);
 	/* Last, over everything, the path's own additions too (krbd's

@@ -95,6 +95,8 @@ struct ccb_client {
 	bool joined;      /**< main thread only */
 	char *shared_buf; /**< the one write buffer of all slots (run->shared_buf) */
 	uint64_t rng;     /**< random state for the path's offsets (client thread only) */
+	/** The client thread's own CPU time, set as it ends. */
+	uint64_t cpu_nsec;
 };
 
 /** One point of work: a plain run, or one point of a sweep. */
@@ -130,6 +132,12 @@ struct ccb_run {
 	char stall_why[160]; /**< the path's word on the stall (under reason_lock) */
 	json_t *warnings;    /**< array of strings */
 	json_t *layout;      /**< object: path-specific description */
+	/** A rados_t the path's prepare() lends for read-only mon queries
+	 *  (the cluster state at start and end), or NULL. */
+	void *mon;
+	/** Object: what the engine measured for explain (cluster_state,
+	 *  network, thread_cpu, stall_diagnosis); top-level result fields. */
+	json_t *extra;
 };
 
 /** Seconds without a completion (ops in flight) before the path is asked why. */

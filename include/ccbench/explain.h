@@ -18,17 +18,39 @@
 #define CCB_EXPLAIN_LITTLE_NEAR 0.85
 /* ... above this share something else counted (the bound is not a bound). */
 #define CCB_EXPLAIN_LITTLE_OVER 1.15
-/* ... below this share the client stalled or ops were smaller than asked. */
+/* ... below this share: too few in flight on average (ops x mean latency /
+ * seconds below this share of the nominal depth, and more than the run's
+ * ramp-up and drain, one mean plus the slowest latency per slot, explain),
+ * or ops smaller than asked. */
 #define CCB_EXPLAIN_LITTLE_FAR 0.50
+/* ... and when each slot idled no more than this between ops, the
+ * client's own per-op work, not a stall. */
+#define CCB_EXPLAIN_LITTLE_GAP_US 100.0
 /* Client CPU: share of all online CPUs busy in this process. */
 #define CCB_EXPLAIN_CPU_WARN     0.85
 #define CCB_EXPLAIN_CPU_DISTRUST 0.95
+/* The whole host this busy while the client kept fewer than LITTLE_NEAR
+ * of its ops in flight. */
+#define CCB_EXPLAIN_HOST_BUSY 0.90
+/* One client or client-library thread busy this share of one CPU. */
+#define CCB_EXPLAIN_THREAD_BUSY 0.90
+/* Network: share of the (slowest) link's speed the run used. */
+#define CCB_EXPLAIN_LINK_WARN 0.80
+/* Group: members this unequal (Jain's index below) or started this far
+ * apart (a share of the window in which all ran). */
+#define CCB_EXPLAIN_GROUP_JAIN 0.90
+#define CCB_EXPLAIN_GROUP_SKEW 0.10
 /* Per-second bandwidth coefficient of variation. */
 #define CCB_EXPLAIN_COV_INFO 0.25
 #define CCB_EXPLAIN_COV_WARN 0.50
 /* Cache: share of the bytes served that the device did not read. */
 #define CCB_EXPLAIN_CACHE_WARN     0.20
 #define CCB_EXPLAIN_CACHE_DISTRUST 0.50
+/* krbd: sequential requests below this share of the readahead (or of
+ * max_sectors_kb, the smaller) say it did not reach the device... */
+#define CCB_EXPLAIN_RA_REQ_SHARE 0.5
+/* ... random reads with the device reading this many times what was served. */
+#define CCB_EXPLAIN_RA_WASTE 1.5
 /* Below this many bytes served, device counters say nothing about a cache. */
 #define CCB_EXPLAIN_CACHE_MIN_BYTES (4ull << 20)
 
@@ -48,6 +70,13 @@ struct ccb_explain_ctx {
  * nothing is to be said), or NULL on ENOMEM.
  */
 json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx);
+
+/**
+ * The explain list of a group report's aggregate (ccb_group_aggregate()'s
+ * document): distrusted members, members' warnings, fairness, start skew
+ * against the window, missing members, members sharing a host. New array.
+ */
+json_t *ccb_explain_group(const json_t *report);
 
 /** The "client_cpu" object of @p ctx (new reference), or NULL. */
 json_t *ccb_explain_cpu_json(const struct ccb_explain_ctx *ctx);

@@ -667,6 +667,7 @@ static int rados_prepare(struct ccb_run *run)
 		free(rr);
 		return r;
 	}
+	run->mon = rr->ctl; /* the cluster state at start and end (explain) */
 	/* From here on the undo log owns rr: it closes the control connection last. */
 	r = ccb_undo_push("close the control connection", undo_close_ctl, rr, NULL);
 	if (r < 0) {

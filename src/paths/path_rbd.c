@@ -147,6 +147,7 @@ static json_t *effective_settings(rados_t r, bool simulated)
 	    "rbd_cache",
 	    "rbd_cache_policy",
 	    "rbd_cache_size",
+	    "rbd_cache_max_dirty",
 	    "rbd_readahead_max_bytes",
 	    "rbd_readahead_trigger_requests",
 	    "rbd_readahead_disable_after_bytes",
@@ -457,6 +458,7 @@ static int rbd_prepare(struct ccb_run *run)
 		return r;
 	}
 	run->path_data = rr;
+	run->mon = rr->ctl; /* the cluster state at start and end (explain) */
 	rados_cluster_fsid(rr->ctl, run->fsid, sizeof(run->fsid));
 
 	if (rr->temporary) {

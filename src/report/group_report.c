@@ -5,6 +5,7 @@
  * sweep_report.c, they read only the document.
  */
 #include <ccbench/chart.h>
+#include <ccbench/explain.h>
 #include <ccbench/group_report.h>
 #include <ccbench/report.h>
 #include <ccbench/units.h>
@@ -125,16 +126,32 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 			        ccb_report_str(e, "text"));
 		}
 	}
+	/* The aggregate's own, every severity: the report stored it, an
+	 * older one gets it re-derived. */
+	json_t *ex = json_object_get(rep, "explain");
+	const json_t *e;
+	ex = json_is_array(ex) ? json_incref(ex) : ccb_explain_group(rep);
+	json_array_foreach(ex, i, e)
+	{
+		const char *sev = ccb_report_str(e, "severity");
+		fprintf(out, "%-10s aggregate: %s%s\n", "why",
+		        strcmp(sev, "distrust") == 0 ? "DISTRUST: "
+		        : strcmp(sev, "warn") == 0   ? "warning: "
+		                                     : "",
+		        ccb_report_str(e, "text"));
+	}
+	json_decref(ex);
 }
 
 int ccb_group_render_csv(const json_t *rep, FILE *out)
 {
 	const json_t *agg = json_object_get(rep, "aggregate"), *m;
 	size_t i;
+	char ex[512];
 
 	fprintf(out, "group,member,host,state,status,start_offset_ms,seconds,bytes,bandwidth_mib_s,"
 	             "window_bytes,window_bandwidth_mib_s,iops,latency_us_p50,latency_us_p99,"
-	             "latency_us_p99_9\n");
+	             "latency_us_p99_9,explain\n");
 	json_array_foreach(json_object_get(rep, "members"), i, m)
 	{
 		const json_t *lat = json_object_get(m, "latency_us");
@@ -145,21 +162,29 @@ int ccb_group_render_csv(const json_t *rep, FILE *out)
 		        ccb_report_str(m, "state"), ccb_report_str(m, "status"));
 		if (json_object_get(m, "start_offset_ms"))
 			fprintf(out, "%.3f", ccb_report_num(m, "start_offset_ms"));
+		ccb_explain_summary(json_object_get(json_object_get(m, "result"), "explain"), ex,
+		                    sizeof(ex));
 		if (res)
-			fprintf(out, ",%.3f,%lld,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+			fprintf(out, ",%.3f,%lld,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%s\n",
 			        ccb_report_num(m, "seconds"),
 			        (long long)json_integer_value(json_object_get(m, "bytes")),
 			        ccb_report_num(m, "bandwidth_mib_s"),
 			        ccb_report_num(m, "window_bytes"),
 			        ccb_report_num(m, "window_bandwidth_mib_s"),
 			        ccb_report_num(m, "iops"), ccb_report_num(lat, "p50"),
-			        ccb_report_num(lat, "p99"), ccb_report_num(lat, "p99_9"));
+			        ccb_report_num(lat, "p99"), ccb_report_num(lat, "p99_9"), ex);
 		else
-			fprintf(out, ",,,,,,,,,\n");
+			fprintf(out, ",,,,,,,,,,\n");
 	}
-	fprintf(out, "%s,aggregate,,%s,,,%.3f,,,%.0f,%.3f,,,,\n", ccb_report_str(rep, "group"),
+	{
+		json_t *gx = json_object_get(rep, "explain");
+		gx = json_is_array(gx) ? json_incref(gx) : ccb_explain_group(rep);
+		ccb_explain_summary(gx, ex, sizeof(ex));
+		json_decref(gx);
+	}
+	fprintf(out, "%s,aggregate,,%s,,,%.3f,,,%.0f,%.3f,,,,,%s\n", ccb_report_str(rep, "group"),
 	        ccb_report_str(rep, "status"), ccb_report_num(agg, "seconds"),
-	        ccb_report_num(agg, "bytes"), ccb_report_num(agg, "bandwidth_mib_s"));
+	        ccb_report_num(agg, "bytes"), ccb_report_num(agg, "bandwidth_mib_s"), ex);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -209,6 +209,107 @@ static void sweep_why(const json_t *doc, FILE *out)
 	}
 }
 
+/* The knee's neighbours within 2 standard errors of the difference are
+ * not told apart by the repeats (about 95 % for a normal spread). */
+#define KNEE_SE_FACTOR 2.0
+
+/* Whether knee point @p k and neighbour @p q differ by more than the
+ * repeats' spread, and else how many repeats would tell them apart. */
+static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE *out)
+{
+	double mk = agg(k, "bandwidth_mib_s", "mean"), sk = agg(k, "bandwidth_mib_s", "stddev");
+	double mq = agg(q, "bandwidth_mib_s", "mean"), sq = agg(q, "bandwidth_mib_s", "stddev");
+	double nk =
+	    (double)json_integer_value(json_object_get(json_object_get(k, "aggregate"), "runs_ok"));
+	double nq =
+	    (double)json_integer_value(json_object_get(json_object_get(q, "aggregate"), "runs_ok"));
+	double diff = fabs(mk - mq), se;
+	char vb[64];
+
+	if (nq < 1)
+		return;
+	se = sqrt(sk * sk / nk + (nq > 1 ? sq * sq / nq : sk * sk / nk));
+	fprintf(out,
+	        "  vs %s %s: %.1f ± %.1f (%.0f runs), difference %.1f, %.0f × its standard "
+	        "error %.1f: ",
+	        row_key,
+	        label_of(json_object_get(json_object_get(q, "matrix"), row_key), vb, sizeof(vb)),
+	        mq, sq, nq, diff, KNEE_SE_FACTOR, KNEE_SE_FACTOR * se);
+	if (diff > KNEE_SE_FACTOR * se) {
+		fprintf(out, "distinguishable\n");
+		return;
+	}
+	/* Same spread, n repeats of each: 2 x sqrt((sk^2 + sq^2) / n) < diff. */
+	double var = sk * sk + (nq > 1 ? sq * sq : sk * sk);
+	if (diff <= 0 || var <= 0) {
+		fprintf(out, "not distinguishable (the same figure)\n");
+		return;
+	}
+	fprintf(out, "not distinguishable; about %.0f repeats would tell them apart%s\n",
+	        floor(KNEE_SE_FACTOR * KNEE_SE_FACTOR * var / (diff * diff)) + 1,
+	        diff < 0.01 * mk ? " (they differ by under 1 %)" : "");
+}
+
+/*
+ * For sweeps with repeats: is the knee told apart from the row values
+ * before and after it in its series, given the repeats' stddev? The step
+ * up to the knee should be; the plateau after it need not (that is what
+ * makes it the knee). Said from the document alone, so old sweeps get it.
+ */
+static void knee_confidence(const json_t *doc, FILE *out)
+{
+	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const json_t *points = json_object_get(doc, "points"), *k, *p;
+	size_t i, j;
+	char buf[256], vb[64];
+
+	json_array_foreach(json_object_get(doc, "knees"), i, k)
+	{
+		const json_t *prev = NULL, *knee = NULL, *next = NULL;
+
+		/* The knee's series in row order (points arrive in matrix order). */
+		json_array_foreach(points, j, p)
+		{
+			json_t *s = json_deep_copy(json_object_get(p, "matrix"));
+			json_object_del(s, row_key);
+			bool same = json_equal(s, json_object_get(k, "series"));
+			json_decref(s);
+			if (!same || json_integer_value(json_object_get(
+			                 json_object_get(p, "aggregate"), "runs_ok")) < 1)
+				continue;
+			if (knee) {
+				next = p;
+				break;
+			}
+			if (json_equal(json_object_get(json_object_get(p, "matrix"), row_key),
+			               json_object_get(k, "value")))
+				knee = p;
+			else
+				prev = p;
+		}
+		if (!knee || (!prev && !next))
+			continue;
+		series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
+		json_int_t n = json_integer_value(
+		    json_object_get(json_object_get(knee, "aggregate"), "runs_ok"));
+		fprintf(out, "%sknee confidence (%s): %s %s, %.1f ± %.1f (%lld run%s)",
+		        i ? "" : "\n", buf, row_key,
+		        label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+		        agg(knee, "bandwidth_mib_s", "mean"),
+		        agg(knee, "bandwidth_mib_s", "stddev"), (long long)n, n == 1 ? "" : "s");
+		if (n < 2) {
+			fprintf(out, ": one run per point, no spread to judge the knee by (give "
+			             "\"repeat\": 3 or more)\n");
+			continue;
+		}
+		fputc('\n', out);
+		if (prev)
+			knee_vs(knee, prev, row_key, out);
+		if (next)
+			knee_vs(knee, next, row_key, out);
+	}
+}
+
 void ccb_sweep_render_text(const json_t *doc, FILE *out)
 {
 	const json_t *cfg = json_object_get(doc, "config"), *k, *p;
@@ -256,6 +357,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		        json_number_value(json_object_get(k, "bandwidth_mib_s")),
 		        json_number_value(json_object_get(k, "best_mib_s")));
 	}
+	knee_confidence(doc, out);
 	sweep_why(doc, out);
 }
 

@@ -60,6 +60,21 @@ cat swx.txt
 grep -q '^rbd read {"readahead":"1M"}$' swx.txt || fail "explain: no point line"
 grep -q '^why .*readahead inactive' swx.txt || fail "explain: no readahead line for the sweep"
 
+# A sweep with repeats says whether its knee stands out from its
+# neighbours given the repeats' spread (and how many repeats would tell).
+cat >kn.json <<CFG
+{"name": "knee", "command": "rados write",
+ "params": {"pool": "$POOL", "duration": "1s", "op-size": "64K"},
+ "matrix": {"queue-depth": [1, 8]}, "repeat": 2}
+CFG
+"$CCBENCH" sweep kn.json -q --json knr.json >knr.txt
+sed -n '/^knee confidence/,/^$/p' knr.txt
+grep -qE '^knee confidence \(MiB/s\): queue-depth (1|8), [0-9.]+ ± [0-9.]+ \(2 runs\)$' knr.txt ||
+	fail "no knee confidence line"
+grep -qE '^  vs queue-depth (1|8): .*standard error [0-9.]+: (distinguishable|not distinguishable(; about [0-9]+ repeats would tell them apart| \(the same figure\)).*)$' knr.txt ||
+	fail "no knee neighbour line"
+"$CCBENCH" report knr.json | grep -q "^knee confidence" || fail "report: no knee confidence"
+
 # A group: its report shows each member's warnings.
 G=explain-$$
 "$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --readahead 1M --cache-policy writearound \
