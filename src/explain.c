@@ -226,16 +226,33 @@ static void host_cpu(const json_t *r, json_t *list)
 	double mean_in =
 	    secs > 0 ? num(r, "ops") * num(json_object_get(r, "latency_us"), "mean") / 1e6 / secs
 	             : -1;
-	if (n <= 0 || mean_in < 0 || mean_in >= n * CCB_EXPLAIN_LITTLE_NEAR)
+	json_array_foreach(json_object_get(r, "network"), i, p) local |=
+	    json_is_true(json_object_get(p, "loopback")) &&
+	    strcmp(str_or(p, "role", ""), "osd") == 0;
+	if (n <= 0 || mean_in < 0)
 		return;
 	/* A short run's ramp-up and drain explain the shortfall (littles-law). */
 	const json_t *lat = json_object_get(r, "latency_us");
 	double edge = (fmax(num(lat, "max"), num(lat, "mean")) + num(lat, "mean")) / 1e6 / secs;
-	if (1 - mean_in / n <= edge)
+	if (mean_in >= n * CCB_EXPLAIN_LITTLE_NEAR || 1 - mean_in / n <= edge) {
+		/* The client kept its ops in flight, but with the OSDs on this
+		 * host and its CPUs saturated, the OSDs ran on what the client
+		 * left them (8 clients x 32 of 4M writes with zero-copy: ccbench
+		 * 9 % of a 100 % busy 2-core host): the figure is this host's,
+		 * not what a cluster on its own hardware would give. Worth a
+		 * note, not a warning: nothing better can be had here. */
+		if (local)
+			add(list, "client-cpu", "info",
+			    json_pack("{s:f, s:f, s:f, s:f}", "host_busy_share",
+			              json_number_value(host), "own_share", own, "online_cpus",
+			              cpus, "mean_in_flight", mean_in),
+			    "this host's %.0f CPUs were %.0f %% busy, ccbench %.0f %% of them, and "
+			    "the "
+			    "OSDs run on this host: they had the CPU the client left them, so the "
+			    "figure measures this host, not a cluster on its own hardware",
+			    cpus, json_number_value(host) * 100, own * 100);
 		return;
-	json_array_foreach(json_object_get(r, "network"), i, p) local |=
-	    json_is_true(json_object_get(p, "loopback")) &&
-	    strcmp(str_or(p, "role", ""), "osd") == 0;
+	}
 	add(list, "client-cpu", "warn",
 	    json_pack("{s:f, s:f, s:f, s:f}", "host_busy_share", json_number_value(host),
 	              "own_share", own, "online_cpus", cpus, "mean_in_flight", mean_in),

@@ -15,6 +15,8 @@ whys() { jget "$1" '"\n".join(e["kind"] + " " + e["severity"] + ": " + e["text"]
 # A healthy read: 4M x 16 over 64 objects of a kept write run (memstore
 # OSDs keep what is written in memory: every write here is bounded).
 "$CCBENCH" rados write -p "$POOL" -b 4M -t 16 --max-objects 64 --run-name hr --no-cleanup -q >/dev/null
+drop_hr() { "$CCBENCH" cleanup -p "$POOL" --run-name hr -q >/dev/null 2>&1 || true; }
+on_exit drop_hr
 "$CCBENCH" rados rand -p "$POOL" -t 16 --run-name hr -d 4s -q -f json >hr.json
 echo "healthy read: $(kinds hr.json)"
 whys hr.json
@@ -23,7 +25,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 bad = [e for e in d["explain"]
        if (e["kind"] == "littles-law" and e["severity"] != "info")
-       or e["kind"] in ("client-cpu", "cache", "stall")
+       or (e["kind"] == "client-cpu" and e["severity"] != "info")
+       or e["kind"] in ("cache", "stall")
        or (e["kind"] == "cluster" and e["severity"] != "info")]
 assert not bad, bad
 # The state it ran in, at both ends, and the route to the cluster.
@@ -38,7 +41,10 @@ jget hr.json '[e["text"] for e in d["explain"] if e["kind"] == "network"][0]' |
 	grep -q "no link limits the run" || fail "no network line for loopback"
 
 # 8 clients x 32 of 4M on this host: the client's CPU (the process's, one of
-# its threads', or the host's with the OSDs beside it) is the limit.
+# its threads', or the host's with the OSDs beside it) is the limit. With
+# zero-copy writes ccbench itself takes ~10 % of this 2-core host; the host
+# is saturated by the OSDs beside it, which is what the entry says (info
+# when the client kept its ops in flight, warn when it could not).
 "$CCBENCH" rados write -p "$POOL" --clients 8 -t 32 -d 4s --total 2G -q -f json >cpu.json
 echo "8 x 32 write: $(kinds cpu.json)"
 whys cpu.json

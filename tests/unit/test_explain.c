@@ -840,7 +840,21 @@ static void test_client_threads(void **state_)
 	/* ... but not when it kept its ops in flight: 1000 x 2 ms in 2.35 s
 	 * is 0.851 in flight, 2.36 s 0.847. */
 	threads_secs = 2.35;
+	l = threads_run(1, 1, 0.90, 0.25, false);
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	/* ... where, with the OSDs on this host, it is a note: they ran on
+	 * what the client left them. */
 	l = threads_run(1, 1, 0.90, 0.25, true);
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(l, 0), "severity")),
+	                    "info");
+	assert_non_null(strstr(text(json_array_get(l, 0)),
+	                       "this host's 2 CPUs were 90 % busy, ccbench 25 % of them, and the "
+	                       "OSDs run on this host: they had the CPU the client left them"));
+	json_decref(l);
+	/* ... and below HOST_BUSY, nothing. */
+	l = threads_run(1, 1, 0.899, 0.25, true);
 	assert_int_equal(json_array_size(l), 0);
 	json_decref(l);
 	threads_secs = 2.36;
