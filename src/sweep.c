@@ -8,7 +8,9 @@
  */
 #include <ccbench/cli.h>
 #include <ccbench/engine.h>
+#include <ccbench/path.h>
 #include <ccbench/path_rbd.h>
+#include <ccbench/rbd_layout.h>
 #include <ccbench/point.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
@@ -28,26 +30,32 @@
 #define CCB_VERSION "dev"
 #endif
 
-/* Options that describe the image rather than the I/O: points that agree on
- * them share one prefilled image. The pool is one of them: a point that
- * names its pool must read an image made there, or a "compare pools"
- * sweep measures one pool. */
-static const char *const layout_keys[] = {"size",        "order",        "object-size",
-                                          "stripe-unit", "stripe-count", "image-features",
-                                          "data-pool",   "pool"};
-
-/* Paths a config may scope parameters to ("path_params"), named as the
- * commands name them (cli.c). */
-static const char *const path_names[] = {"rados", "librbd", "krbd", "cephfs"};
-
 /* The 4K random reads after each readahead point when "tradeoff" is on. */
 #define TRADEOFF_USEC 3000000ull
 
+/* Options that describe the image rather than the I/O (CCB_OPTF_LAYOUT in
+ * the option table): points that agree on them share one prefilled image.
+ * The pool is one of them: a point that names its pool must read an image
+ * made there, or a "compare pools" sweep measures one pool. */
 static bool is_layout_key(const char *k)
 {
-	for (size_t i = 0; i < sizeof(layout_keys) / sizeof(layout_keys[0]); i++)
-		if (strcmp(k, layout_keys[i]) == 0)
+	const struct ccb_opt_desc *d = ccb_opt_find(k);
+
+	return d && ((d->flags & CCB_OPTF_LAYOUT) || strcmp(k, "pool") == 0);
+}
+
+/* A point that names an image or device of its own reads that one. */
+static bool names_target(const json_t *params)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)params, key, v)
+	{
+		const struct ccb_opt_desc *d = ccb_opt_find(key);
+		if (d && (d->flags & CCB_OPTF_TARGET))
 			return true;
+	}
 	return false;
 }
 
@@ -92,20 +100,31 @@ static int build_point(const struct ccb_opts *base, const char *command, const j
 
 	memset(b, 0, sizeof(*b));
 	snprintf(cmdbuf, sizeof(cmdbuf), "%s", command);
+	/* "path" moves a point between the paths that read rbd images
+	 * (CCB_PATH_TEMP_IMAGE: librbd, krbd), keeping the command's mode word. */
 	if (path) {
 		const char *p = json_string_value(path);
-		const char *word = strchr(command, ' ');
-		if (!p || (strcmp(p, "librbd") != 0 && strcmp(p, "krbd") != 0)) {
+		const struct ccb_path_ops *to = p ? ccb_path_find(p, CCB_MODE_SEQ) : NULL;
+		const struct ccb_path_ops *from = NULL;
+		const char *word = strchr(command, ' '), *moved = NULL;
+		struct ccb_cli c;
+		char e[128];
+
+		if (!to || !(to->flags & CCB_PATH_TEMP_IMAGE)) {
 			snprintf(err, err_len, "path: expected \"librbd\" or \"krbd\"");
 			return -EINVAL;
 		}
-		if (!word ||
-		    (strncmp(command, "rbd ", 4) != 0 && strncmp(command, "krbd ", 5) != 0)) {
+		memset(&c, 0, sizeof(c));
+		if (ccb_cli_select(&c, command, e, sizeof(e)) == 0)
+			from = c.ops;
+		/* The target path's command word ("krbd"), then this mode's word;
+		 * a mode the path lacks is then an unknown command. */
+		moved = ccb_cli_command_of(to, "read");
+		if (!word || !from || !(from->flags & CCB_PATH_TEMP_IMAGE) || !moved) {
 			snprintf(err, err_len, "path: only for the rbd and krbd read commands");
 			return -EINVAL;
 		}
-		snprintf(cmdbuf, sizeof(cmdbuf), "%s%s", strcmp(p, "krbd") == 0 ? "krbd" : "rbd",
-		         word);
+		snprintf(cmdbuf, sizeof(cmdbuf), "%.*s%s", (int)strcspn(moved, " "), moved, word);
 	}
 	b->cli.opts = *base;
 	/* The sweep's own options (--json, --seed ...) are not the point's. */
@@ -116,15 +135,14 @@ static int build_point(const struct ccb_opts *base, const char *command, const j
 	b->cli.opts.quiet = true; /* the sweep prints its own progress */
 	if (ccb_cli_select(&b->cli, cmdbuf, err, err_len) < 0)
 		return -EINVAL;
-	if (!(b->cli.cmd_mask & CCB_CMD_WORKLOAD)) {
+	if (!b->cli.ops) {
 		snprintf(err, err_len, "command: '%s' is not a workload", cmdbuf);
 		return -EINVAL;
 	}
 	b->strings = json_array();
-	b->share_image = (b->cli.cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD)) &&
+	b->share_image = (b->cli.ops->flags & CCB_PATH_TEMP_IMAGE) &&
 	                 (b->cli.mode == CCB_MODE_SEQ || b->cli.mode == CCB_MODE_RAND) &&
-	                 !json_object_get(params, "image") && !json_object_get(params, "device") &&
-	                 !json_object_get(params, "map");
+	                 !names_target(params);
 	if (b->share_image) {
 		char e2[256];
 		b->layout = *base;
@@ -147,17 +165,9 @@ static int build_point(const struct ccb_opts *base, const char *command, const j
 			snprintf(err, err_len, "%s: expected a string, number or boolean", key);
 			return -EINVAL;
 		}
-		if (strcmp(key, "readahead") == 0 && (b->cli.cmd_mask & CCB_CMD_KRBD)) {
-			uint64_t bytes;
-			if (!sval || ccb_parse_bytes(sval, &bytes) < 0) {
-				snprintf(err, err_len, "readahead: '%s' is not a size",
-				         sval ? sval : "");
-				return -EINVAL;
-			}
-			snprintf(num, sizeof(num), "%llu", (unsigned long long)(bytes / 1024));
-			name = "read-ahead-kb";
-			sval = num;
-		}
+		if (b->cli.ops->param_alias &&
+		    b->cli.ops->param_alias(key, &name, &sval, num, sizeof(num), err, err_len) < 0)
+			return -EINVAL;
 		d = ccb_opt_find(name);
 		if (!d) {
 			snprintf(err, err_len, "%s: no such option", name);
@@ -188,13 +198,16 @@ static int build_point(const struct ccb_opts *base, const char *command, const j
 			return -EINVAL;
 	}
 	/* The shared image is named at run time; until then a stand-in lets
-	 * the krbd point pass the "--device or --map" rule. */
-	if (b->share_image && (b->cli.cmd_mask & CCB_CMD_KRBD) && !b->cli.opts.map)
-		b->cli.opts.map = "shared/image";
-	if (ccb_opts_validate(&b->cli.opts, b->cli.cmd_mask, err, err_len) < 0)
+	 * the point pass its path's rules for an existing image (krbd's
+	 * "--map-options: only with --map"). */
+	if (b->share_image && b->cli.ops->setup)
+		ccb_path_set_target(b->cli.ops, &b->cli.opts, "shared/image");
+	if (ccb_cli_validate(&b->cli, err, err_len) < 0)
 		return -EINVAL;
+	/* The shared image is an rbd image: its layout follows rbd's rules. */
 	if (b->share_image &&
-	    ccb_opts_validate(&b->layout, CCB_CMD_CONN | CCB_CMD_RBD, err, err_len) < 0)
+	    (ccb_opts_validate(&b->layout, CCB_CMD_CONN | CCB_CMD_RBD, err, err_len) < 0 ||
+	     ccb_rbd_validate(&b->layout, err, err_len) < 0))
 		return -EINVAL;
 	return 0;
 }
@@ -215,12 +228,11 @@ static bool key_allowed(const char *k)
 	return false;
 }
 
+/* Paths a config may scope parameters to ("path_params"), named as the
+ * commands name them (the path tables' names). */
 static bool is_path_name(const char *s)
 {
-	for (size_t i = 0; i < sizeof(path_names) / sizeof(path_names[0]); i++)
-		if (strcmp(s, path_names[i]) == 0)
-			return true;
-	return false;
+	return ccb_path_find(s, CCB_MODE_SEQ) != NULL;
 }
 
 /* The path a point runs through: its "path" value, else its command's.
@@ -440,9 +452,8 @@ static int check_path_params(const json_t *scopes, const json_t *params, const j
 static json_t *estimate_run(const struct built *b, bool tradeoff)
 {
 	const struct ccb_opts *o = &b->cli.opts;
-	unsigned m = b->cli.cmd_mask;
-	bool temp_image = b->share_image || ((m & CCB_CMD_RBD) && !o->image) ||
-	                  ((m & CCB_CMD_KRBD) && !o->device && !o->map);
+	const struct ccb_path_ops *ops = b->cli.ops;
+	bool temp_image = b->share_image || ccb_path_temp_image(ops, o);
 	uint64_t image_bytes = b->share_image ? b->layout.image_size_bytes : o->image_size_bytes;
 	json_t *bytes = json_null(), *secs = json_null(), *e;
 	const char *bound;
@@ -450,33 +461,20 @@ static json_t *estimate_run(const struct built *b, bool tradeoff)
 	if (ccb_opt_given(o, "total")) {
 		bound = "total";
 		bytes = json_integer((json_int_t)o->total_bytes);
-	} else if (ccb_opt_given(o, "duration") ||
-	           !(m & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS))) {
+	} else if (ccb_opt_given(o, "duration") || !(ops->flags & CCB_PATH_ONE_PASS)) {
 		bound = "duration";
 		secs = json_real((double)o->duration_usec / 1e6);
-	} else if (m & CCB_CMD_FS) {
+	} else if (ops->flags & CCB_PATH_FILES) {
 		bound = "file size";
 	} else {
 		bound = "one pass";
 	}
-	if (json_is_null(bytes)) {
-		if ((m & CCB_CMD_RADOS) && b->cli.mode == CCB_MODE_WRITE && o->max_objects) {
-			uint64_t obj =
-			    o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes;
+	if (json_is_null(bytes) && ops->estimate_bytes) {
+		uint64_t n = ops->estimate_bytes(o, b->cli.mode, strcmp(bound, "one pass") == 0,
+		                                 temp_image ? image_bytes : 0, &bound);
+		if (n) {
 			json_decref(bytes);
-			bytes = json_integer((json_int_t)(o->max_objects * obj));
-			bound = "max-objects";
-		} else if ((m & CCB_CMD_FS) && b->cli.mode != CCB_MODE_RW) {
-			/* The files bound fs runs whether or not a duration does. */
-			json_decref(bytes);
-			bytes = json_integer((json_int_t)(o->clients * o->file_size_bytes));
-		} else if ((m & (CCB_CMD_RBD | CCB_CMD_KRBD)) && !strcmp(bound, "one pass") &&
-		           temp_image) {
-			/* krbd reads from --offset to the end of the device. */
-			uint64_t skip = (m & CCB_CMD_KRBD) ? o->offset_bytes : 0;
-			json_decref(bytes);
-			bytes =
-			    json_integer((json_int_t)(image_bytes > skip ? image_bytes - skip : 0));
+			bytes = json_integer((json_int_t)n);
 		}
 	}
 	e = json_pack("{s:o, s:o, s:s, s:s}", "bytes", bytes, "seconds", secs, "bound", bound,
@@ -820,21 +818,21 @@ static int run_tradeoff(struct built *b, const char *image_spec, json_t *result)
 	char err[256];
 	int st;
 
-	t.cli.opts.io_size_bytes = 4096;
 	t.cli.opts.queue_depth = 1;
 	t.cli.opts.duration_usec = TRADEOFF_USEC;
 	t.cli.opts.given[ccb_opt_find("duration") - ccb_opt_table] = true;
 	t.cli.opts.given[ccb_opt_find("total") - ccb_opt_table] = false;
-	if (ccb_cli_select(&t.cli,
-	                   (b->cli.cmd_mask & CCB_CMD_KRBD) ? "krbd randread" : "rbd randread", err,
-	                   sizeof(err)) < 0)
+	if (!ccb_cli_sibling(&b->cli, "randread") ||
+	    ccb_cli_select(&t.cli, ccb_cli_sibling(&b->cli, "randread"), err, sizeof(err)) < 0)
 		return -EINVAL;
-	if (image_spec && (t.cli.cmd_mask & CCB_CMD_KRBD))
-		t.cli.opts.map = image_spec;
-	else if (image_spec)
-		t.cli.opts.image = image_spec;
+	if (ccb_opt_set(&t.cli.opts, ccb_opt_find(t.cli.ops->op_size_opt), "4096", err,
+	                sizeof(err)) < 0)
+		return -EINVAL;
+	if (image_spec)
+		ccb_path_set_target(t.cli.ops, &t.cli.opts, image_spec);
 	pt = (struct ccb_point){.command = t.cli.command,
 	                        .path = t.cli.path,
+	                        .ops = t.cli.ops,
 	                        .cmd_mask = t.cli.cmd_mask,
 	                        .mode = t.cli.mode,
 	                        .opts = &t.cli.opts};
@@ -962,13 +960,11 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 				spec = json_object_get(images, b.layout_key);
 			}
 			image_spec = json_string_value(spec);
-			if (b.cli.cmd_mask & CCB_CMD_KRBD)
-				b.cli.opts.map = image_spec;
-			else
-				b.cli.opts.image = image_spec;
+			ccb_path_set_target(b.cli.ops, &b.cli.opts, image_spec);
 		}
 		run_pt = (struct ccb_point){.command = b.cli.command,
 		                            .path = b.cli.path,
+		                            .ops = b.cli.ops,
 		                            .cmd_mask = b.cli.cmd_mask,
 		                            .mode = b.cli.mode,
 		                            .opts = &b.cli.opts,

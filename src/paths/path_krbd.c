@@ -36,6 +36,7 @@
 #include <ccbench/mapping.h>
 #include <ccbench/path.h>
 #include <ccbench/path_krbd.h>
+#include <ccbench/path_rbd.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
@@ -301,7 +302,7 @@ static int check_device(struct ccb_run *run, struct krun *kr)
 	}
 	kr->start = o->offset_bytes;
 	kr->end = kr->dev_bytes;
-	kr->io_bytes = o->io_size_bytes;
+	kr->io_bytes = run->op_bytes;
 	if (run->mode == CCB_MODE_SEQ) {
 		uint64_t span = kr->end - kr->start;
 		/* Whole I/Os per region, so streams never overlap; the last takes the rest. */
@@ -562,7 +563,6 @@ static int krbd_prepare(struct ccb_run *run)
 
 	run->n_clients = (unsigned)o->streams;
 	run->buf_bytes = kr->io_bytes;
-	run->queue_depth = kr->direct ? o->queue_depth : 1;
 	/* A random run without a limit reads as many bytes as one pass would. */
 	if (run->mode == CCB_MODE_RAND && !kr->wrap) {
 		uint64_t whole = (kr->end - kr->start) / kr->io_bytes * kr->io_bytes;
@@ -1171,8 +1171,124 @@ static void krbd_finish(struct ccb_run *run)
 		json_object_set_new(run->layout, "passes", json_integer(1));
 }
 
+/* ---- what the rest of ccbench asks of the path ---------------------------- */
+
+static int krbd_validate(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	const char *temp = ccb_opts_first_given(o, CCB_OPTF_TEMP);
+
+	if (o->device && o->map) {
+		snprintf(err, err_len, "krbd: give one of --device DEV or --map POOL/IMAGE");
+		return -EINVAL;
+	}
+	/* Neither: a temporary prefilled image, mapped for the run, laid out by
+	 * the rbd layout flags (the same image `rbd read --image` can read). */
+	if ((o->device || o->map) && temp) {
+		snprintf(err, err_len, "--%s: applies to the temporary image, not to --%s", temp,
+		         o->device ? "device" : "map");
+		return -EINVAL;
+	}
+	if (o->map_options && !o->map) {
+		snprintf(err, err_len, "--map-options: only with --map");
+		return -EINVAL;
+	}
+	if (o->map && (!strchr(o->map, '/') || o->map[0] == '/')) {
+		snprintf(err, err_len, "--map '%s': expected POOL/IMAGE", o->map);
+		return -EINVAL;
+	}
+	if (o->queue_depth > 1 && !o->direct) {
+		snprintf(
+		    err, err_len,
+		    "--queue-depth %llu: buffered reads are one per stream; use --streams N, or "
+		    "--direct for O_DIRECT reads at depth",
+		    (unsigned long long)o->queue_depth);
+		return -EINVAL;
+	}
+	if (o->direct && o->io_size_bytes % 512) {
+		snprintf(err, err_len, "--io-size %llu: --direct needs a multiple of 512 bytes",
+		         (unsigned long long)o->io_size_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A plain --device run reads a local device: no cluster to talk to. */
+static bool krbd_needs_cluster(const struct ccb_opts *o)
+{
+	return !o->device;
+}
+
+static bool krbd_has_target(const struct ccb_opts *o)
+{
+	return o->device || o->map;
+}
+
+/* Buffered reads are one pread() at a time per stream (validate refuses
+ * more); --direct reads go through io_uring at --queue-depth. */
+static uint64_t krbd_queue_depth(const struct ccb_opts *o)
+{
+	return o->direct ? o->queue_depth : 1;
+}
+
+/* Without --device or --map: a temporary prefilled image, mapped for the
+ * point and removed with it (unless --keep). */
+static int krbd_setup(struct ccb_run *run, struct ccb_opts *scratch, char *buf, size_t buf_len)
+{
+	int r;
+
+	if (krbd_has_target(run->opts))
+		return 0;
+	r = ccb_rbd_shared_image(run->opts, buf, buf_len);
+	if (r < 0)
+		return r;
+	*scratch = *run->opts;
+	scratch->map = buf;
+	run->opts = scratch;
+	return 0;
+}
+
+/* A sweep's "readahead" is a size for both rbd paths; the kernel's knob is in KiB. */
+static int krbd_param_alias(const char *key, const char **name, const char **val, char *buf,
+                            size_t buf_len, char *err, size_t err_len)
+{
+	uint64_t bytes;
+
+	if (strcmp(key, "readahead") != 0)
+		return 0;
+	if (!*val || ccb_parse_bytes(*val, &bytes) < 0) {
+		snprintf(err, err_len, "readahead: '%s' is not a size", *val ? *val : "");
+		return -EINVAL;
+	}
+	snprintf(buf, buf_len, "%llu", (unsigned long long)(bytes / 1024));
+	*name = "read-ahead-kb";
+	*val = buf;
+	return 1;
+}
+
+/* One pass reads from --offset to the end of the device. */
+static uint64_t krbd_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, bool one_pass,
+                                    uint64_t image_bytes, const char **bound)
+{
+	(void)mode;
+	(void)bound;
+	if (!one_pass || !image_bytes)
+		return 0;
+	return image_bytes > o->offset_bytes ? image_bytes - o->offset_bytes : 0;
+}
+
 const struct ccb_path_ops ccb_path_krbd = {
     .name = "krbd",
+    .flags = CCB_PATH_ONE_PASS | CCB_PATH_TEMP_IMAGE,
+    .cmd_bit = CCB_CMD_KRBD,
+    .op_size_opt = "io-size",
+    .target_opt = "map",
+    .has_target = krbd_has_target,
+    .validate = krbd_validate,
+    .needs_cluster = krbd_needs_cluster,
+    .queue_depth = krbd_queue_depth,
+    .setup = krbd_setup,
+    .param_alias = krbd_param_alias,
+    .estimate_bytes = krbd_estimate_bytes,
     .prepare = krbd_prepare,
     .client_open = krbd_client_open,
     .submit = krbd_submit,

@@ -680,13 +680,14 @@ static int rados_prepare(struct ccb_run *run)
 	else
 		default_run_name(rr->run, sizeof(rr->run));
 	rr->run_hash = fnv1a(rr->run);
-	rr->op_bytes = o->op_size_bytes;
+	rr->op_bytes = run->op_bytes;
 	rr->obj_bytes = o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes;
 	rr->max_objects = o->max_objects;
 
 	r = run->mode == CCB_MODE_WRITE ? prepare_write(run, rr) : prepare_read(run, rr);
 	if (r < 0)
 		return r;
+	run->op_bytes = rr->op_bytes; /* a read run reads with its write run's ops */
 	rr->chunks = rr->obj_bytes / rr->op_bytes;
 	run->buf_bytes = rr->op_bytes;
 	/* librados' C API copies write data into its own bufferlist inside
@@ -916,8 +917,58 @@ static void rados_finish(struct ccb_run *run)
 		        claimed_objects(rr), rr->run, rr->run, run->opts->pool, rr->run);
 }
 
+/* ---- option rules --------------------------------------------------------- */
+
+static int rados_validate(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	uint64_t obj;
+	char a[32], b[32];
+
+	if (!o->pool) {
+		snprintf(err, err_len, "--pool: required (-p POOL)");
+		return -EINVAL;
+	}
+	obj = o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes;
+	if (o->op_size_bytes > obj) {
+		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
+		ccb_format_bytes(obj, b, sizeof(b));
+		snprintf(err, err_len, "--op-size %s: larger than --object-size %s", a, b);
+		return -EINVAL;
+	}
+	if (obj % o->op_size_bytes) {
+		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
+		ccb_format_bytes(obj, b, sizeof(b));
+		snprintf(err, err_len, "--object-size %s: not a multiple of --op-size %s", b, a);
+		return -EINVAL;
+	}
+	if (o->op_size_bytes < 64 && !o->no_verify) {
+		snprintf(err, err_len,
+		         "--op-size %llu: ops under 64 bytes cannot carry the verification "
+		         "header; add --no-verify",
+		         (unsigned long long)o->op_size_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A write run may be bounded by --max-objects whole objects. */
+static uint64_t rados_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, bool one_pass,
+                                     uint64_t image_bytes, const char **bound)
+{
+	(void)one_pass;
+	(void)image_bytes;
+	if (mode != CCB_MODE_WRITE || !o->max_objects)
+		return 0;
+	*bound = "max-objects";
+	return o->max_objects * (o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes);
+}
+
 const struct ccb_path_ops ccb_path_rados = {
     .name = "rados",
+    .cmd_bit = CCB_CMD_RADOS,
+    .op_size_opt = "op-size",
+    .validate = rados_validate,
+    .estimate_bytes = rados_estimate_bytes,
     .prepare = rados_prepare,
     .client_open = rados_client_open,
     .submit = rados_submit,

@@ -12,6 +12,7 @@
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rbd.h>
+#include <ccbench/rbd_layout.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 
@@ -474,7 +475,7 @@ static int rbd_prepare(struct ccb_run *run)
 		run->bad_input = !rr->temporary;
 		return -ENOENT;
 	}
-	rr->io_bytes = o->io_size_bytes;
+	rr->io_bytes = run->op_bytes;
 	if (rr->io_bytes > rr->image_bytes) {
 		fprintf(stderr,
 		        "ccbench: --io-size %" PRIu64 ": larger than image %s/%s (%" PRIu64
@@ -699,8 +700,30 @@ static int rbd_stalled(struct ccb_run *run, char *why, size_t len)
 	return ccb_cluster_diagnose(rr->ctl, rr->pool, run->opts->data_pool, why, len);
 }
 
+static bool rbd_has_target(const struct ccb_opts *o)
+{
+	return o->image != NULL;
+}
+
+/* One pass reads or writes the whole image. */
+static uint64_t rbd_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, bool one_pass,
+                                   uint64_t image_bytes, const char **bound)
+{
+	(void)o;
+	(void)mode;
+	(void)bound;
+	return one_pass ? image_bytes : 0;
+}
+
 const struct ccb_path_ops ccb_path_rbd = {
     .name = "librbd",
+    .flags = CCB_PATH_ONE_PASS | CCB_PATH_TEMP_IMAGE,
+    .cmd_bit = CCB_CMD_RBD,
+    .op_size_opt = "io-size",
+    .target_opt = "image",
+    .has_target = rbd_has_target,
+    .validate = ccb_rbd_validate,
+    .estimate_bytes = rbd_estimate_bytes,
     .prepare = rbd_prepare,
     .client_open = rbd_client_open,
     .submit = rbd_submit,
@@ -724,6 +747,7 @@ int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)
 	run.command = "rbd read";
 	run.mode = CCB_MODE_SEQ;
 	run.n_clients = 1;
+	run.op_bytes = ccb_path_op_bytes(&ccb_path_rbd, o);
 	pthread_mutex_init(&run.reason_lock, NULL);
 	r = rbd_prepare(&run);
 	rr = run.path_data;
