@@ -26,6 +26,8 @@
 
 #include <rbd/librbd.h>
 
+#include "path_conn.h"
+
 /* Prefill: large writes, many in flight; it is set-up, not the measurement. */
 #define FILL_DEPTH 16
 #define FILL_BYTES (4ull << 20)
@@ -384,6 +386,15 @@ static json_t *image_layout(struct rbdrun *rr, char *err, size_t err_len)
 	return j;
 }
 
+/* The temporary image's removal (the undo) sends its object removals
+ * this many at a time. At librbd's default of 10, an OSD stopped mid-run
+ * made the removal wait out one op timeout per 10 of that OSD's objects,
+ * so the end of a fault grew with the image's size. */
+static void tune_ctl(rados_t ctl)
+{
+	rados_conf_set(ctl, "rbd_concurrent_management_ops", "1024");
+}
+
 static int rbd_prepare(struct ccb_run *run)
 {
 	const struct ccb_opts *o = run->opts;
@@ -430,34 +441,10 @@ static int rbd_prepare(struct ccb_run *run)
 		}
 	}
 	rr->existing_ro = !rr->temporary && !run->is_write && run->mode != CCB_MODE_RW;
-	r = ccb_cluster_connect(o, &rr->ctl, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		run->bad_input = r == -EINVAL;
-		free(rr);
+	r = ccb_path_connect(run, rr->pool, NULL, tune_ctl, &rr->ctl, &rr->io, undo_close_ctl, free,
+	                     rr);
+	if (r < 0)
 		return r;
-	}
-	/* The temporary image's removal (the undo) sends its object removals
-	 * this many at a time. At librbd's default of 10, an OSD stopped
-	 * mid-run made the removal wait out one op timeout per 10 of that OSD's
-	 * objects, so the end of a fault grew with the image's size. */
-	rados_conf_set(rr->ctl, "rbd_concurrent_management_ops", "1024");
-	r = rados_ioctx_create(rr->ctl, rr->pool, &rr->io);
-	if (r < 0) {
-		fprintf(stderr, "ccbench: --pool '%s': %s\n", rr->pool,
-		        r == -ENOENT ? "no such pool" : strerror(-r));
-		run->bad_input = r == -ENOENT;
-		rados_shutdown(rr->ctl);
-		free(rr);
-		return r;
-	}
-	r = ccb_undo_push("close the control connection", undo_close_ctl, rr, NULL);
-	if (r < 0) {
-		undo_close_ctl(rr);
-		return r;
-	}
-	run->path_data = rr;
-	rados_cluster_fsid(rr->ctl, run->fsid, sizeof(run->fsid));
 
 	if (rr->temporary) {
 		if (o->data_pool && rados_pool_lookup(rr->ctl, o->data_pool) < 0) {
