@@ -181,9 +181,11 @@ int ccb_sweep_build_point(const struct ccb_opts *base, const char *command, cons
 		    ccb_opt_set(&b->cli.opts, d, sval, err, err_len) < 0)
 			return -EINVAL;
 	}
-	/* The shared image is named at run time; until then a stand-in lets
-	 * the point pass its path's rules for an existing image (krbd's
-	 * "--map-options: only with --map"). */
+	/* The shared image is named at run time. A path that otherwise makes
+	 * its image in a set-up before prepare (krbd) is checked as the run
+	 * will be, with a target: a stand-in lets it pass its rules for one
+	 * ("--map-options: only with --map"). A path that makes its image in
+	 * prepare (librbd) is checked as it was given. */
 	if (b->share_image && b->cli.ops->setup)
 		ccb_path_set_target(b->cli.ops, &b->cli.opts, "shared/image");
 	if (ccb_cli_validate(&b->cli, err, err_len) < 0)
