@@ -513,7 +513,7 @@ static void krbd_finish(struct ccb_run *run)
 	if (kr->stat_ok && ccb_krbd_device_reads(kr, &reqs, &sectors) == 0 &&
 	    reqs >= kr->stat_reqs && sectors >= kr->stat_sectors) {
 		dev_bytes = (sectors - kr->stat_sectors) * 512;
-		json_object_set_new(run->layout, "ccb_krbd_device_reads",
+		json_object_set_new(run->layout, "device_reads",
 		                    json_pack("{s:I, s:I}", "requests",
 		                              (json_int_t)(reqs - kr->stat_reqs), "bytes",
 		                              (json_int_t)dev_bytes));
