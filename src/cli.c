@@ -3,6 +3,7 @@
  * table, so every option parses, validates and documents itself once.
  */
 #include <ccbench/cli.h>
+#include <ccbench/path.h>
 
 #include <errno.h>
 #include <getopt.h>
@@ -10,8 +11,8 @@
 #include <string.h>
 
 struct command {
-	const char *name; /* one or two words */
-	const char *path;
+	const char *name;               /* one or two words */
+	const struct ccb_path_ops *ops; /* the path table a workload runs through, else NULL */
 	unsigned mask;
 	enum ccb_mode mode;
 	const char *summary;
@@ -24,18 +25,18 @@ static const char *const rbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NU
 static const char *const krbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
 
 static const struct command commands[] = {
-    {"rados write", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
+    {"rados write", &ccb_path_rados, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
      "write objects through librados (like rados bench write)", NULL, 0, NULL},
-    {"rados seq", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+    {"rados seq", &ccb_path_rados, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
      "read a kept write run's objects in order", NULL, 0, NULL},
-    {"rados rand", "rados", CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_RAND,
+    {"rados rand", &ccb_path_rados, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_RAND,
      "read a kept write run's objects at random", NULL, 0, NULL},
     {"cleanup", NULL, CCB_CMD_CONN | CCB_CMD_CLEANUP, CCB_MODE_WRITE,
      "remove the objects a run left (--run-name NAME or --all-runs)", NULL, 0, NULL},
 #define RBD_CMD(word, mode, what)                                                                  \
 	{                                                                                          \
-		"rbd " word, "librbd", CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode, what,    \
-		    rbd_defaults, 0, NULL                                                          \
+		"rbd " word, &ccb_path_rbd, CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode,     \
+		    what, rbd_defaults, 0, NULL                                                    \
 	}
     RBD_CMD("read", CCB_MODE_SEQ, "sequential reads of an image through librbd"),
     RBD_CMD("randread", CCB_MODE_RAND, "random reads of an image through librbd"),
@@ -43,18 +44,18 @@ static const struct command commands[] = {
     RBD_CMD("randwrite", CCB_MODE_RANDWRITE, "random writes through librbd"),
     RBD_CMD("rw", CCB_MODE_RW, "mixed reads and writes (--rw-mix-read, --pattern)"),
 #undef RBD_CMD
-    {"krbd read", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+    {"krbd read", &ccb_path_krbd, CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
      "sequential reads of a kernel block device (read_ahead_kb set, then restored)", krbd_defaults,
      0, NULL},
-    {"krbd randread", "krbd", CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_RAND,
+    {"krbd randread", &ccb_path_krbd, CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_RAND,
      "random reads of a kernel block device", krbd_defaults, 0, NULL},
     {"krbd restore", NULL, CCB_CMD_KRBD_RESTORE, CCB_MODE_SEQ,
      "put back read_ahead_kb values and mappings a killed run left", NULL, 0, NULL},
-    {"fs write", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
+    {"fs write", &ccb_path_cephfs, CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
      "dd-style file writes through libcephfs, one file per client", NULL, 0, NULL},
-    {"fs read", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
+    {"fs read", &ccb_path_cephfs, CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
      "dd-style file reads through libcephfs, one file per client", NULL, 0, NULL},
-    {"fs meta", "cephfs", CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_RW,
+    {"fs meta", &ccb_path_cephfs_meta, CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_RW,
      "bonnie++-style small-file create, stat+read, delete rates", NULL, 0, NULL},
     {"sweep", NULL, CCB_CMD_SWEEP | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
      "run a parameter grid from a JSON config", NULL, 1, "CONFIG"},
@@ -132,7 +133,8 @@ int ccb_cli_select(struct ccb_cli *cli, const char *name, char *err, size_t err_
 		if (strcmp(cmd->name, name) != 0)
 			continue;
 		cli->command = cmd->name;
-		cli->path = cmd->path;
+		cli->ops = cmd->ops;
+		cli->path = cmd->ops ? cmd->ops->name : NULL;
 		cli->cmd_mask = cmd->mask;
 		cli->mode = cmd->mode;
 		return apply_command_defaults(cli, cmd, err, err_len);
@@ -254,13 +256,14 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 		for (int a = 0; a < nwords - need; a++)
 			cli->args[cli->n_args++] = argv[optind + need + a];
 		cli->command = cmd->name;
-		cli->path = cmd->path;
+		cli->ops = cmd->ops;
+		cli->path = cmd->ops ? cmd->ops->name : NULL;
 		cli->cmd_mask = cmd->mask;
 		cli->mode = cmd->mode;
 		/* bonnie++ spells the file spec -n; ceph spells the entity name -n. A
 		 * name always has a dot (client.admin), a file spec never does. */
-		if ((cmd->mask & CCB_CMD_FS) && cli->opts.name && !strchr(cli->opts.name, '.')) {
-			const struct ccb_opt_desc *f = ccb_opt_find("files");
+		const struct ccb_opt_desc *f = ccb_opt_find("files");
+		if ((cmd->mask & f->cmds) && cli->opts.name && !strchr(cli->opts.name, '.')) {
 			if (ccb_opt_set(&cli->opts, f, cli->opts.name, err, err_len) < 0)
 				return -EINVAL;
 			cli->opts.name = NULL;
@@ -287,4 +290,30 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 	else
 		snprintf(err, err_len, "unknown command '%s'", words[0]);
 	return -EINVAL;
+}
+
+int ccb_cli_validate(const struct ccb_cli *cli, char *err, size_t err_len)
+{
+	if (ccb_opts_validate(&cli->opts, cli->cmd_mask, err, err_len) < 0)
+		return -EINVAL;
+	if (cli->ops && cli->ops->validate && cli->ops->validate(&cli->opts, err, err_len) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+const char *ccb_cli_command_of(const struct ccb_path_ops *ops, const char *word)
+{
+	for (size_t i = 0; ops && i < N_COMMANDS; i++) {
+		const char *sp = strchr(commands[i].name, ' ');
+
+		if (commands[i].ops && strcmp(commands[i].ops->name, ops->name) == 0 && sp &&
+		    strcmp(sp + 1, word) == 0)
+			return commands[i].name;
+	}
+	return NULL;
+}
+
+const char *ccb_cli_sibling(const struct ccb_cli *cli, const char *word)
+{
+	return ccb_cli_command_of(cli->ops, word);
 }

@@ -6,6 +6,7 @@
  */
 #include <ccbench/explain.h>
 #include <ccbench/group_agg.h>
+#include <ccbench/path.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
 #include <ccbench/stats.h>
@@ -23,30 +24,28 @@
 #define CCB_VERSION "dev"
 #endif
 
-json_t *ccb_group_params(const struct ccb_opts *o, const char *command, unsigned cmd_mask)
+json_t *ccb_group_params(const struct ccb_opts *o, const char *command,
+                         const struct ccb_path_ops *ops)
 {
 	json_t *p = json_pack("{s:s, s:I}", "command", command, "members", (json_int_t)o->members);
 
 	if (!p)
 		return NULL;
-	/* The same rule as point.c: --total, else --duration (always for
-	 * rados), else rbd/krbd/fs make one pass. */
+	/* The same rule as point.c: --total, else --duration, else one pass
+	 * for the paths that make one. */
 	if (ccb_opt_given(o, "total")) {
 		json_object_set_new(p, "stop", json_string("total"));
 		json_object_set_new(p, "total", json_integer((json_int_t)o->total_bytes));
-	} else if (ccb_opt_given(o, "duration") ||
-	           !(cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS))) {
+	} else if (ccb_opt_given(o, "duration") || !(ops->flags & CCB_PATH_ONE_PASS)) {
 		json_object_set_new(p, "stop", json_string("duration"));
 		json_object_set_new(p, "duration", json_integer((json_int_t)o->duration_usec));
 	} else {
 		json_object_set_new(p, "stop", json_string("pass"));
 	}
-	if (cmd_mask & CCB_CMD_RADOS)
-		json_object_set_new(p, "op-size", json_integer((json_int_t)o->op_size_bytes));
-	else if (cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD))
-		json_object_set_new(p, "io-size", json_integer((json_int_t)o->io_size_bytes));
-	else if (cmd_mask & CCB_CMD_FS)
-		json_object_set_new(p, "block-size", json_integer((json_int_t)o->block_size_bytes));
+	/* Under the path's own option name, as group records have always had it. */
+	if (ops->op_size_opt)
+		json_object_set_new(p, ops->op_size_opt,
+		                    json_integer((json_int_t)ccb_path_op_bytes(ops, o)));
 	return p;
 }
 

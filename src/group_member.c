@@ -34,6 +34,7 @@
 #include <ccbench/group_agg.h>
 #include <ccbench/group_member.h>
 #include <ccbench/group_store.h>
+#include <ccbench/path.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
 #include <ccbench/undo.h>
@@ -805,6 +806,7 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 {
 	struct group_ctx g;
 	struct ccb_point mine = *pt;
+	const struct ccb_path_ops *ops;
 	pthread_condattr_t ca;
 	struct ccb_gstate st;
 	json_t *args;
@@ -818,7 +820,8 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 	g.pt = pt;
 	g.name = pt->opts->group;
 	member_id(&g);
-	g.params = ccb_group_params(g.o, pt->command, pt->cmd_mask);
+	ops = pt->ops ? pt->ops : ccb_path_find(pt->path ? pt->path : "", pt->mode);
+	g.params = ops ? ccb_group_params(g.o, pt->command, ops) : NULL;
 	/* The registration is readable by every client of the cluster: no key material. */
 	args = ccb_redact_argv(pt->argc, pt->argv);
 	g.record = json_pack("{s:s, s:s, s:i, s:s, s:O, s:o, s:s}", "member", g.member, "host",

@@ -28,6 +28,7 @@ static int run_command(struct ccb_cli *cli, int argc, char **argv)
 	struct ccb_point pt = {
 	    .command = cli->command,
 	    .path = cli->path,
+	    .ops = cli->ops,
 	    .cmd_mask = cli->cmd_mask,
 	    .mode = cli->mode,
 	    .opts = &cli->opts,
@@ -105,15 +106,16 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (ccb_cluster_apply_ceph_args(&cli.opts, err, sizeof(err)) < 0 ||
-	    ccb_opts_validate(&cli.opts, cli.cmd_mask, err, sizeof(err)) < 0) {
+	    ccb_cli_validate(&cli, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);
 		return 2;
 	}
 	/* Every -o key, the conf file and CEPH_ARGS are checked on a handle that
-	 * never connects, so a typo costs nothing on the cluster. A plain krbd
-	 * --device run, krbd restore, report and compare need no cluster. */
-	if ((cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP | CCB_CMD_FS)) ||
-	    ((cli.cmd_mask & CCB_CMD_KRBD) && !cli.opts.device)) {
+	 * never connects, so a typo costs nothing on the cluster. Workloads ask
+	 * their path (a plain krbd --device run needs no cluster); krbd
+	 * restore, report and compare need none. */
+	if ((cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) ||
+	    (cli.ops && (!cli.ops->needs_cluster || cli.ops->needs_cluster(&cli.opts)))) {
 		r = ccb_cluster_configure(&cli.opts, &probe, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: %s\n", err);

@@ -24,3 +24,30 @@ const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode)
 			return paths[i].ops;
 	return NULL;
 }
+
+uint64_t ccb_path_op_bytes(const struct ccb_path_ops *ops, const struct ccb_opts *o)
+{
+	const struct ccb_opt_desc *d = ops->op_size_opt ? ccb_opt_find(ops->op_size_opt) : NULL;
+
+	return d ? *(const uint64_t *)(const void *)((const char *)o + d->offset) : 0;
+}
+
+uint64_t ccb_path_queue_depth(const struct ccb_path_ops *ops, const struct ccb_opts *o)
+{
+	if (ops->flags & CCB_PATH_SYNC)
+		return 1;
+	return ops->queue_depth ? ops->queue_depth(o) : o->queue_depth;
+}
+
+bool ccb_path_temp_image(const struct ccb_path_ops *ops, const struct ccb_opts *o)
+{
+	return (ops->flags & CCB_PATH_TEMP_IMAGE) && !(ops->has_target && ops->has_target(o));
+}
+
+void ccb_path_set_target(const struct ccb_path_ops *ops, struct ccb_opts *o, const char *spec)
+{
+	const struct ccb_opt_desc *d = ops->target_opt ? ccb_opt_find(ops->target_opt) : NULL;
+
+	if (d)
+		*(const char **)(void *)((char *)o + d->offset) = spec;
+}

@@ -4,7 +4,6 @@
  */
 #include <ccbench/explain.h>
 #include <ccbench/path.h>
-#include <ccbench/path_rbd.h>
 #include <ccbench/point.h>
 #include <ccbench/result.h>
 #include <ccbench/undo.h>
@@ -62,8 +61,8 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 {
 	const struct ccb_opts *o = pt->opts;
 	struct ccb_run run = {0};
-	struct ccb_opts krbd_opts;
-	char image_spec[300];
+	struct ccb_opts scratch;
+	char setup_buf[300];
 	int mark = ccb_undo_mark();
 	int r, status = 1;
 	struct rusage ru0, ru1;
@@ -71,7 +70,7 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 
 	*result = NULL;
 	run.opts = o;
-	run.ops = pt->path ? ccb_path_find(pt->path, pt->mode) : NULL;
+	run.ops = pt->ops ? pt->ops : pt->path ? ccb_path_find(pt->path, pt->mode) : NULL;
 	if (!run.ops) {
 		fprintf(stderr, "ccbench: %s: no such path '%s' in this build\n", pt->command,
 		        pt->path ? pt->path : "");
@@ -81,7 +80,8 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	run.mode = pt->mode;
 	run.is_write = pt->mode == CCB_MODE_WRITE || pt->mode == CCB_MODE_RANDWRITE;
 	run.n_clients = (unsigned)o->clients;
-	run.queue_depth = o->queue_depth;
+	run.queue_depth = ccb_path_queue_depth(run.ops, o);
+	run.op_bytes = ccb_path_op_bytes(run.ops, o);
 	run.before_start = pt->before_start;
 	run.before_start_arg = pt->before_start_arg;
 	/* --total and --duration together: whichever comes first, so that a
@@ -89,24 +89,20 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	if (ccb_opt_given(o, "total"))
 		run.total_bytes = o->total_bytes;
 	if (ccb_opt_given(o, "duration") ||
-	    (!ccb_opt_given(o, "total") &&
-	     !(pt->cmd_mask & (CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS))))
+	    (!ccb_opt_given(o, "total") && !(run.ops->flags & CCB_PATH_ONE_PASS)))
 		run.duration_usec = o->duration_usec;
-	/* else: rbd and krbd make one pass over the image or device, fs one
-	 * file per client, like dd; the path ends it with CCB_SUBMIT_END. */
+	/* else: one pass (rbd and krbd over the image or device, fs one file
+	 * per client, like dd); the path ends it with CCB_SUBMIT_END. */
 	atomic_init(&run.stop, CCB_STOP_NONE);
 
-	/* krbd without --device or --map reads a temporary prefilled image,
-	 * mapped for the point and removed with it (unless --keep). */
-	if ((pt->cmd_mask & CCB_CMD_KRBD) && !o->device && !o->map) {
-		r = ccb_rbd_shared_image(o, image_spec, sizeof(image_spec));
+	/* What the path makes before prepare (krbd: a temporary image). */
+	if (run.ops->setup) {
+		r = run.ops->setup(&run, &scratch, setup_buf, sizeof(setup_buf));
 		if (r < 0) {
 			status = ccb_signal_pending ? 128 + ccb_signal_pending : 1;
 			goto out;
 		}
-		krbd_opts = *o;
-		krbd_opts.map = image_spec;
-		run.opts = o = &krbd_opts;
+		o = run.opts;
 	}
 	r = run.ops->prepare(&run);
 	if (r < 0) {

@@ -252,6 +252,8 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 	json_object_set_new(res, "latency_us", ccb_result_latency(all));
 	json_object_set_new(res, "clients_n", json_integer(run->n_clients));
 	json_object_set_new(res, "queue_depth", json_integer((json_int_t)run->queue_depth));
+	/* One name for every path's op size (-b, --io-size, --block-size). */
+	json_object_set_new(res, "op_bytes", json_integer((json_int_t)run->op_bytes));
 	json_object_set_new(res, "layout", run->layout ? json_incref(run->layout) : json_object());
 	json_object_set_new(res, "series", series_json(&series));
 	json_object_set_new(res, "clients", clients);

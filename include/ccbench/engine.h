@@ -110,6 +110,8 @@ struct ccb_run {
 	struct ccb_client *clients;
 	unsigned n_clients;
 	uint64_t queue_depth;
+	uint64_t op_bytes;      /**< bytes of one op: the path's op size option (-b,
+	                         *   --io-size, --block-size); set before prepare() */
 	uint64_t buf_bytes;     /**< per-slot buffer size */
 	bool shared_buf;        /**< set by prepare(): write slots may share one buffer,
 	                         *   because the library copies it at submit or only reads it */

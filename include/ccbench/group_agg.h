@@ -16,6 +16,8 @@
 
 #include <ccbench/options.h>
 
+struct ccb_path_ops;
+
 /** The most members a group can have (--members). */
 #define CCB_GROUP_MAX_MEMBERS 1024
 
@@ -29,7 +31,8 @@
  *
  * @return a new object, or NULL on ENOMEM.
  */
-json_t *ccb_group_params(const struct ccb_opts *o, const char *command, unsigned cmd_mask);
+json_t *ccb_group_params(const struct ccb_opts *o, const char *command,
+                         const struct ccb_path_ops *ops);
 
 /**
  * Compare a member's parameters with the group's.

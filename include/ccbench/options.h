@@ -47,6 +47,19 @@ enum ccb_cmd_mask {
 /** Commands that run a workload (and so can join a group or be swept). */
 #define CCB_CMD_WORKLOAD (CCB_CMD_RADOS | CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS)
 
+/** What an option is, beyond its commands (struct ccb_opt_desc.flags). */
+enum ccb_opt_flags {
+	/** Lays out a temporary rbd image: points of a sweep that agree on
+	 * every such option share one prefilled image. */
+	CCB_OPTF_LAYOUT = 1u << 0,
+	/** Applies only to a temporary image (the layout and --keep): refused
+	 * next to an existing --image, --device or --map. */
+	CCB_OPTF_TEMP = 1u << 1,
+	/** Names an existing image or device to use (--image, --device,
+	 * --map): no temporary image is made. */
+	CCB_OPTF_TARGET = 1u << 2,
+};
+
 enum ccb_format { CCB_FMT_TEXT, CCB_FMT_JSON, CCB_FMT_CSV };
 
 #define CCB_MAX_SETS 64
@@ -160,6 +173,7 @@ struct ccb_opt_desc {
 	unsigned cmds;       /**< enum ccb_cmd_mask bits */
 	const char *argname; /**< shown in --help */
 	const char *help;
+	unsigned flags; /**< enum ccb_opt_flags bits */
 };
 
 /** The table, terminated by an entry with name == NULL. */
@@ -187,21 +201,17 @@ int ccb_opt_set(struct ccb_opts *o, const struct ccb_opt_desc *d, const char *va
 bool ccb_opt_given(const struct ccb_opts *o, const char *name);
 
 /**
- * Check the rules that span options (op size vs object size, duration vs
- * total, files that must be readable). Needs no cluster.
+ * Check the rules that span options and are not a path's own: options the
+ * command does not take, the entity name, files that must be readable,
+ * --pool where required, cleanup's and --group's pairs. Needs no cluster.
+ * A path's own rules are its ops table's validate (see ccb_cli_validate()).
  *
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len);
 
-/** Object size of the temporary rbd image: 2^--order, --object-size, or 4M. */
-uint64_t ccb_opts_rbd_object_bytes(const struct ccb_opts *o);
-
-/**
- * Parse an rbd feature list ("layering,exclusive-lock") into librbd's bits.
- * @return 0, or -EINVAL naming the unknown feature in @p err.
- */
-int ccb_rbd_features_parse(const char *list, uint64_t *mask, char *err, size_t err_len);
+/** The first option (in table order) given in @p o whose flags have @p optf, or NULL. */
+const char *ccb_opts_first_given(const struct ccb_opts *o, unsigned optf);
 
 /** The parameters as a JSON object: every option of @p cmd with its effective value. */
 json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd);

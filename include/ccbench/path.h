@@ -1,17 +1,89 @@
 /**
  * @file path.h
  * One ops table per I/O path, as fio's engines have. A new path is one new
- * src/paths/path_X.c plus one line in ccb_path_find(). A path may hold several
- * workloads, each its own table under the path's name, told apart by the
- * command's mode (fs meta is the cephfs path's CCB_MODE_RW).
+ * src/paths/path_X.c, one line in ccb_path_find()'s registry, its commands
+ * in cli.c's table (each names its ops table) and a CCB_CMD_* bit saying
+ * which options its commands take. The table carries everything the rest
+ * of the program must know about the path: its option checks (validate),
+ * its flags (how a run is bounded and queued), the name of its op size
+ * option and its set-up before prepare. Nothing outside src/paths/ tests
+ * which path it runs. A path may hold several workloads, each its own
+ * table under the path's name, told apart by the command's mode (fs meta
+ * is the cephfs path's CCB_MODE_RW).
  */
 #ifndef CCBENCH_PATH_H
 #define CCBENCH_PATH_H
 
 #include <ccbench/engine.h>
 
+/** What a path's runs are like (struct ccb_path_ops.flags). */
+enum ccb_path_flags {
+	/** Without --duration or --total a run makes one pass over its target
+	 * (the image, the device, each client's file) and ends itself. */
+	CCB_PATH_ONE_PASS = 1u << 0,
+	/** One blocking call per op: the queue depth is 1 whatever the options say. */
+	CCB_PATH_SYNC = 1u << 1,
+	/** Without a target of its own, a run makes a temporary rbd image laid
+	 * out by the options flagged CCB_OPTF_LAYOUT; read points of a sweep
+	 * share one such image (see target_opt). */
+	CCB_PATH_TEMP_IMAGE = 1u << 2,
+	/** Bounded by its files (--file-size, --files), not a pass over one target. */
+	CCB_PATH_FILES = 1u << 3,
+};
+
 struct ccb_path_ops {
-	const char *name; /**< "rados", "rbd", "krbd", "cephfs" */
+	const char *name; /**< "rados", "librbd", "krbd", "cephfs" */
+	unsigned flags;   /**< enum ccb_path_flags */
+	/** The option-table bit (enum ccb_cmd_mask) of this path's commands. */
+	unsigned cmd_bit;
+	/** The option that sets the bytes of one op ("op-size", "io-size",
+	 * "block-size"): see ccb_path_op_bytes(). */
+	const char *op_size_opt;
+	/**
+	 * The option that names an existing image for this path (krbd
+	 * "map", librbd "image"), which a shared temporary image is given
+	 * as; NULL when the path has no CCB_PATH_TEMP_IMAGE.
+	 */
+	const char *target_opt;
+	/**
+	 * Optional: the options of a run name their own target (an image,
+	 * a device), so no temporary image is made. NULL: never.
+	 */
+	bool (*has_target)(const struct ccb_opts *o);
+	/**
+	 * Optional: the rules of this path's options that need no cluster.
+	 * Called by ccb_cli_validate() after the generic rules; bad input is
+	 * refused here, before anything connects. @return 0, or -EINVAL with
+	 * the reason in @p err.
+	 */
+	int (*validate)(const struct ccb_opts *o, char *err, size_t err_len);
+	/** Optional: whether a run with @p o talks to the cluster. NULL: always. */
+	bool (*needs_cluster)(const struct ccb_opts *o);
+	/** Optional: the queue depth a run with @p o uses. NULL: --queue-depth. */
+	uint64_t (*queue_depth)(const struct ccb_opts *o);
+	/**
+	 * Optional: a sweep config's @p key spelled as this path's option
+	 * (krbd: "readahead" in bytes is --read-ahead-kb). Sets *@p name and
+	 * *@p val (in @p buf if rewritten) and returns 1; 0 when @p key is
+	 * not an alias; -EINVAL with the reason in @p err.
+	 */
+	int (*param_alias)(const char *key, const char **name, const char **val, char *buf,
+	                   size_t buf_len, char *err, size_t err_len);
+	/**
+	 * Optional, for sweep --dry-run: the bytes a run with @p o moves when
+	 * neither --total nor a time says (0: unknown). @p one_pass: the run is
+	 * bounded by one pass; @p image_bytes: the size of the temporary image
+	 * it reads (0: none). May name the bound in *@p bound ("max-objects").
+	 */
+	uint64_t (*estimate_bytes)(const struct ccb_opts *o, enum ccb_mode mode, bool one_pass,
+	                           uint64_t image_bytes, const char **bound);
+	/**
+	 * Optional: before prepare(), make what a run without a target of its
+	 * own needs (krbd: a temporary prefilled image, mapped for the point).
+	 * May point run->opts at a copy in @p scratch. Its undo entries go
+	 * with the point. @return 0 or -errno (the reason printed).
+	 */
+	int (*setup)(struct ccb_run *run, struct ccb_opts *scratch, char *buf, size_t buf_len);
 	/** Check targets, claim names, create what the run needs (and log its undo). */
 	int (*prepare)(struct ccb_run *run);
 	/** One connection / handle / fd per client. */
@@ -68,5 +140,17 @@ extern const struct ccb_path_ops ccb_path_cephfs_meta;
 
 /** The table of path @p name for a command of mode @p mode, or NULL. */
 const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
+
+/** The bytes of one op of @p ops under @p o (its op_size_opt), 0 when it has none. */
+uint64_t ccb_path_op_bytes(const struct ccb_path_ops *ops, const struct ccb_opts *o);
+
+/** Queue depth of a run of @p ops with @p o: 1 for CCB_PATH_SYNC, else the path's rule. */
+uint64_t ccb_path_queue_depth(const struct ccb_path_ops *ops, const struct ccb_opts *o);
+
+/** Point @p o at the existing image @p spec, through @p ops's target_opt. */
+void ccb_path_set_target(const struct ccb_path_ops *ops, struct ccb_opts *o, const char *spec);
+
+/** Whether a run of @p ops with @p o uses a temporary image it makes itself. */
+bool ccb_path_temp_image(const struct ccb_path_ops *ops, const struct ccb_opts *o);
 
 #endif

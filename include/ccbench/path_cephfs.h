@@ -1,7 +1,8 @@
 /**
  * @file path_cephfs.h
- * The CephFS path's pure parts, exposed for options.c and the unit tests:
- * the bonnie++ -n file spec and the layout rules checked before mounting.
+ * The CephFS path's pure parts, exposed for the unit tests: the bonnie++
+ * -n file spec and the layout rules checked before mounting (both CephFS
+ * tables' validate).
  */
 #ifndef CCBENCH_PATH_CEPHFS_H
 #define CCBENCH_PATH_CEPHFS_H

@@ -13,9 +13,12 @@
 #include <ccbench/engine.h>
 #include <ccbench/options.h>
 
+struct ccb_path_ops;
+
 struct ccb_point {
-	const char *command; /**< "rbd read" */
-	const char *path;    /**< path name for ccb_path_find() */
+	const char *command;            /**< "rbd read" */
+	const char *path;               /**< path name for ccb_path_find() */
+	const struct ccb_path_ops *ops; /**< the path's table (NULL: found by path and mode) */
 	unsigned cmd_mask;
 	enum ccb_mode mode;
 	const struct ccb_opts *opts;

@@ -15,7 +15,7 @@
  * --readahead for librbd and --read-ahead-kb for krbd; path_params apply
  * only to the points that run through that path. The command line's
  * --param KEY=VALUE and --repeat N override the config (see apply_overrides
- * in sweep.c).
+ * in sweep_config.c). A point is built by sweep_point.h; sweep.c runs them.
  */
 #ifndef CCBENCH_SWEEP_H
 #define CCBENCH_SWEEP_H

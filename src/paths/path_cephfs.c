@@ -461,8 +461,24 @@ static void fs_finish(struct ccb_run *run)
 	ccb_fs_say_kept(run, fr);
 }
 
+/* The files bound fs runs whether or not a duration does. */
+static uint64_t fs_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, bool one_pass,
+                                  uint64_t image_bytes, const char **bound)
+{
+	(void)mode;
+	(void)one_pass;
+	(void)image_bytes;
+	(void)bound;
+	return o->clients * o->file_size_bytes;
+}
+
 const struct ccb_path_ops ccb_path_cephfs = {
     .name = "cephfs",
+    .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES,
+    .cmd_bit = CCB_CMD_FS,
+    .op_size_opt = "block-size",
+    .validate = ccb_fs_validate,
+    .estimate_bytes = fs_estimate_bytes,
     .prepare = fs_prepare,
     .client_open = fs_client_open,
     .submit = stream_submit,

@@ -399,13 +399,11 @@ int ccb_fs_run_open(struct ccb_run *run, size_t size, struct ccb_fsrun **out)
 	char err[1024], host[64] = "";
 	int r;
 
-	/* Inline calls: one op at a time per client, whatever the table says. */
-	run->queue_depth = 1;
 	fr = calloc(1, size);
 	if (!fr)
 		return -ENOMEM;
 	fr->opts = o;
-	fr->block_bytes = o->block_size_bytes;
+	fr->block_bytes = run->op_bytes;
 	fr->file_bytes = o->file_size_bytes;
 	fr->object_size = (int)o->object_size_bytes;
 	fr->stripe_unit = (int)(o->stripe_unit_bytes ? o->stripe_unit_bytes : o->object_size_bytes);

@@ -336,6 +336,10 @@ static void meta_result(const struct ccb_run *run, json_t *res)
 
 const struct ccb_path_ops ccb_path_cephfs_meta = {
     .name = "cephfs",
+    .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES,
+    .cmd_bit = CCB_CMD_FS,
+    .op_size_opt = "block-size",
+    .validate = ccb_fs_validate,
     .prepare = meta_prepare,
     .client_open = meta_client_open,
     .submit = meta_submit,

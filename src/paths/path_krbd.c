@@ -36,6 +36,7 @@
 #include <ccbench/mapping.h>
 #include <ccbench/path.h>
 #include <ccbench/path_krbd.h>
+#include <ccbench/path_rbd.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
@@ -60,6 +61,8 @@
 #include <liburing.h>
 #include <rbd/librbd.h>
 
+#include "path_krbd_int.h"
+
 /*
  * A slot goes to the kernel with its SQE on the client thread and comes back
  * with its CQE on the reaper thread. The kernel orders the two (liburing
@@ -76,390 +79,11 @@
 #define URING_TAKEOVER(ring) ((void)(ring))
 #endif
 
-struct krun {
-	char dev[PATH_MAX];   /* the node we open (symlinks resolved) */
-	char given[PATH_MAX]; /* as the user named it, or as mapped */
-	char name[64];        /* kernel name: sda1 */
-	char disk[64];        /* whose queue serves it: sda */
-	uint64_t dev_bytes, lbs;
-	uint64_t start, end; /* the span read: [--offset, end of device) */
-	uint64_t region_bytes;
-	uint64_t io_bytes;
-	bool direct, wrap;
-	struct ccb_queue_info qi;
-	bool ra_set;
-	int ra_handle;
-	uint64_t ra_before, ra_during;
-	struct ccb_mapping *map;
-	enum ccb_map_via via;
-	bool cache_dropped;
-	bool stat_ok;
-	uint64_t stat_reqs, stat_sectors; /* the device's reads before the run */
-
-	/* --device on a loop device: its backing file, whose page cache
-	 * serves the loop's reads as well as the loop's own does. */
-	char backing[PATH_MAX];
-	uint64_t backing_base; /* lo_offset: where device offset 0 is in the file */
-	bool backing_whole;    /* a partition of the loop: drop the whole file */
-	char backing_name[64]; /* the block device the file is on ("" none: tmpfs, fuse) */
-	bool bstat_ok;
-	uint64_t bstat_reqs, bstat_sectors;
-
-	/* Passes the device did not read (one stream only: the device's
-	 * stat is shared by all streams). Client thread; read after join. */
-	unsigned passes_checked, passes_cached;
-	uint64_t first_cached_pass, first_cached_dev, first_cached_bytes;
-
-	/* The monitor of buffered reads (see the top of the file). */
-	struct ccb_run *run;
-	pthread_t monitor;
-	pthread_mutex_t mon_lock; /* guards readers, mon_quit */
-	pthread_cond_t mon_cond;
-	struct kclient *readers; /* clients with a reader thread */
-	bool mon_quit;
-};
-
-struct kclient {
-	int fd;
-	uint64_t rstart, rend, pos;
-	uint64_t passes;
-	bool uring;
-	struct io_uring ring;
-	pthread_t reaper;
-	bool reaper_started;
-
-	bool pass_stat;     /* check each pass against the device's stat */
-	uint64_t pass_sec0; /* the device's sectors read when this pass began */
-
-	/* Buffered reads: handed to the reader thread under @c lock. */
-	unsigned idx;
-	pthread_t reader;
-	bool reader_started;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct ccb_slot *op;  /* handed over, not yet completed (NULL once abandoned) */
-	bool taken;           /* the reader has started @c op */
-	bool in_read;         /* the reader is inside pread() */
-	bool quit;            /* closed: exit, or (in_read) free yourself after the read */
-	char *rbuf;           /* the reader's own buffer */
-	struct kclient *next; /* in krun.readers */
-};
-
 static int undo_free(void *arg)
 {
 	free(arg);
 	return 0;
 }
-
-/* ---- checks before anything changes -------------------------------------- */
-
-/* The image of --map, as librbd sees it: exists, its size and layout. */
-static int probe_image(struct ccb_run *run, const char *pool, const char *image, json_t **layout,
-                       uint64_t *size_bytes, int *mons_v1)
-{
-	const struct ccb_opts *o = run->opts;
-	rbd_image_info_t info;
-	uint64_t su = 0, sc = 0, features = 0;
-	rados_ioctx_t io;
-	rbd_image_t img;
-	rados_t cl;
-	char err[512];
-	int r;
-
-	r = ccb_cluster_connect(o, &cl, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		run->bad_input = r == -EINVAL;
-		return r;
-	}
-	rados_cluster_fsid(cl, run->fsid, sizeof(run->fsid));
-	/* For the kernel client's ms_mode: does any monitor still speak v1? */
-	*mons_v1 = ccb_map_mons_speak_v1(cl);
-	r = rados_ioctx_create(cl, pool, &io);
-	if (r < 0) {
-		fprintf(stderr, "ccbench: --map %s/%s: pool '%s': %s\n", pool, image, pool,
-		        r == -ENOENT ? "no such pool" : strerror(-r));
-		run->bad_input = r == -ENOENT;
-		rados_shutdown(cl);
-		return r;
-	}
-	r = rbd_open_read_only(io, image, &img, NULL);
-	if (r < 0) {
-		fprintf(stderr, "ccbench: --map %s/%s: rbd_open_read_only(%s): %s\n", pool, image,
-		        image, r == -ENOENT ? "no such image" : strerror(-r));
-		run->bad_input = r == -ENOENT;
-		rados_ioctx_destroy(io);
-		rados_shutdown(cl);
-		return r;
-	}
-	r = rbd_stat(img, &info, sizeof(info));
-	if (r == 0) {
-		rbd_get_stripe_unit(img, &su);
-		rbd_get_stripe_count(img, &sc);
-		rbd_get_features(img, &features);
-		*size_bytes = info.size;
-		*layout = json_pack("{s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I}", "pool", pool,
-		                    "image", image, "size", (json_int_t)info.size, "order",
-		                    info.order, "object_size", (json_int_t)info.obj_size,
-		                    "stripe_unit", (json_int_t)su, "stripe_count", (json_int_t)sc,
-		                    "features", (json_int_t)features);
-	} else {
-		fprintf(stderr, "ccbench: rbd_stat(%s/%s): %s\n", pool, image, strerror(-r));
-	}
-	rbd_close(img);
-	rados_ioctx_destroy(io);
-	rados_shutdown(cl);
-	return r;
-}
-
-/* Resolve and check the device: a block device we can open read-only. */
-static int probe_device(struct ccb_run *run, struct krun *kr, const char *path)
-{
-	struct stat st;
-	unsigned long long bytes = 0;
-	int lbs = 512, fd, r;
-
-	snprintf(kr->given, sizeof(kr->given), "%s", path);
-	/* /dev/rbd/POOL/IMAGE and other udev links name the node they point to. */
-	if (!realpath(path, kr->dev)) {
-		fprintf(stderr, "ccbench: --device %s: %s\n", path, strerror(errno));
-		run->bad_input = true;
-		return -errno;
-	}
-	if (stat(kr->dev, &st) < 0) {
-		fprintf(stderr, "ccbench: --device %s: stat: %s\n", path, strerror(errno));
-		run->bad_input = true;
-		return -errno;
-	}
-	if (!S_ISBLK(st.st_mode)) {
-		fprintf(stderr, "ccbench: --device %s: not a block device\n", path);
-		run->bad_input = true;
-		return -ENOTBLK;
-	}
-	r = ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_rdev, kr->name, sizeof(kr->name),
-	                           kr->disk, sizeof(kr->disk));
-	if (r < 0) {
-		fprintf(stderr, "ccbench: --device %s: %s/dev/block/%u:%u: %s\n", path,
-		        ccb_sysfs_root(), major(st.st_rdev), minor(st.st_rdev), strerror(-r));
-		run->bad_input = true;
-		return r;
-	}
-	fd = open(kr->dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		fprintf(stderr, "ccbench: open %s (read-only): %s\n", kr->dev, strerror(errno));
-		run->bad_input = r == -EACCES || r == -EPERM || r == -ENXIO;
-		return r;
-	}
-	if (ioctl(fd, BLKGETSIZE64, &bytes) < 0 || ioctl(fd, BLKSSZGET, &lbs) < 0) {
-		r = -errno;
-		fprintf(stderr, "ccbench: ioctl(%s, BLKGETSIZE64): %s\n", kr->dev, strerror(errno));
-		close(fd);
-		return r;
-	}
-	close(fd);
-	kr->dev_bytes = bytes;
-	kr->lbs = (uint64_t)lbs;
-	r = ccb_sysfs_queue_info(ccb_sysfs_root(), kr->disk, &kr->qi);
-	if (r < 0) {
-		char p[PATH_MAX];
-		ccb_sysfs_queue_attr(ccb_sysfs_root(), kr->disk, "read_ahead_kb", p, sizeof(p));
-		fprintf(stderr, "ccbench: read %s: %s\n", p, strerror(-r));
-		return r;
-	}
-	return 0;
-}
-
-/* The checks that need the device: exit 2 with nothing changed. */
-static int check_device(struct ccb_run *run, struct krun *kr)
-{
-	const struct ccb_opts *o = run->opts;
-	char a[32], b[32], p[PATH_MAX];
-
-	if (kr->dev_bytes == 0 || o->offset_bytes >= kr->dev_bytes) {
-		ccb_format_bytes(o->offset_bytes, a, sizeof(a));
-		ccb_format_bytes(kr->dev_bytes, b, sizeof(b));
-		fprintf(stderr, "ccbench: --offset %s: beyond the end of %s (%s)\n", a, kr->given,
-		        b);
-		return -EINVAL;
-	}
-	if (o->direct && (o->io_size_bytes % kr->lbs || o->offset_bytes % kr->lbs)) {
-		ccb_format_bytes(o->io_size_bytes, a, sizeof(a));
-		fprintf(stderr,
-		        "ccbench: --direct: --io-size %s and --offset %" PRIu64
-		        " must be multiples of the logical block size of %s (%" PRIu64 ")\n",
-		        a, o->offset_bytes, kr->given, kr->lbs);
-		return -EINVAL;
-	}
-	if (ccb_opt_given(o, "read-ahead-kb")) {
-		ccb_sysfs_queue_attr(ccb_sysfs_root(), kr->disk, "read_ahead_kb", p, sizeof(p));
-		if (access(p, W_OK) < 0) {
-			fprintf(stderr, "ccbench: --read-ahead-kb: write %s: %s\n", p,
-			        strerror(errno));
-			return -EINVAL;
-		}
-	}
-	kr->start = o->offset_bytes;
-	kr->end = kr->dev_bytes;
-	kr->io_bytes = o->io_size_bytes;
-	if (run->mode == CCB_MODE_SEQ) {
-		uint64_t span = kr->end - kr->start;
-		/* Whole I/Os per region, so streams never overlap; the last takes the rest. */
-		kr->region_bytes = span / o->streams / kr->io_bytes * kr->io_bytes;
-		if (o->streams > 1 && kr->region_bytes == 0) {
-			ccb_format_bytes(span, a, sizeof(a));
-			fprintf(stderr,
-			        "ccbench: --streams %" PRIu64 ": %s from --offset is too small for "
-			        "that many streams of --io-size %" PRIu64 "\n",
-			        o->streams, a, kr->io_bytes);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* ---- prepare ------------------------------------------------------------- */
-
-/* Reads completed and sectors read by block device @p name since it
- * appeared (fields 1 and 3 of its stat; partitions have their own). */
-/* Below this many bytes a run is too short to say where its reads came from. */
-#define CACHE_CHECK_MIN (4ull << 20)
-
-static int name_reads(const char *name, uint64_t *reqs, uint64_t *sectors)
-{
-	char path[PATH_MAX];
-	unsigned long long r, m, sec;
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "%s/class/block/%s/stat", ccb_sysfs_root(), name);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	n = fscanf(f, "%llu %llu %llu", &r, &m, &sec);
-	fclose(f);
-	if (n != 3)
-		return -EPROTO;
-	*reqs = r;
-	*sectors = sec;
-	return 0;
-}
-
-static int device_reads(const struct krun *kr, uint64_t *reqs, uint64_t *sectors)
-{
-	return name_reads(kr->name, reqs, sectors);
-}
-
-/*
- * --device on a loop device: find its backing file (sysfs backing_file),
- * and make sure the file opened is that very file (device and inode as
- * LOOP_GET_STATUS64 reports them), so its cache can be dropped with the
- * loop's: a buffered loop reads through the file's page cache, so a dd
- * over the loop device earlier leaves the whole device cached there.
- */
-static void find_loop_backing(struct ccb_run *run, struct krun *kr)
-{
-	char attr[PATH_MAX], path[PATH_MAX], name[64], disk[64];
-	struct loop_info64 li;
-	struct stat st;
-	ssize_t n;
-	int fd, dfd;
-
-	if (kr->map || !ccb_sysfs_valid_disk_name(kr->disk))
-		return;
-	snprintf(attr, sizeof(attr), "%s/block/%s/loop/backing_file", ccb_sysfs_root(), kr->disk);
-	fd = open(attr, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return; /* not a loop device */
-	n = read(fd, path, sizeof(path) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	path[n] = '\0';
-	path[strcspn(path, "\n")] = '\0';
-	dfd = open(kr->dev, O_RDONLY | O_CLOEXEC);
-	if (dfd < 0 || ioctl(dfd, LOOP_GET_STATUS64, &li) < 0) {
-		ccb_run_warn(run,
-		             "ioctl(%s, LOOP_GET_STATUS64): %s; the page cache of its backing "
-		             "file %s is not dropped",
-		             kr->dev, strerror(errno), path);
-		if (dfd >= 0)
-			close(dfd);
-		return;
-	}
-	close(dfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != (dev_t)li.lo_device ||
-	    st.st_ino != (ino_t)li.lo_inode) {
-		ccb_run_warn(run,
-		             "%s: its backing file %s is %s; its page cache is not dropped, so "
-		             "reads may come from memory",
-		             kr->dev, path, fd < 0 ? "gone" : "not the file the loop device reads");
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	close(fd);
-	snprintf(kr->backing, sizeof(kr->backing), "%s", path);
-	kr->backing_base = li.lo_offset;
-	kr->backing_whole = strcmp(kr->name, kr->disk) != 0;
-	/* The disk under the file, to tell its reads from the cache's. */
-	if (major(st.st_dev) != 0 && ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_dev, name,
-	                                                    sizeof(name), disk, sizeof(disk)) == 0)
-		snprintf(kr->backing_name, sizeof(kr->backing_name), "%s", name);
-}
-
-/* Drop the backing file's pages under device range [off, off + len) (0, 0: all). */
-static int drop_backing_range(const struct krun *kr, uint64_t off, uint64_t len)
-{
-	int fd, r;
-
-	if (kr->map)
-		return ccb_map_drop_backing_range(kr->map, off, len);
-	if (!kr->backing[0])
-		return 0;
-	/* Opened per call: our descriptor must not outlive the run. */
-	fd = open(kr->backing, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	if (kr->backing_whole || (off == 0 && len == 0))
-		r = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	else
-		r = posix_fadvise(fd, (off_t)(kr->backing_base + off), (off_t)len,
-		                  POSIX_FADV_DONTNEED);
-	close(fd);
-	return -r;
-}
-
-/* Drop the device's cached pages so the pass reads from the cluster. */
-static int drop_cache(struct ccb_run *run, struct krun *kr)
-{
-	int fd = open(kr->dev, O_RDONLY | O_CLOEXEC), r = 0;
-
-	if (fd < 0)
-		return -errno;
-	/* BLKFLSBUF writes back and invalidates the whole block device's
-	 * cache; it needs CAP_SYS_ADMIN, so fadvise below is the fallback. */
-	if (ioctl(fd, BLKFLSBUF, 0) < 0)
-		ccb_run_warn(run, "ioctl(%s, BLKFLSBUF): %s; dropped with posix_fadvise only",
-		             kr->dev, strerror(errno));
-	r = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	close(fd);
-	if (r)
-		return -r;
-	r = drop_backing_range(kr, 0, 0);
-	if (r < 0)
-		ccb_run_warn(run, "posix_fadvise(%s, DONTNEED): %s",
-		             kr->map ? kr->map->backing : kr->backing, strerror(-r));
-	return 0;
-}
-
-static json_t *uint_or_null(uint64_t v)
-{
-	return v == UINT64_MAX ? json_null() : json_integer((json_int_t)v);
-}
-
-static int start_monitor(struct krun *kr);
 
 static int krbd_prepare(struct ccb_run *run)
 {
@@ -494,7 +118,7 @@ static int krbd_prepare(struct ccb_run *run)
 			run->bad_input = true;
 			return r;
 		}
-		r = probe_image(run, pool, name, &image, &image_bytes, &mons_v1);
+		r = ccb_krbd_probe_image(run, pool, name, &image, &image_bytes, &mons_v1);
 		if (r < 0)
 			return r;
 		if (o->offset_bytes >= image_bytes) {
@@ -513,11 +137,11 @@ static int krbd_prepare(struct ccb_run *run)
 			json_decref(image);
 			return r;
 		}
-		r = probe_device(run, kr, kr->map->dev);
+		r = ccb_krbd_probe_device(run, kr, kr->map->dev);
 	} else {
-		r = probe_device(run, kr, o->device);
+		r = ccb_krbd_probe_device(run, kr, o->device);
 	}
-	if (r == 0 && check_device(run, kr) < 0) {
+	if (r == 0 && ccb_krbd_check_device(run, kr) < 0) {
 		run->bad_input = true;
 		r = -EINVAL;
 	}
@@ -538,8 +162,8 @@ static int krbd_prepare(struct ccb_run *run)
 		}
 		kr->ra_set = true;
 	}
-	find_loop_backing(run, kr);
-	r = drop_cache(run, kr);
+	ccb_krbd_find_loop_backing(run, kr);
+	r = ccb_krbd_drop_cache(run, kr);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: posix_fadvise(%s, DONTNEED): %s\n", kr->dev,
 		        strerror(-r));
@@ -547,12 +171,12 @@ static int krbd_prepare(struct ccb_run *run)
 		return r;
 	}
 	kr->cache_dropped = true;
-	kr->stat_ok = device_reads(kr, &kr->stat_reqs, &kr->stat_sectors) == 0;
-	kr->bstat_ok = kr->backing_name[0] &&
-	               name_reads(kr->backing_name, &kr->bstat_reqs, &kr->bstat_sectors) == 0;
+	kr->stat_ok = ccb_krbd_device_reads(kr, &kr->stat_reqs, &kr->stat_sectors) == 0;
+	kr->bstat_ok = kr->backing_name[0] && ccb_krbd_name_reads(kr->backing_name, &kr->bstat_reqs,
+	                                                          &kr->bstat_sectors) == 0;
 	kr->run = run;
 	if (!kr->direct) {
-		r = start_monitor(kr);
+		r = ccb_krbd_start_monitor(kr);
 		if (r < 0) {
 			fprintf(stderr, "ccbench: start the krbd read monitor: %s\n", strerror(-r));
 			json_decref(image);
@@ -562,7 +186,6 @@ static int krbd_prepare(struct ccb_run *run)
 
 	run->n_clients = (unsigned)o->streams;
 	run->buf_bytes = kr->io_bytes;
-	run->queue_depth = kr->direct ? o->queue_depth : 1;
 	/* A random run without a limit reads as many bytes as one pass would. */
 	if (run->mode == CCB_MODE_RAND && !kr->wrap) {
 		uint64_t whole = (kr->end - kr->start) / kr->io_bytes * kr->io_bytes;
@@ -598,14 +221,15 @@ static int krbd_prepare(struct ccb_run *run)
 		json_decref(image);
 		return -ENOMEM;
 	}
-	json_object_set_new(run->layout, "queue",
-	                    json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "optimal_io_size",
-	                              uint_or_null(kr->qi.optimal_io_size), "max_sectors_kb",
-	                              uint_or_null(kr->qi.max_sectors_kb), "max_hw_sectors_kb",
-	                              uint_or_null(kr->qi.max_hw_sectors_kb), "nr_requests",
-	                              uint_or_null(kr->qi.nr_requests), "logical_block_size",
-	                              uint_or_null(kr->qi.logical_block_size), "rotational",
-	                              uint_or_null(kr->qi.rotational)));
+	json_object_set_new(
+	    run->layout, "queue",
+	    json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "optimal_io_size",
+	              ccb_krbd_uint_or_null(kr->qi.optimal_io_size), "max_sectors_kb",
+	              ccb_krbd_uint_or_null(kr->qi.max_sectors_kb), "max_hw_sectors_kb",
+	              ccb_krbd_uint_or_null(kr->qi.max_hw_sectors_kb), "nr_requests",
+	              ccb_krbd_uint_or_null(kr->qi.nr_requests), "logical_block_size",
+	              ccb_krbd_uint_or_null(kr->qi.logical_block_size), "rotational",
+	              ccb_krbd_uint_or_null(kr->qi.rotational)));
 	json_object_set_new(run->layout, "map_via",
 	                    kr->map ? json_string(ccb_map_via_name(kr->via)) : json_null());
 	if (kr->map) {
@@ -666,217 +290,6 @@ static void *reaper_main(void *arg)
 	return NULL;
 }
 
-/* ---- buffered reads: reader threads and their monitor ---------------------- */
-
-static void free_reader_state(struct kclient *kc)
-{
-	close(kc->fd);
-	free(kc->rbuf);
-	pthread_mutex_destroy(&kc->lock);
-	pthread_cond_destroy(&kc->cond);
-	free(kc);
-}
-
-/* One stream's reads, one at a time. */
-static void *reader_main(void *arg)
-{
-	struct kclient *kc = arg;
-
-	for (;;) {
-		struct ccb_slot *mine;
-		uint64_t off, len;
-		bool done, orphan;
-		ssize_t n;
-		int e = 0;
-
-		pthread_mutex_lock(&kc->lock);
-		while (!kc->quit && (!kc->op || kc->taken))
-			pthread_cond_wait(&kc->cond, &kc->lock);
-		if (kc->quit) {
-			pthread_mutex_unlock(&kc->lock);
-			return NULL; /* closed after the engine drained: no op is left */
-		}
-		mine = kc->op;
-		kc->taken = kc->in_read = true;
-		off = mine->offset;
-		len = mine->len_bytes;
-		pthread_mutex_unlock(&kc->lock);
-
-		do
-			n = pread(kc->fd, kc->rbuf, len, (off_t)off);
-		while (n < 0 && errno == EINTR);
-		if (n < 0)
-			e = errno;
-
-		pthread_mutex_lock(&kc->lock);
-		kc->in_read = false;
-		done = kc->op == mine; /* not abandoned by the monitor meanwhile */
-		if (done)
-			kc->op = NULL;
-		orphan = kc->quit;
-		pthread_mutex_unlock(&kc->lock);
-		if (done) {
-			if (n > 0)
-				mine->len_bytes = (uint64_t)n;
-			/* 0 bytes inside the device is an error: the device shrank under us. */
-			ccb_slot_done(mine, n > 0 ? (int)n : n == 0 ? -EIO : -e);
-		}
-		if (orphan) {
-			/* The stream was closed while this read hung: nobody else
-			 * will free what it used. */
-			free_reader_state(kc);
-			return NULL;
-		}
-	}
-}
-
-/* Abandon the ops no read will complete in time: past --op-timeout, or
- * (after Ctrl-C) started before the signal and still running a second
- * later. Checked every 100 ms. */
-static void *monitor_main(void *arg)
-{
-	struct krun *kr = arg;
-	struct ccb_run *run = kr->run;
-	uint64_t limit = run->opts->op_timeout_usec * 1000ull, stop_seen = 0;
-
-	pthread_mutex_lock(&kr->mon_lock);
-	while (!kr->mon_quit) {
-		struct timespec ts;
-		uint64_t now = ccb_now_nsec();
-		int stop = atomic_load(&run->stop);
-
-		if (stop != CCB_STOP_NONE && !stop_seen)
-			stop_seen = now;
-		for (struct kclient *kc = kr->readers; kc; kc = kc->next) {
-			struct ccb_slot *s = NULL;
-			uint64_t age = 0;
-			bool in_read = false;
-
-			pthread_mutex_lock(&kc->lock);
-			if (kc->op) {
-				uint64_t t = ccb_now_nsec(), st = kc->op->start_nsec;
-
-				/* Taken under the lock the submit hands the op over with: never
-				 * before start. */
-				age = t > st ? t - st : 0;
-				if (age > limit ||
-				    (stop == CCB_STOP_SIGNAL && kc->op->start_nsec < stop_seen &&
-				     now - stop_seen > 1000000000ull)) {
-					s = kc->op;
-					kc->op = NULL;
-					kc->taken = false;
-					in_read = kc->in_read;
-				}
-			}
-			pthread_mutex_unlock(&kc->lock);
-			if (!s)
-				continue;
-			ccb_run_warn(run,
-			             "stream %u: pread(%s, %" PRIu64 " bytes at offset %" PRIu64
-			             ") had not returned after %.1f s (%s): abandoned, counted as "
-			             "failed; %s",
-			             kc->idx, kr->dev, s->len_bytes, s->offset, (double)age / 1e9,
-			             age > limit ? "--op-timeout" : "the run was interrupted",
-			             in_read
-			                 ? "its reader thread may still be blocked in the kernel "
-			                   "(the device's I/O hangs: cluster or rbd-fuse gone; "
-			                   "krbd's osd_request_timeout is 0 by default)"
-			                 : "it had not started");
-			ccb_slot_done(s, age > limit ? -ETIMEDOUT : -EINTR);
-		}
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&kr->mon_cond, &kr->mon_lock, &ts);
-	}
-	pthread_mutex_unlock(&kr->mon_lock);
-	return NULL;
-}
-
-static int undo_monitor(void *arg)
-{
-	struct krun *kr = arg;
-
-	pthread_mutex_lock(&kr->mon_lock);
-	kr->mon_quit = true;
-	pthread_cond_signal(&kr->mon_cond);
-	pthread_mutex_unlock(&kr->mon_lock);
-	pthread_join(kr->monitor, NULL);
-	return 0;
-}
-
-static int start_monitor(struct krun *kr)
-{
-	int r;
-
-	pthread_mutex_init(&kr->mon_lock, NULL);
-	pthread_cond_init(&kr->mon_cond, NULL);
-	r = pthread_create(&kr->monitor, NULL, monitor_main, kr);
-	if (r)
-		return -r;
-	/* Pushed after the krun's own entry: joined before the krun is freed. */
-	r = ccb_undo_push("stop the krbd read monitor", undo_monitor, kr, NULL);
-	if (r < 0) {
-		undo_monitor(kr);
-		return r;
-	}
-	return 0;
-}
-
-static int start_reader(struct krun *kr, struct kclient *kc, uint64_t buf_bytes)
-{
-	int r;
-
-	if (posix_memalign((void **)&kc->rbuf, 4096, buf_bytes))
-		return -ENOMEM;
-	pthread_mutex_init(&kc->lock, NULL);
-	pthread_cond_init(&kc->cond, NULL);
-	r = pthread_create(&kc->reader, NULL, reader_main, kc);
-	if (r) {
-		pthread_mutex_destroy(&kc->lock);
-		pthread_cond_destroy(&kc->cond);
-		free(kc->rbuf);
-		kc->rbuf = NULL;
-		return -r;
-	}
-	kc->reader_started = true;
-	pthread_mutex_lock(&kr->mon_lock);
-	kc->next = kr->readers;
-	kr->readers = kc;
-	pthread_mutex_unlock(&kr->mon_lock);
-	return 0;
-}
-
-/* Stop @p kc's reader. @return true when it is stuck in an abandoned read
- * and now owns @p kc (it frees it when the read returns). */
-static bool stop_reader(struct krun *kr, struct kclient *kc)
-{
-	bool stuck;
-
-	pthread_mutex_lock(&kr->mon_lock);
-	for (struct kclient **p = &kr->readers; *p; p = &(*p)->next) {
-		if (*p == kc) {
-			*p = kc->next;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&kr->mon_lock);
-	pthread_mutex_lock(&kc->lock);
-	kc->quit = true;
-	stuck = kc->in_read;
-	pthread_cond_signal(&kc->cond);
-	pthread_mutex_unlock(&kc->lock);
-	if (stuck) {
-		pthread_detach(kc->reader);
-		return true;
-	}
-	pthread_join(kc->reader, NULL);
-	return false;
-}
-
 static int krbd_client_open(struct ccb_client *cl)
 {
 	struct ccb_run *run = cl->run;
@@ -906,10 +319,10 @@ static int krbd_client_open(struct ccb_client *cl)
 	kc->idx = cl->idx;
 	if (run->n_clients == 1 && run->mode == CCB_MODE_SEQ) {
 		uint64_t reqs;
-		kc->pass_stat = device_reads(kr, &reqs, &kc->pass_sec0) == 0;
+		kc->pass_stat = ccb_krbd_device_reads(kr, &reqs, &kc->pass_sec0) == 0;
 	}
 	if (!kr->direct) {
-		r = start_reader(kr, kc, run->buf_bytes);
+		r = ccb_krbd_start_reader(kr, kc, run->buf_bytes);
 		if (r < 0) {
 			fprintf(stderr, "ccbench: stream %u: start its reader thread: %s\n",
 			        cl->idx, strerror(-r));
@@ -950,7 +363,7 @@ static void pass_check(struct krun *kr, struct kclient *kc, uint64_t want)
 {
 	uint64_t reqs, sec;
 
-	if (!kc->pass_stat || device_reads(kr, &reqs, &sec) < 0 || sec < kc->pass_sec0)
+	if (!kc->pass_stat || ccb_krbd_device_reads(kr, &reqs, &sec) < 0 || sec < kc->pass_sec0)
 		return;
 	uint64_t got = (sec - kc->pass_sec0) * 512;
 
@@ -983,7 +396,7 @@ static int pick(struct ccb_run *run, struct krun *kr, struct ccb_client *cl, str
 			posix_fadvise(kc->fd, (off_t)kc->rstart, (off_t)(kc->rend - kc->rstart),
 			              POSIX_FADV_DONTNEED);
 			/* A buffered loop device caches its file's pages too. */
-			drop_backing_range(kr, kc->rstart, kc->rend - kc->rstart);
+			ccb_krbd_drop_backing_range(kr, kc->rstart, kc->rend - kc->rstart);
 		}
 		kc->pos = kc->rstart;
 		kc->passes++;
@@ -1072,8 +485,8 @@ static void krbd_client_close(struct ccb_client *cl)
 	cl->path_data = NULL;
 	if (kc->reader_started) {
 		/* A reader stuck in an abandoned read frees kc when it returns. */
-		if (!stop_reader(cl->run->path_data, kc))
-			free_reader_state(kc);
+		if (!ccb_krbd_stop_reader(cl->run->path_data, kc))
+			ccb_krbd_free_reader_state(kc);
 		return;
 	}
 	close(kc->fd);
@@ -1097,8 +510,8 @@ static void krbd_finish(struct ccb_run *run)
 	for (unsigned i = 0; run->clients && i < run->n_clients; i++)
 		served += atomic_load(&run->clients[i].bytes_done);
 	ccb_format_bytes(served, b, sizeof(b));
-	if (kr->stat_ok && device_reads(kr, &reqs, &sectors) == 0 && reqs >= kr->stat_reqs &&
-	    sectors >= kr->stat_sectors) {
+	if (kr->stat_ok && ccb_krbd_device_reads(kr, &reqs, &sectors) == 0 &&
+	    reqs >= kr->stat_reqs && sectors >= kr->stat_sectors) {
 		dev_bytes = (sectors - kr->stat_sectors) * 512;
 		json_object_set_new(run->layout, "device_reads",
 		                    json_pack("{s:I, s:I}", "requests",
@@ -1131,7 +544,8 @@ static void krbd_finish(struct ccb_run *run)
 	/* A loop device's reads come from its backing file's page cache when
 	 * the file's pages are there: its disk reads less than the loop did. */
 	if (kr->bstat_ok && dev_bytes != UINT64_MAX &&
-	    name_reads(kr->backing_name, &reqs, &sectors) == 0 && sectors >= kr->bstat_sectors) {
+	    ccb_krbd_name_reads(kr->backing_name, &reqs, &sectors) == 0 &&
+	    sectors >= kr->bstat_sectors) {
 		uint64_t bbytes = (sectors - kr->bstat_sectors) * 512;
 
 		json_object_set_new(run->layout, "backing_reads",
@@ -1165,7 +579,7 @@ static void krbd_finish(struct ccb_run *run)
 	json_object_set_new(run->layout, "read_ahead_kb",
 	                    json_pack("{s:I, s:I, s:o, s:b}", "before", (json_int_t)kr->ra_before,
 	                              "during", (json_int_t)kr->ra_during, "after",
-	                              uint_or_null(after), "set",
+	                              ccb_krbd_uint_or_null(after), "set",
 	                              ccb_opt_given(run->opts, "read-ahead-kb")));
 	if (!json_object_get(run->layout, "passes"))
 		json_object_set_new(run->layout, "passes", json_integer(1));
@@ -1173,6 +587,17 @@ static void krbd_finish(struct ccb_run *run)
 
 const struct ccb_path_ops ccb_path_krbd = {
     .name = "krbd",
+    .flags = CCB_PATH_ONE_PASS | CCB_PATH_TEMP_IMAGE,
+    .cmd_bit = CCB_CMD_KRBD,
+    .op_size_opt = "io-size",
+    .target_opt = "map",
+    .has_target = ccb_krbd_has_target,
+    .validate = ccb_krbd_validate,
+    .needs_cluster = ccb_krbd_needs_cluster,
+    .queue_depth = ccb_krbd_queue_depth,
+    .setup = ccb_krbd_setup,
+    .param_alias = ccb_krbd_param_alias,
+    .estimate_bytes = ccb_krbd_estimate_bytes,
     .prepare = krbd_prepare,
     .client_open = krbd_client_open,
     .submit = krbd_submit,
@@ -1180,106 +605,3 @@ const struct ccb_path_ops ccb_path_krbd = {
     .client_close = krbd_client_close,
     .finish = krbd_finish,
 };
-
-/* ---- ccbench krbd restore -------------------------------------------------- */
-
-int ccb_krbd_restore(const struct ccb_opts *o)
-{
-	char only_disk[64] = "", msg[PATH_MAX + 256];
-	json_t *files = NULL, *f;
-	size_t i;
-	int first = 0, done = 0;
-
-	if (o->device) {
-		char real[PATH_MAX];
-		struct stat st;
-
-		if (!realpath(o->device, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode) ||
-		    ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_rdev, NULL, 0, only_disk,
-		                           sizeof(only_disk)) < 0) {
-			fprintf(stderr, "ccbench: --device %s: not a block device\n", o->device);
-			return -EINVAL;
-		}
-	}
-	/* Records are acted on as root: only from a directory nobody else
-	 * could have written them into. */
-	if (ccb_map_check_state_dir(ccb_undo_state_dir(), msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "ccbench: restore: %s\n", msg);
-		return -EPERM;
-	}
-	if (ccb_undo_state_stranded(&files) < 0)
-		return -ENOMEM;
-	json_array_foreach(files, i, f)
-	{
-		json_t *entries = json_object_get(f, "entries"), *left;
-		const char *file = json_string_value(json_object_get(f, "file"));
-
-		if (ccb_map_check_state_file(file, msg, sizeof(msg)) < 0) {
-			fprintf(stderr, "ccbench: restore: %s\n", msg);
-			if (!first)
-				first = -EPERM;
-			continue;
-		}
-		left = json_array();
-
-		/* Newest first, as the unwind would have: loop before mount before process. */
-		for (size_t j = json_array_size(entries); j-- > 0;) {
-			json_t *e = json_array_get(entries, j);
-			const char *kind = json_string_value(json_object_get(e, "kind"));
-			int r;
-
-			msg[0] = '\0';
-			if (kind && strcmp(kind, "read_ahead_kb") == 0) {
-				const char *disk = json_string_value(json_object_get(e, "disk"));
-				json_t *orig = json_object_get(e, "original"),
-				       *set = json_object_get(e, "set");
-
-				if (disk && only_disk[0] && strcmp(disk, only_disk) != 0) {
-					json_array_insert(left, 0, e);
-					continue;
-				}
-				if (!json_is_integer(orig) || !json_is_integer(set) ||
-				    json_integer_value(orig) < 0 || json_integer_value(set) < 0)
-					r = -EINVAL,
-					snprintf(msg, sizeof(msg),
-					         "invalid record (read_ahead_kb): original "
-					         "and set must be numbers; nothing touched");
-				else
-					r = ccb_sysfs_restore_read_ahead_kb(
-					    disk, (uint64_t)json_integer_value(orig),
-					    (uint64_t)json_integer_value(set), msg, sizeof(msg));
-			} else if (only_disk[0]) {
-				json_array_insert(left, 0, e);
-				continue;
-			} else {
-				r = ccb_map_restore(e, msg, sizeof(msg));
-				if (r == -ENOTSUP)
-					snprintf(msg, sizeof(msg),
-					         "%s: unknown record kind '%s'; kept", file,
-					         kind ? kind : "?");
-			}
-			if (r < 0) {
-				fprintf(stderr, "ccbench: restore: %s\n", msg);
-				json_array_insert(left, 0, e);
-				if (!first)
-					first = r;
-			} else {
-				printf("restored (run pid %lld): %s\n",
-				       (long long)json_integer_value(json_object_get(f, "pid")),
-				       msg);
-				done++;
-			}
-		}
-		int r = ccb_undo_state_resolve(file, left);
-		if (r < 0) {
-			fprintf(stderr, "ccbench: rewrite %s: %s\n", file, strerror(-r));
-			if (!first)
-				first = r;
-		}
-		json_decref(left);
-	}
-	if (!done && !first && !o->quiet)
-		printf("nothing to restore (no state of a dead run in %s)\n", ccb_undo_state_dir());
-	json_decref(files);
-	return first;
-}

@@ -26,41 +26,8 @@
 
 #include <rados/librados.h>
 
-#define HDR_MAGIC      "CCBENCH1"
-#define META_MAX_BYTES (1u << 20)
-
-struct chunk_hdr {
-	char magic[8];
-	uint64_t run_hash;
-	uint64_t object;
-	uint64_t offset;
-	uint64_t op_bytes;
-};
-
-struct rrun {
-	rados_t ctl; /* control connection: meta, cleanup */
-	rados_ioctx_t io;
-	char run[65];
-	uint64_t run_hash;
-	uint64_t op_bytes, obj_bytes, chunks;
-	uint64_t max_objects;      /* write: 0 = no limit */
-	uint64_t n_objects;        /* read: objects the write left */
-	uint64_t old_objects;      /* write --reuse: objects of the run it overwrites */
-	atomic_uint_fast64_t next; /* write: next object to claim; seq: next chunk */
-	pthread_mutex_t lock;
-	uint64_t *partial; /* objects not fully written */
-	size_t n_partial, cap_partial;
-	bool meta_claimed;
-	bool keep;
-	const struct ccb_opts *opts;
-};
-
-struct rclient {
-	rados_t cluster;
-	rados_ioctx_t io;
-	uint64_t cur_obj, next_chunk;
-	bool have_obj;
-};
+#include "path_conn.h"
+#include "path_rados_int.h"
 
 static uint64_t fnv1a(const char *s)
 {
@@ -71,12 +38,12 @@ static uint64_t fnv1a(const char *s)
 	return h;
 }
 
-static void obj_name(char *buf, size_t len, const char *run, uint64_t obj)
+void ccb_rados_obj_name(char *buf, size_t len, const char *run, uint64_t obj)
 {
 	snprintf(buf, len, "%s.%08" PRIu64, run, obj);
 }
 
-static uint64_t claimed_objects(struct rrun *rr)
+uint64_t ccb_rados_claimed_objects(struct rrun *rr)
 {
 	uint64_t n = atomic_load(&rr->next);
 
@@ -105,373 +72,6 @@ static bool is_partial(const struct rrun *rr, uint64_t obj)
 		if (rr->partial[i] == obj)
 			return true;
 	return false;
-}
-
-/* ---- metadata ---------------------------------------------------------- */
-
-static json_t *meta_json(struct rrun *rr, bool complete)
-{
-	char host[256] = "";
-	json_t *partial = json_array();
-
-	gethostname(host, sizeof(host) - 1);
-	for (size_t i = 0; i < rr->n_partial; i++)
-		json_array_append_new(partial, json_integer((json_int_t)rr->partial[i]));
-	uint64_t n = claimed_objects(rr);
-	if (rr->old_objects > n)
-		n = rr->old_objects;
-	return json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:b, s:s, s:i, s:I}", "ccbench_meta", 1,
-	                 "run", rr->run, "op_size", (json_int_t)rr->op_bytes, "object_size",
-	                 (json_int_t)rr->obj_bytes, "objects", (json_int_t)n, "partial", partial,
-	                 "complete", complete, "host", host, "pid", (int)getpid(), "time",
-	                 (json_int_t)time(NULL));
-}
-
-static int meta_read(rados_ioctx_t io, const char *run, json_t **out)
-{
-	char name[96];
-	char *buf = malloc(META_MAX_BYTES + 1);
-	json_error_t jerr;
-	int r;
-
-	if (!buf)
-		return -ENOMEM;
-	snprintf(name, sizeof(name), "%s.meta", run);
-	r = rados_read(io, name, buf, META_MAX_BYTES, 0);
-	if (r >= 0) {
-		buf[r] = '\0';
-		*out = json_loads(buf, 0, &jerr);
-		if (!*out || !json_is_object(*out) || !json_object_get(*out, "ccbench_meta")) {
-			json_decref(*out);
-			*out = NULL;
-			r = -EBADMSG;
-		} else {
-			r = 0;
-		}
-	}
-	free(buf);
-	return r;
-}
-
-static int meta_write(struct rrun *rr, bool complete, bool exclusive)
-{
-	char name[96];
-	json_t *m = meta_json(rr, complete);
-	char *s = m ? json_dumps(m, JSON_COMPACT) : NULL;
-	rados_write_op_t op;
-	int r;
-
-	json_decref(m);
-	if (!s)
-		return -ENOMEM;
-	snprintf(name, sizeof(name), "%s.meta", rr->run);
-	op = rados_create_write_op();
-	if (exclusive)
-		rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, NULL);
-	rados_write_op_write_full(op, s, strlen(s));
-	r = rados_write_op_operate(op, rr->io, name, NULL, 0);
-	rados_release_write_op(op);
-	free(s);
-	return r;
-}
-
-/* ---- removal (shared by the undo log and `ccbench cleanup`) ------------- */
-
-/*
- * Every removal of one cleanup is in flight at once (up to CLEANUP_WINDOW),
- * and the whole cleanup has one deadline (--op-timeout). Removing objects
- * in turn made a fault's end grow with what the machine had written: after
- * an OSD stopped, each of its objects waited out a timeout of its own.
- *
- * Completions are counted by a callback on librados' thread, under the
- * remover's lock. When the deadline passes with removals still in flight,
- * the remover is left to the last of them to free (a reference each), and
- * what was not removed is reported with the command that removes it.
- */
-#define CLEANUP_WINDOW     4096
-#define CLEANUP_SLACK_NSEC 3000000000ull
-
-/* Set when a cleanup gave up on removals still in flight: shutting the
- * connection down under them trips librados' asserts (Objecter::op_cancel
- * on a timer), so the connection is left to the process exit instead. */
-static atomic_bool ops_abandoned;
-
-static void ctl_shutdown(rados_t r)
-{
-	if (!atomic_load(&ops_abandoned))
-		rados_shutdown(r);
-}
-
-struct remover {
-	rados_ioctx_t io;
-	const struct ccb_opts *opts; /* pool and namespace for the message */
-	pthread_mutex_t lock;
-	pthread_cond_t cond; /* CLOCK_MONOTONIC: the deadline is a duration */
-	unsigned refs;       /* the owner + one per removal in flight */
-	unsigned in_flight;
-	uint64_t removed, failed, skipped;
-	int first_err;
-	uint64_t deadline_nsec;
-	bool expired;
-	bool meta_sent;           /* the run's meta was sent last: not counted as an object */
-	uint64_t objects_removed; /* removed before the meta was sent */
-};
-
-static void remover_put_locked(struct remover *rm)
-{
-	bool last = --rm->refs == 0;
-
-	pthread_mutex_unlock(&rm->lock);
-	if (last) {
-		pthread_cond_destroy(&rm->cond);
-		pthread_mutex_destroy(&rm->lock);
-		free(rm);
-	}
-}
-
-static struct remover *remover_new(rados_ioctx_t io, const struct ccb_opts *o)
-{
-	struct remover *rm = calloc(1, sizeof(*rm));
-	pthread_condattr_t ca;
-
-	if (!rm)
-		return NULL;
-	rm->io = io;
-	rm->opts = o;
-	rm->refs = 1;
-	pthread_mutex_init(&rm->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&rm->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	/* Each removal times out by itself after --op-timeout (rados_osd_op_timeout);
-	 * the slack lets those answers arrive, so that no op is left in flight
-	 * when the connection shuts down. */
-	rm->deadline_nsec = ccb_now_nsec() + o->op_timeout_usec * 1000ull + CLEANUP_SLACK_NSEC;
-	return rm;
-}
-
-static void remover_cb(rados_completion_t c, void *arg)
-{
-	struct remover *rm = arg;
-	int r = rados_aio_get_return_value(c);
-
-	/* librados thread: count, wake the owner, nothing more. The callback
-	 * holds its own reference to c, so releasing ours here is safe. */
-	rados_aio_release(c);
-	pthread_mutex_lock(&rm->lock);
-	if (r == 0)
-		rm->removed++;
-	else if (r != -ENOENT) {
-		rm->failed++;
-		if (!rm->first_err)
-			rm->first_err = r;
-	}
-	rm->in_flight--;
-	pthread_cond_broadcast(&rm->cond);
-	remover_put_locked(rm);
-}
-
-/* Wait (with the lock held) until at most @p keep removals are in flight or
- * the deadline passed. @return false once the deadline has passed. */
-static bool remover_wait_locked(struct remover *rm, unsigned keep)
-{
-	while (rm->in_flight > keep && !rm->expired) {
-		struct timespec ts = {.tv_sec = (time_t)(rm->deadline_nsec / 1000000000ull),
-		                      .tv_nsec = (long)(rm->deadline_nsec % 1000000000ull)};
-
-		if (pthread_cond_timedwait(&rm->cond, &rm->lock, &ts) == ETIMEDOUT)
-			rm->expired = true;
-	}
-	return !rm->expired;
-}
-
-static void remover_add(struct remover *rm, const char *name)
-{
-	rados_completion_t c;
-	rados_write_op_t op;
-	int r;
-
-	pthread_mutex_lock(&rm->lock);
-	if (!remover_wait_locked(rm, CLEANUP_WINDOW - 1)) {
-		rm->skipped++;
-		pthread_mutex_unlock(&rm->lock);
-		return;
-	}
-	rm->in_flight++;
-	rm->refs++;
-	pthread_mutex_unlock(&rm->lock);
-
-	r = rados_aio_create_completion2(rm, remover_cb, &c);
-	if (r == 0) {
-		/* FULL_TRY: a pool over quota or full blocks plain removals, and
-		 * removing is exactly what gets it out of that state. */
-		op = rados_create_write_op();
-		rados_write_op_remove(op);
-		r = rados_aio_write_op_operate(op, rm->io, c, name, NULL,
-		                               LIBRADOS_OPERATION_FULL_TRY);
-		rados_release_write_op(op);
-		if (r < 0)
-			rados_aio_release(c);
-	}
-	if (r < 0) {
-		pthread_mutex_lock(&rm->lock);
-		rm->in_flight--;
-		rm->failed++;
-		if (!rm->first_err)
-			rm->first_err = r;
-		remover_put_locked(rm);
-	}
-}
-
-/* Wait for every removal in flight (until the deadline). @return true when
- * all of them were removed (or already gone). */
-static bool remover_drain(struct remover *rm)
-{
-	bool clean;
-
-	pthread_mutex_lock(&rm->lock);
-	remover_wait_locked(rm, 0);
-	clean = !rm->in_flight && !rm->failed && !rm->skipped;
-	pthread_mutex_unlock(&rm->lock);
-	return clean;
-}
-
-/* Report, drop the owner's reference. @return 0, or -errno when anything
- * is left. */
-static int remover_finish(struct remover *rm, const char *run, uint64_t *removed)
-{
-	const struct ccb_opts *o = rm->opts;
-	uint64_t left;
-	int r = 0;
-
-	pthread_mutex_lock(&rm->lock);
-	remover_wait_locked(rm, 0);
-	*removed = rm->meta_sent ? rm->objects_removed : rm->removed;
-	left = rm->failed + rm->skipped + rm->in_flight;
-	if (rm->in_flight)
-		atomic_store(&ops_abandoned, true);
-	if (left) {
-		bool ns = strcmp(o->rados_namespace, "ccbench") != 0;
-
-		r = rm->first_err ? rm->first_err : -ETIMEDOUT;
-		fprintf(stderr,
-		        "ccbench: %" PRIu64
-		        " objects of run %s not removed (%s%s); remove them with: "
-		        "ccbench cleanup -p %s%s%s --run-name %s\n",
-		        left, run, rm->first_err ? strerror(-rm->first_err) : "",
-		        rm->expired ? (rm->first_err ? "; cleanup deadline (--op-timeout) passed"
-		                                     : "cleanup deadline (--op-timeout) passed")
-		                    : "",
-		        o->pool, ns ? " -N " : "", ns ? o->rados_namespace : "", run);
-	}
-	remover_put_locked(rm);
-	return r;
-}
-
-static int remove_by_count(rados_ioctx_t io, const struct ccb_opts *o, const char *run,
-                           uint64_t n_objects, uint64_t *removed)
-{
-	struct remover *rm = remover_new(io, o);
-	char name[96];
-
-	if (!rm)
-		return -ENOMEM;
-	for (uint64_t i = 0; i < n_objects; i++) {
-		obj_name(name, sizeof(name), run, i);
-		remover_add(rm, name);
-	}
-	/* The meta goes last: while any object remains, it still names the run. */
-	if (remover_drain(rm)) {
-		snprintf(name, sizeof(name), "%s.meta", run);
-		rm->objects_removed = rm->removed; /* drained: the meta is not an object */
-		rm->meta_sent = true;
-		remover_add(rm, name);
-	}
-	return remover_finish(rm, run, removed);
-}
-
-/* True for names ccbench writes for @p run: RUN.meta and RUN.<digits>. */
-static bool is_run_object(const char *name, const char *run)
-{
-	size_t l = strlen(run);
-
-	if (strncmp(name, run, l) != 0 || name[l] != '.')
-		return false;
-	name += l + 1;
-	if (strcmp(name, "meta") == 0)
-		return true;
-	if (!*name)
-		return false;
-	return strspn(name, "0123456789") == strlen(name);
-}
-
-/* For runs whose meta never got its final count (a crash): list the namespace. */
-static int remove_by_listing(rados_ioctx_t io, const struct ccb_opts *o, const char *run,
-                             uint64_t *removed)
-{
-	struct remover *rm;
-	rados_list_ctx_t ctx;
-	const char *entry;
-	char meta[96];
-	bool have_meta = false;
-	int r = rados_nobjects_list_open(io, &ctx);
-
-	if (r < 0)
-		return r;
-	rm = remover_new(io, o);
-	if (!rm) {
-		rados_nobjects_list_close(ctx);
-		return -ENOMEM;
-	}
-	while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0) {
-		if (!is_run_object(entry, run))
-			continue;
-		if (strcmp(entry + strlen(run), ".meta") == 0) {
-			have_meta = true;
-			continue;
-		}
-		remover_add(rm, entry);
-	}
-	rados_nobjects_list_close(ctx);
-	if (r != -ENOENT) {
-		fprintf(stderr, "ccbench: rados_nobjects_list(pool %s): %s\n", o->pool,
-		        strerror(-r));
-		remover_finish(rm, run, removed);
-		return r;
-	}
-	if (remover_drain(rm) && have_meta) {
-		snprintf(meta, sizeof(meta), "%s.meta", run);
-		rm->objects_removed = rm->removed; /* drained: the meta is not an object */
-		rm->meta_sent = true;
-		remover_add(rm, meta);
-	}
-	return remover_finish(rm, run, removed);
-}
-
-static int undo_remove_objects(void *arg)
-{
-	struct rrun *rr = arg;
-	uint64_t n = claimed_objects(rr), removed = 0;
-
-	if (rr->old_objects > n)
-		n = rr->old_objects;
-	if (!rr->opts->quiet)
-		fprintf(stderr, "ccbench: removing %" PRIu64 " objects of run %s\n", n, rr->run);
-	return remove_by_count(rr->io, rr->opts, rr->run, n, &removed);
-}
-
-static int undo_close_ctl(void *arg)
-{
-	struct rrun *rr = arg;
-
-	if (!atomic_load(&ops_abandoned))
-		rados_ioctx_destroy(rr->io);
-	ctl_shutdown(rr->ctl);
-	pthread_mutex_destroy(&rr->lock);
-	free(rr->partial);
-	free(rr);
-	return 0;
 }
 
 /* ---- pool state --------------------------------------------------------- */
@@ -533,7 +133,7 @@ static int prepare_read(struct ccb_run *run, struct rrun *rr)
 	const struct ccb_opts *o = run->opts;
 	json_t *m = NULL, *p;
 	size_t i;
-	int r = meta_read(rr->io, rr->run, &m);
+	int r = ccb_rados_meta_read(rr->io, rr->run, &m);
 
 	if (r == -ENOENT) {
 		fprintf(
@@ -596,16 +196,16 @@ static int prepare_write(struct ccb_run *run, struct rrun *rr)
 		fprintf(stderr, "ccbench: %s: a write run would only be refused\n", why);
 		return r;
 	}
-	r = meta_write(rr, false, true);
+	r = ccb_rados_meta_write(rr, false, true);
 
 	if (r == -EEXIST && o->reuse) {
 		json_t *m = NULL;
-		r = meta_read(rr->io, rr->run, &m);
+		r = ccb_rados_meta_read(rr->io, rr->run, &m);
 		if (r == 0) {
 			rr->old_objects =
 			    (uint64_t)json_integer_value(json_object_get(m, "objects"));
 			json_decref(m);
-			r = meta_write(rr, false, false);
+			r = ccb_rados_meta_write(rr, false, false);
 		} else {
 			fprintf(stderr, "ccbench: --reuse: %s.meta: %s\n", rr->run,
 			        r == -EBADMSG ? "not a ccbench run header; not touching it"
@@ -629,7 +229,8 @@ static int prepare_write(struct ccb_run *run, struct rrun *rr)
 	}
 	rr->meta_claimed = true;
 	if (!o->no_cleanup) {
-		r = ccb_undo_push("remove the run's objects", undo_remove_objects, rr, NULL);
+		r = ccb_undo_push("remove the run's objects", ccb_rados_undo_remove_objects, rr,
+		                  NULL);
 		if (r < 0)
 			return r;
 		ccb_undo_set_hint(r, "ccbench cleanup -p %s -N %s --run-name %s%s%s", o->pool,
@@ -639,56 +240,43 @@ static int prepare_write(struct ccb_run *run, struct rrun *rr)
 	return 0;
 }
 
+/* The run state before the undo log owns it (see ccb_path_connect()). */
+static void discard_rrun(void *arg)
+{
+	struct rrun *rr = arg;
+
+	pthread_mutex_destroy(&rr->lock);
+	free(rr);
+}
+
 static int rados_prepare(struct ccb_run *run)
 {
 	const struct ccb_opts *o = run->opts;
 	struct rrun *rr = calloc(1, sizeof(*rr));
-	char err[512];
 	int r;
 
 	if (!rr)
 		return -ENOMEM;
 	pthread_mutex_init(&rr->lock, NULL);
 	rr->opts = o;
-	r = ccb_cluster_connect(o, &rr->ctl, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		run->bad_input = r == -EINVAL;
-		pthread_mutex_destroy(&rr->lock);
-		free(rr);
+	r = ccb_path_connect(run, o->pool, o->rados_namespace ? o->rados_namespace : "", NULL,
+	                     &rr->ctl, &rr->io, ccb_rados_undo_close_ctl, discard_rrun, rr);
+	if (r < 0)
 		return r;
-	}
-	r = ccb_cluster_ioctx(rr->ctl, o, &rr->io, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		run->bad_input = r == -ENOENT;
-		rados_shutdown(rr->ctl);
-		pthread_mutex_destroy(&rr->lock);
-		free(rr);
-		return r;
-	}
-	run->mon = rr->ctl; /* the cluster state at start and end (explain) */
-	/* From here on the undo log owns rr: it closes the control connection last. */
-	r = ccb_undo_push("close the control connection", undo_close_ctl, rr, NULL);
-	if (r < 0) {
-		undo_close_ctl(rr);
-		return r;
-	}
-	run->path_data = rr;
-	rados_cluster_fsid(rr->ctl, run->fsid, sizeof(run->fsid));
 
 	if (o->run_name)
 		snprintf(rr->run, sizeof(rr->run), "%s", o->run_name);
 	else
 		default_run_name(rr->run, sizeof(rr->run));
 	rr->run_hash = fnv1a(rr->run);
-	rr->op_bytes = o->op_size_bytes;
+	rr->op_bytes = run->op_bytes;
 	rr->obj_bytes = o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes;
 	rr->max_objects = o->max_objects;
 
 	r = run->mode == CCB_MODE_WRITE ? prepare_write(run, rr) : prepare_read(run, rr);
 	if (r < 0)
 		return r;
+	run->op_bytes = rr->op_bytes; /* a read run reads with its write run's ops */
 	rr->chunks = rr->obj_bytes / rr->op_bytes;
 	run->buf_bytes = rr->op_bytes;
 	/* The chunk header goes with each op (zerocopy.h: from the op, or
@@ -792,7 +380,7 @@ static int rados_submit(struct ccb_client *cl, struct ccb_slot *s)
 			return r;
 	}
 	s->len_bytes = rr->op_bytes;
-	obj_name(name, sizeof(name), rr->run, s->object);
+	ccb_rados_obj_name(name, sizeof(name), rr->run, s->object);
 	if (!s->io) {
 		struct ccb_zc_op *op;
 		r = ccb_zc_op_new(rados_complete_cb, s, &op);
@@ -825,7 +413,7 @@ static int rados_complete(struct ccb_client *cl, struct ccb_slot *s)
 
 	if (run->mode == CCB_MODE_WRITE)
 		return 0;
-	obj_name(name, sizeof(name), rr->run, s->object);
+	ccb_rados_obj_name(name, sizeof(name), rr->run, s->object);
 	if ((uint64_t)s->ret != rr->op_bytes) {
 		if (!cl->first_error)
 			snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
@@ -856,7 +444,7 @@ static void rados_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf,
 	struct rrun *rr = run->path_data;
 	char name[96];
 
-	obj_name(name, sizeof(name), rr->run, s->object);
+	ccb_rados_obj_name(name, sizeof(name), rr->run, s->object);
 	snprintf(buf, len, "%s(%s)",
 	         run->mode != CCB_MODE_WRITE ? "rados_aio_read"
 	         : rr->chunks == 1           ? "rados_write_op_write_full"
@@ -904,10 +492,11 @@ static void rados_finish(struct ccb_run *run)
 	if (!rr || run->mode != CCB_MODE_WRITE || !rr->meta_claimed)
 		return;
 	explain_full(run, rr);
-	json_object_set_new(run->layout, "objects", json_integer((json_int_t)claimed_objects(rr)));
+	json_object_set_new(run->layout, "objects",
+	                    json_integer((json_int_t)ccb_rados_claimed_objects(rr)));
 	if (!run->opts->no_cleanup)
 		return; /* the undo log removes everything, meta included */
-	r = meta_write(rr, true, false);
+	r = ccb_rados_meta_write(rr, true, false);
 	if (r < 0)
 		fprintf(stderr, "ccbench: rados_write_op_operate(%s.meta): %s\n", rr->run,
 		        strerror(-r));
@@ -915,11 +504,61 @@ static void rados_finish(struct ccb_run *run)
 		fprintf(stderr,
 		        "ccbench: kept %" PRIu64 " objects of run %s (read them with ccbench rados "
 		        "seq --run-name %s; remove with ccbench cleanup -p %s --run-name %s)\n",
-		        claimed_objects(rr), rr->run, rr->run, run->opts->pool, rr->run);
+		        ccb_rados_claimed_objects(rr), rr->run, rr->run, run->opts->pool, rr->run);
+}
+
+/* ---- option rules --------------------------------------------------------- */
+
+static int rados_validate(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	uint64_t obj;
+	char a[32], b[32];
+
+	if (!o->pool) {
+		snprintf(err, err_len, "--pool: required (-p POOL)");
+		return -EINVAL;
+	}
+	obj = o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes;
+	if (o->op_size_bytes > obj) {
+		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
+		ccb_format_bytes(obj, b, sizeof(b));
+		snprintf(err, err_len, "--op-size %s: larger than --object-size %s", a, b);
+		return -EINVAL;
+	}
+	if (obj % o->op_size_bytes) {
+		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
+		ccb_format_bytes(obj, b, sizeof(b));
+		snprintf(err, err_len, "--object-size %s: not a multiple of --op-size %s", b, a);
+		return -EINVAL;
+	}
+	if (o->op_size_bytes < 64 && !o->no_verify) {
+		snprintf(err, err_len,
+		         "--op-size %llu: ops under 64 bytes cannot carry the verification "
+		         "header; add --no-verify",
+		         (unsigned long long)o->op_size_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A write run may be bounded by --max-objects whole objects. */
+static uint64_t rados_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, bool one_pass,
+                                     uint64_t image_bytes, const char **bound)
+{
+	(void)one_pass;
+	(void)image_bytes;
+	if (mode != CCB_MODE_WRITE || !o->max_objects)
+		return 0;
+	*bound = "max-objects";
+	return o->max_objects * (o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes);
 }
 
 const struct ccb_path_ops ccb_path_rados = {
     .name = "rados",
+    .cmd_bit = CCB_CMD_RADOS,
+    .op_size_opt = "op-size",
+    .validate = rados_validate,
+    .estimate_bytes = rados_estimate_bytes,
     .prepare = rados_prepare,
     .client_open = rados_client_open,
     .submit = rados_submit,
@@ -930,102 +569,3 @@ const struct ccb_path_ops ccb_path_rados = {
     .finish = rados_finish,
     .stalled = rados_stalled,
 };
-
-/* ---- ccbench cleanup ---------------------------------------------------- */
-
-static int cleanup_one(rados_ioctx_t io, const char *run, const struct ccb_opts *o)
-{
-	json_t *m = NULL;
-	uint64_t removed = 0;
-	int r = meta_read(io, run, &m);
-
-	if (r == 0 && json_is_true(json_object_get(m, "complete"))) {
-		uint64_t n = (uint64_t)json_integer_value(json_object_get(m, "objects"));
-		r = remove_by_count(io, o, run, n, &removed);
-	} else if (r == 0 || (r == -ENOENT && o->force)) {
-		/* No final count (a crash mid-write; or no meta, and --force): list
-		 * the namespace for RUN.<digits>. */
-		r = remove_by_listing(io, o, run, &removed);
-	} else if (r == -ENOENT) {
-		/* Without the meta's header nothing says these objects are ccbench's:
-		 * RUN.<digits> is a name anyone could use. */
-		fprintf(
-		    stderr,
-		    "ccbench: cleanup: no %s.meta in pool %s namespace %s, so nothing shows that "
-		    "objects named %s.<digits> are a ccbench run's; not touching them (--force "
-		    "removes them anyway)\n",
-		    run, o->pool, o->rados_namespace, run);
-		json_decref(m);
-		return -EPERM; /* exit 1: a refusal, not bad input */
-	} else {
-		fprintf(stderr, "ccbench: %s.meta: %s; not touching run %s\n", run,
-		        r == -EBADMSG ? "not a ccbench run header" : strerror(-r), run);
-	}
-	json_decref(m);
-	printf("run %s: removed %" PRIu64 " objects from pool %s namespace %s\n", run, removed,
-	       o->pool, o->rados_namespace);
-	return r;
-}
-
-int ccb_rados_cleanup(const struct ccb_opts *o)
-{
-	rados_t cluster;
-	rados_ioctx_t io;
-	char err[512];
-	int r = ccb_cluster_connect(o, &cluster, err, sizeof(err));
-
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		return r;
-	}
-	r = ccb_cluster_ioctx(cluster, o, &io, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		rados_shutdown(cluster);
-		return r;
-	}
-	if (o->run_name) {
-		r = cleanup_one(io, o->run_name, o);
-	} else {
-		/* --all-runs: every RUN that has a RUN.meta carrying our header. */
-		rados_list_ctx_t ctx;
-		const char *entry;
-		json_t *runs = json_array();
-		size_t i;
-		json_t *v;
-
-		r = rados_nobjects_list_open(io, &ctx);
-		if (r == 0) {
-			while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0) {
-				size_t l = strlen(entry);
-				if (l > 5 && strcmp(entry + l - 5, ".meta") == 0)
-					json_array_append_new(runs, json_stringn(entry, l - 5));
-			}
-			rados_nobjects_list_close(ctx);
-		}
-		if (r == -ENOENT)
-			r = 0;
-		else if (r < 0)
-			fprintf(stderr, "ccbench: rados_nobjects_list(pool %s): %s\n", o->pool,
-			        strerror(-r));
-		json_array_foreach(runs, i, v)
-		{
-			json_t *m = NULL;
-			const char *run = json_string_value(v);
-			if (meta_read(io, run, &m) < 0)
-				continue; /* not ours */
-			json_decref(m);
-			int rr = cleanup_one(io, run, o);
-			if (rr < 0 && !r)
-				r = rr;
-		}
-		if (!json_array_size(runs))
-			printf("no ccbench runs in pool %s namespace %s\n", o->pool,
-			       o->rados_namespace);
-		json_decref(runs);
-	}
-	if (!atomic_load(&ops_abandoned))
-		rados_ioctx_destroy(io);
-	ctl_shutdown(cluster);
-	return r;
-}

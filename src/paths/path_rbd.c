@@ -12,6 +12,7 @@
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rbd.h>
+#include <ccbench/rbd_layout.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 #include <ccbench/zerocopy.h>
@@ -25,6 +26,8 @@
 #include <unistd.h>
 
 #include <rbd/librbd.h>
+
+#include "path_conn.h"
 
 /* Prefill: large writes, many in flight; it is set-up, not the measurement. */
 #define FILL_DEPTH 16
@@ -385,6 +388,15 @@ static json_t *image_layout(struct rbdrun *rr, char *err, size_t err_len)
 	return j;
 }
 
+/* The temporary image's removal (the undo) sends its object removals
+ * this many at a time. At librbd's default of 10, an OSD stopped mid-run
+ * made the removal wait out one op timeout per 10 of that OSD's objects,
+ * so the end of a fault grew with the image's size. */
+static void tune_ctl(rados_t ctl)
+{
+	rados_conf_set(ctl, "rbd_concurrent_management_ops", "1024");
+}
+
 static int rbd_prepare(struct ccb_run *run)
 {
 	const struct ccb_opts *o = run->opts;
@@ -431,35 +443,10 @@ static int rbd_prepare(struct ccb_run *run)
 		}
 	}
 	rr->existing_ro = !rr->temporary && !run->is_write && run->mode != CCB_MODE_RW;
-	r = ccb_cluster_connect(o, &rr->ctl, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		run->bad_input = r == -EINVAL;
-		free(rr);
+	r = ccb_path_connect(run, rr->pool, NULL, tune_ctl, &rr->ctl, &rr->io, undo_close_ctl, free,
+	                     rr);
+	if (r < 0)
 		return r;
-	}
-	/* The temporary image's removal (the undo) sends its object removals
-	 * this many at a time. At librbd's default of 10, an OSD stopped
-	 * mid-run made the removal wait out one op timeout per 10 of that OSD's
-	 * objects, so the end of a fault grew with the image's size. */
-	rados_conf_set(rr->ctl, "rbd_concurrent_management_ops", "1024");
-	r = rados_ioctx_create(rr->ctl, rr->pool, &rr->io);
-	if (r < 0) {
-		fprintf(stderr, "ccbench: --pool '%s': %s\n", rr->pool,
-		        r == -ENOENT ? "no such pool" : strerror(-r));
-		run->bad_input = r == -ENOENT;
-		rados_shutdown(rr->ctl);
-		free(rr);
-		return r;
-	}
-	r = ccb_undo_push("close the control connection", undo_close_ctl, rr, NULL);
-	if (r < 0) {
-		undo_close_ctl(rr);
-		return r;
-	}
-	run->path_data = rr;
-	run->mon = rr->ctl; /* the cluster state at start and end (explain) */
-	rados_cluster_fsid(rr->ctl, run->fsid, sizeof(run->fsid));
 
 	if (rr->temporary) {
 		if (o->data_pool && rados_pool_lookup(rr->ctl, o->data_pool) < 0) {
@@ -477,7 +464,7 @@ static int rbd_prepare(struct ccb_run *run)
 		run->bad_input = !rr->temporary;
 		return -ENOENT;
 	}
-	rr->io_bytes = o->io_size_bytes;
+	rr->io_bytes = run->op_bytes;
 	if (rr->io_bytes > rr->image_bytes) {
 		fprintf(stderr,
 		        "ccbench: --io-size %" PRIu64 ": larger than image %s/%s (%" PRIu64
@@ -705,8 +692,30 @@ static int rbd_stalled(struct ccb_run *run, char *why, size_t len)
 	return ccb_cluster_diagnose(rr->ctl, rr->pool, run->opts->data_pool, why, len);
 }
 
+static bool rbd_has_target(const struct ccb_opts *o)
+{
+	return o->image != NULL;
+}
+
+/* One pass reads or writes the whole image. */
+static uint64_t rbd_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, bool one_pass,
+                                   uint64_t image_bytes, const char **bound)
+{
+	(void)o;
+	(void)mode;
+	(void)bound;
+	return one_pass ? image_bytes : 0;
+}
+
 const struct ccb_path_ops ccb_path_rbd = {
     .name = "librbd",
+    .flags = CCB_PATH_ONE_PASS | CCB_PATH_TEMP_IMAGE,
+    .cmd_bit = CCB_CMD_RBD,
+    .op_size_opt = "io-size",
+    .target_opt = "image",
+    .has_target = rbd_has_target,
+    .validate = ccb_rbd_validate,
+    .estimate_bytes = rbd_estimate_bytes,
     .prepare = rbd_prepare,
     .client_open = rbd_client_open,
     .submit = rbd_submit,
@@ -730,6 +739,7 @@ int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)
 	run.command = "rbd read";
 	run.mode = CCB_MODE_SEQ;
 	run.n_clients = 1;
+	run.op_bytes = ccb_path_op_bytes(&ccb_path_rbd, o);
 	pthread_mutex_init(&run.reason_lock, NULL);
 	r = rbd_prepare(&run);
 	rr = run.path_data;

@@ -59,8 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			char *s;
 
 			err[0] = '\0';
-			if (ccb_opts_validate(&cli.opts, cli.cmd_mask, err, sizeof(err)) < 0 &&
-			    !err[0]) {
+			if (ccb_cli_validate(&cli, err, sizeof(err)) < 0 && !err[0]) {
 				fprintf(stderr, "%s: options refused without a message\n",
 				        cli.command);
 				abort();

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include <ccbench/options.h>
+#include <ccbench/path.h>
+#include <ccbench/rbd_layout.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -80,6 +82,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		p = next;
 	}
+	static const struct ccb_path_ops *const paths[] = {&ccb_path_rados, &ccb_path_rbd,
+	                                                   &ccb_path_krbd, &ccb_path_cephfs,
+	                                                   &ccb_path_cephfs_meta};
 	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
 		json_t *j;
 		char *s;
@@ -93,6 +98,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			}
 			continue;
+		}
+		/* Then the rules of the path whose commands take this mask's options. */
+		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
+			if (!(masks[i] & paths[k]->cmd_bit))
+				continue;
+			err[0] = '\0';
+			if (paths[k]->validate(&o, err, sizeof(err)) < 0 && !err[0]) {
+				fprintf(stderr, "%s: options refused without a message\n",
+				        paths[k]->name);
+				abort();
+			}
 		}
 		/* As a run does: only options its command accepted become its JSON. */
 		j = ccb_opts_to_json(&o, masks[i]);

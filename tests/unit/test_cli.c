@@ -106,7 +106,7 @@ static void test_rados_write(void **state)
 	assert_true(a->cli.opts.duration_usec == 10000000ull);
 	assert_string_equal(a->cli.opts.cluster, "ceph");
 	assert_int_equal(a->cli.opts.clients, 1);
-	assert_int_equal(ccb_opts_validate(&a->cli.opts, a->cli.cmd_mask, err, sizeof(err)), 0);
+	assert_int_equal(ccb_cli_validate(&a->cli, err, sizeof(err)), 0);
 	args_free(a);
 }
 
@@ -192,14 +192,13 @@ static void test_cleanup(void **state)
 	assert_int_equal(a->cli.cmd_mask, CMD_CLEANUP);
 	assert_true(a->cli.opts.all_runs);
 	assert_string_equal(a->cli.opts.pool, "x");
-	assert_int_equal(ccb_opts_validate(&a->cli.opts, a->cli.cmd_mask, err, sizeof(err)), 0);
+	assert_int_equal(ccb_cli_validate(&a->cli, err, sizeof(err)), 0);
 	args_free(a);
 
 	/* Parsing accepts any table option; validation refuses those cleanup does not take. */
 	a = parse("cleanup", "--run-name", "r1", "-p", "x", "-t", "4", NULL);
 	expect_ok(a);
-	assert_int_equal(ccb_opts_validate(&a->cli.opts, a->cli.cmd_mask, err, sizeof(err)),
-	                 -EINVAL);
+	assert_int_equal(ccb_cli_validate(&a->cli, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--queue-depth"));
 	args_free(a);
 }

@@ -88,7 +88,7 @@ static int parse_validate(const char *const *args, int n, char *err, size_t err_
 	r = ccb_cli_parse(n, argv, &cli, err, err_len);
 	if (r < 0)
 		return r;
-	return ccb_opts_validate(&cli.opts, cli.cmd_mask, err, err_len);
+	return ccb_cli_validate(&cli, err, err_len);
 }
 
 static void test_cli_n_is_spec(void **state)

@@ -17,6 +17,7 @@
 #include "ccbench/chart.h"
 #include "ccbench/group.h"
 #include "ccbench/options.h"
+#include "ccbench/path.h"
 
 #define MIB 1048576.0
 
@@ -43,7 +44,7 @@ static void test_params_rados(void **state)
 	set(&o, "group", "g");
 	set(&o, "members", "3");
 	set(&o, "op-size", "64K");
-	p = ccb_group_params(&o, "rados write", CCB_CMD_RADOS);
+	p = ccb_group_params(&o, "rados write", &ccb_path_rados);
 	assert_non_null(p);
 	assert_string_equal(json_string_value(json_object_get(p, "command")), "rados write");
 	assert_int_equal(json_integer_value(json_object_get(p, "members")), 3);
@@ -63,7 +64,7 @@ static void test_params_rbd_pass_and_total(void **state)
 	(void)state;
 	ccb_opts_defaults(&o);
 	set(&o, "members", "2");
-	p = ccb_group_params(&o, "rbd read", CCB_CMD_RBD);
+	p = ccb_group_params(&o, "rbd read", &ccb_path_rbd);
 	/* rbd without --duration makes one pass over the image. */
 	assert_string_equal(json_string_value(json_object_get(p, "stop")), "pass");
 	assert_null(json_object_get(p, "duration"));
@@ -71,7 +72,7 @@ static void test_params_rbd_pass_and_total(void **state)
 	json_decref(p);
 
 	set(&o, "total", "1G");
-	p = ccb_group_params(&o, "rbd read", CCB_CMD_RBD);
+	p = ccb_group_params(&o, "rbd read", &ccb_path_rbd);
 	assert_string_equal(json_string_value(json_object_get(p, "stop")), "total");
 	assert_int_equal(json_integer_value(json_object_get(p, "total")), 1 << 30);
 	json_decref(p);

@@ -1,7 +1,7 @@
-/* Unit tests for src/paths/mapping.c: the kernel map options ccbench adds; the
- * helper runner (pipes, own session, Ctrl-C); and `krbd restore` against
- * hand-made records in a temporary state directory and a fake sysfs tree,
- * checking that nothing but ccbench's own is ever touched. */
+/* Unit tests for src/paths/mapping.c, map_kernel.c and map_restore.c: the
+ * kernel map options ccbench adds; the helper runner (pipes, own session, Ctrl-C); and `krbd
+ * restore` against hand-made records in a temporary state directory and a fake sysfs tree, checking
+ * that nothing but ccbench's own is ever touched. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ccbench/options.h"
+#include "ccbench/path.h"
 #include "ccbench/units.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -79,10 +80,20 @@ static void rados_base(struct ccb_opts *o)
 	set_ok(o, "pool", "rbd");
 }
 
+/* The generic rules, then (for rados) the path's own, as ccb_cli_validate() does. */
+static int validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len)
+{
+	int r = ccb_opts_validate(o, cmd, err, err_len);
+
+	if (r == 0 && (cmd & CCB_CMD_RADOS))
+		r = ccb_path_rados.validate(o, err, err_len);
+	return r;
+}
+
 static void validate_fails(const struct ccb_opts *o, unsigned cmd, const char *needle)
 {
 	char err[256] = "";
-	int r = ccb_opts_validate(o, cmd, err, sizeof(err));
+	int r = validate(o, cmd, err, sizeof(err));
 
 	if (r != -EINVAL)
 		fail_msg("validate: ret %d, want -EINVAL (expected \"%s\")", r, needle);
@@ -93,7 +104,7 @@ static void validate_fails(const struct ccb_opts *o, unsigned cmd, const char *n
 static void validate_ok(const struct ccb_opts *o, unsigned cmd)
 {
 	char err[256] = "";
-	int r = ccb_opts_validate(o, cmd, err, sizeof(err));
+	int r = validate(o, cmd, err, sizeof(err));
 
 	if (r != 0)
 		fail_msg("validate: ret %d (%s)", r, err);

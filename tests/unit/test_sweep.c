@@ -1,6 +1,7 @@
-/* Unit tests for src/sweep.c's loader: config errors, path_params, the
- * --param / --repeat overrides, the layout keys and the dry-run estimate.
- * Nothing here connects: ccb_sweep_load() checks every point offline. */
+/* Unit tests for the sweep config loader (src/sweep_config.c and
+ * sweep_point.c): config errors, path_params, the --param / --repeat
+ * overrides, the layout keys and the dry-run estimate. Nothing here
+ * connects: ccb_sweep_load() checks every point offline. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,0 +1,243 @@
+/*
+ * What the krbd path settles before it opens a device: its option rules,
+ * the temporary image of a run without --device or --map, and
+ * `ccbench krbd restore` for what a killed run left.
+ */
+#include <ccbench/cluster.h>
+#include <ccbench/mapping.h>
+#include <ccbench/path.h>
+#include <ccbench/path_krbd.h>
+#include <ccbench/path_rbd.h>
+#include <ccbench/sysfs.h>
+#include <ccbench/undo.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/fs.h>
+#include <linux/loop.h>
+#include <liburing.h>
+#include <rbd/librbd.h>
+
+#include "path_krbd_int.h"
+
+/* ---- what the rest of ccbench asks of the path ---------------------------- */
+
+int ccb_krbd_validate(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	const char *temp = ccb_opts_first_given(o, CCB_OPTF_TEMP);
+
+	if (o->device && o->map) {
+		snprintf(err, err_len, "krbd: give one of --device DEV or --map POOL/IMAGE");
+		return -EINVAL;
+	}
+	/* Neither: a temporary prefilled image, mapped for the run, laid out by
+	 * the rbd layout flags (the same image `rbd read --image` can read). */
+	if ((o->device || o->map) && temp) {
+		snprintf(err, err_len, "--%s: applies to the temporary image, not to --%s", temp,
+		         o->device ? "device" : "map");
+		return -EINVAL;
+	}
+	if (o->map_options && !o->map) {
+		snprintf(err, err_len, "--map-options: only with --map");
+		return -EINVAL;
+	}
+	if (o->map && (!strchr(o->map, '/') || o->map[0] == '/')) {
+		snprintf(err, err_len, "--map '%s': expected POOL/IMAGE", o->map);
+		return -EINVAL;
+	}
+	if (o->queue_depth > 1 && !o->direct) {
+		snprintf(
+		    err, err_len,
+		    "--queue-depth %llu: buffered reads are one per stream; use --streams N, or "
+		    "--direct for O_DIRECT reads at depth",
+		    (unsigned long long)o->queue_depth);
+		return -EINVAL;
+	}
+	if (o->direct && o->io_size_bytes % 512) {
+		snprintf(err, err_len, "--io-size %llu: --direct needs a multiple of 512 bytes",
+		         (unsigned long long)o->io_size_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A plain --device run reads a local device: no cluster to talk to. */
+bool ccb_krbd_needs_cluster(const struct ccb_opts *o)
+{
+	return !o->device;
+}
+
+bool ccb_krbd_has_target(const struct ccb_opts *o)
+{
+	return o->device || o->map;
+}
+
+/* Buffered reads are one pread() at a time per stream (validate refuses
+ * more); --direct reads go through io_uring at --queue-depth. */
+uint64_t ccb_krbd_queue_depth(const struct ccb_opts *o)
+{
+	return o->direct ? o->queue_depth : 1;
+}
+
+/* Without --device or --map: a temporary prefilled image, mapped for the
+ * point and removed with it (unless --keep). */
+int ccb_krbd_setup(struct ccb_run *run, struct ccb_opts *scratch, char *buf, size_t buf_len)
+{
+	int r;
+
+	if (ccb_krbd_has_target(run->opts))
+		return 0;
+	r = ccb_rbd_shared_image(run->opts, buf, buf_len);
+	if (r < 0)
+		return r;
+	*scratch = *run->opts;
+	scratch->map = buf;
+	run->opts = scratch;
+	return 0;
+}
+
+/* A sweep's "readahead" is a size for both rbd paths; the kernel's knob is in KiB. */
+int ccb_krbd_param_alias(const char *key, const char **name, const char **val, char *buf,
+                         size_t buf_len, char *err, size_t err_len)
+{
+	uint64_t bytes;
+
+	if (strcmp(key, "readahead") != 0)
+		return 0;
+	if (!*val || ccb_parse_bytes(*val, &bytes) < 0) {
+		snprintf(err, err_len, "readahead: '%s' is not a size", *val ? *val : "");
+		return -EINVAL;
+	}
+	snprintf(buf, buf_len, "%llu", (unsigned long long)(bytes / 1024));
+	*name = "read-ahead-kb";
+	*val = buf;
+	return 1;
+}
+
+/* One pass reads from --offset to the end of the device. */
+uint64_t ccb_krbd_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, bool one_pass,
+                                 uint64_t image_bytes, const char **bound)
+{
+	(void)mode;
+	(void)bound;
+	if (!one_pass || !image_bytes)
+		return 0;
+	return image_bytes > o->offset_bytes ? image_bytes - o->offset_bytes : 0;
+}
+
+/* ---- ccbench krbd restore -------------------------------------------------- */
+
+int ccb_krbd_restore(const struct ccb_opts *o)
+{
+	char only_disk[64] = "", msg[PATH_MAX + 256];
+	json_t *files = NULL, *f;
+	size_t i;
+	int first = 0, done = 0;
+
+	if (o->device) {
+		char real[PATH_MAX];
+		struct stat st;
+
+		if (!realpath(o->device, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode) ||
+		    ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_rdev, NULL, 0, only_disk,
+		                           sizeof(only_disk)) < 0) {
+			fprintf(stderr, "ccbench: --device %s: not a block device\n", o->device);
+			return -EINVAL;
+		}
+	}
+	/* Records are acted on as root: only from a directory nobody else
+	 * could have written them into. */
+	if (ccb_map_check_state_dir(ccb_undo_state_dir(), msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "ccbench: restore: %s\n", msg);
+		return -EPERM;
+	}
+	if (ccb_undo_state_stranded(&files) < 0)
+		return -ENOMEM;
+	json_array_foreach(files, i, f)
+	{
+		json_t *entries = json_object_get(f, "entries"), *left;
+		const char *file = json_string_value(json_object_get(f, "file"));
+
+		if (ccb_map_check_state_file(file, msg, sizeof(msg)) < 0) {
+			fprintf(stderr, "ccbench: restore: %s\n", msg);
+			if (!first)
+				first = -EPERM;
+			continue;
+		}
+		left = json_array();
+
+		/* Newest first, as the unwind would have: loop before mount before process. */
+		for (size_t j = json_array_size(entries); j-- > 0;) {
+			json_t *e = json_array_get(entries, j);
+			const char *kind = json_string_value(json_object_get(e, "kind"));
+			int r;
+
+			msg[0] = '\0';
+			if (kind && strcmp(kind, "read_ahead_kb") == 0) {
+				const char *disk = json_string_value(json_object_get(e, "disk"));
+				json_t *orig = json_object_get(e, "original"),
+				       *set = json_object_get(e, "set");
+
+				if (disk && only_disk[0] && strcmp(disk, only_disk) != 0) {
+					json_array_insert(left, 0, e);
+					continue;
+				}
+				if (!json_is_integer(orig) || !json_is_integer(set) ||
+				    json_integer_value(orig) < 0 || json_integer_value(set) < 0)
+					r = -EINVAL,
+					snprintf(msg, sizeof(msg),
+					         "invalid record (read_ahead_kb): original "
+					         "and set must be numbers; nothing touched");
+				else
+					r = ccb_sysfs_restore_read_ahead_kb(
+					    disk, (uint64_t)json_integer_value(orig),
+					    (uint64_t)json_integer_value(set), msg, sizeof(msg));
+			} else if (only_disk[0]) {
+				json_array_insert(left, 0, e);
+				continue;
+			} else {
+				r = ccb_map_restore(e, msg, sizeof(msg));
+				if (r == -ENOTSUP)
+					snprintf(msg, sizeof(msg),
+					         "%s: unknown record kind '%s'; kept", file,
+					         kind ? kind : "?");
+			}
+			if (r < 0) {
+				fprintf(stderr, "ccbench: restore: %s\n", msg);
+				json_array_insert(left, 0, e);
+				if (!first)
+					first = r;
+			} else {
+				printf("restored (run pid %lld): %s\n",
+				       (long long)json_integer_value(json_object_get(f, "pid")),
+				       msg);
+				done++;
+			}
+		}
+		int r = ccb_undo_state_resolve(file, left);
+		if (r < 0) {
+			fprintf(stderr, "ccbench: rewrite %s: %s\n", file, strerror(-r));
+			if (!first)
+				first = r;
+		}
+		json_decref(left);
+	}
+	if (!done && !first && !o->quiet)
+		printf("nothing to restore (no state of a dead run in %s)\n", ccb_undo_state_dir());
+	json_decref(files);
+	return first;
+}

@@ -1,0 +1,397 @@
+/*
+ * Loading a sweep config: its keys, --param and --repeat overrides,
+ * path_params scopes, and every point built and checked before anything
+ * runs (a bad config exits 2 with the key it is about).
+ */
+#include <ccbench/cli.h>
+#include <ccbench/engine.h>
+#include <ccbench/path.h>
+#include <ccbench/path_rbd.h>
+#include <ccbench/rbd_layout.h>
+#include <ccbench/point.h>
+#include <ccbench/report.h>
+#include <ccbench/result.h>
+#include <ccbench/sweep.h>
+#include <ccbench/sweep_point.h>
+#include <ccbench/undo.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static bool key_allowed(const char *k)
+{
+	static const char *const keys[] = {"name",   "description", "command", "params",
+	                                   "matrix", "path_params", "repeat",  "tradeoff"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(k, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Paths a config may scope parameters to ("path_params"), named as the
+ * commands name them (the path tables' names). */
+static bool is_path_name(const char *s)
+{
+	return ccb_path_find(s, CCB_MODE_SEQ) != NULL;
+}
+
+/* The path a point runs through: its "path" value, else its command's.
+ * NULL when neither says (ccb_sweep_build_point then names the error). */
+static const char *point_path(const char *command, const json_t *p)
+{
+	struct ccb_cli c;
+	char e[128];
+
+	if (json_object_get(p, "path"))
+		return json_string_value(json_object_get(p, "path"));
+	memset(&c, 0, sizeof(c));
+	if (ccb_cli_select(&c, command, e, sizeof(e)) < 0)
+		return NULL;
+	return c.path;
+}
+
+/*
+ * A --param VALUE as the config would hold it: a JSON list when it starts
+ * with '[', true/false for a flag, an integer for an integer option (so the
+ * point's matrix reads as the config's would), else the CLI string.
+ */
+static json_t *param_value(const char *arg, const char *key, const char *val, char *err,
+                           size_t err_len)
+{
+	const struct ccb_opt_desc *d = ccb_opt_find(key);
+	json_error_t jerr;
+	json_t *l;
+
+	if (val[0] == '[') {
+		l = json_loads(val, JSON_REJECT_DUPLICATES, &jerr);
+		if (!json_is_array(l) || !json_array_size(l)) {
+			snprintf(err, err_len, "--param '%s': expected a non-empty JSON list%s%s",
+			         arg, l ? "" : ": ", l ? "" : jerr.text);
+			json_decref(l);
+			return NULL;
+		}
+		return l;
+	}
+	if (d && d->type == CCB_OPT_FLAG) {
+		if (strcmp(val, "true") != 0 && strcmp(val, "false") != 0) {
+			snprintf(err, err_len, "--param '%s': --%s is a flag: true or false", arg,
+			         key);
+			return NULL;
+		}
+		return json_boolean(strcmp(val, "true") == 0);
+	}
+	if (d && d->type == CCB_OPT_UINT && strlen(val) < 19 &&
+	    strspn(val, "0123456789") == strlen(val))
+		return json_integer((json_int_t)strtoll(val, NULL, 10));
+	return json_string(val);
+}
+
+/*
+ * One --param KEY=VALUE, applied to the loaded config before the grid is
+ * built, so an override is checked like the config itself. KEY goes where
+ * the config has it: a matrix axis becomes the one value (a JSON list
+ * replaces the axis, or makes one); a key scoped in path_params is replaced
+ * in each scope that holds it; anything else lands in params. KEY= (empty)
+ * removes KEY from params and path_params.
+ */
+static int apply_param(json_t *cfg, const char *arg, char *err, size_t err_len)
+{
+	json_t *matrix = json_object_get(cfg, "matrix");
+	json_t *scopes = json_object_get(cfg, "path_params");
+	json_t *params = json_object_get(cfg, "params");
+	const char *eq = strchr(arg, '='), *val = eq + 1, *sk;
+	char key[128];
+	json_t *v, *sv;
+	bool scoped = false;
+
+	if ((size_t)(eq - arg) >= sizeof(key)) {
+		snprintf(err, err_len, "--param '%.60s...': key too long", arg);
+		return -EINVAL;
+	}
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
+	if (strcmp(key, "path") != 0 && !ccb_opt_find(key)) {
+		snprintf(err, err_len, "--param '%s': no such option '%s'", arg, key);
+		return -EINVAL;
+	}
+	if (!val[0]) {
+		if (json_object_get(matrix, key)) {
+			snprintf(err, err_len,
+			         "--param '%s': '%s' is a matrix axis; give a value or a list", arg,
+			         key);
+			return -EINVAL;
+		}
+		if (params)
+			json_object_del(params, key);
+		json_object_foreach(scopes, sk, sv) json_object_del(sv, key);
+		return 0;
+	}
+	v = param_value(arg, key, val, err, err_len);
+	if (!v)
+		return -EINVAL;
+	if (json_is_array(v)) {
+		if (params)
+			json_object_del(params, key);
+		json_object_foreach(scopes, sk, sv) json_object_del(sv, key);
+		json_object_set_new(matrix, key, v);
+		return 0;
+	}
+	if (json_object_get(matrix, key)) {
+		json_t *one = json_array();
+		json_array_append_new(one, v);
+		json_object_set_new(matrix, key, one);
+		return 0;
+	}
+	json_object_foreach(scopes, sk, sv)
+	{
+		if (json_object_get(sv, key)) {
+			json_object_set(sv, key, v);
+			scoped = true;
+		}
+	}
+	if (!scoped) {
+		if (!params) {
+			params = json_object();
+			json_object_set_new(cfg, "params", params);
+		}
+		json_object_set(params, key, v);
+	}
+	json_decref(v);
+	return 0;
+}
+
+/* Does the config set KEY anywhere (params, matrix, a path scope)? */
+static bool config_sets(const json_t *cfg, const char *key)
+{
+	const char *sk;
+	json_t *sv;
+
+	if (json_object_get(json_object_get(cfg, "params"), key) ||
+	    json_object_get(json_object_get(cfg, "matrix"), key))
+		return true;
+	json_object_foreach(json_object_get(cfg, "path_params"), sk,
+	                    sv) if (json_object_get(sv, key)) return true;
+	return false;
+}
+
+/*
+ * The command line over the config: -p POOL first (the default pool of
+ * every point; where the config names a pool itself, -p replaces it like
+ * --param pool=POOL, rather than being silently outvoted), then each
+ * --param in order, then --repeat N.
+ */
+static int apply_overrides(json_t *cfg, const struct ccb_opts *o, char *err, size_t err_len)
+{
+	if (ccb_opt_given(o, "pool") && config_sets(cfg, "pool")) {
+		char arg[300];
+		snprintf(arg, sizeof(arg), "pool=%s", o->pool);
+		if (apply_param(cfg, arg, err, err_len) < 0)
+			return -EINVAL;
+	}
+	for (unsigned i = 0; i < o->n_params; i++)
+		if (apply_param(cfg, o->params[i], err, err_len) < 0)
+			return -EINVAL;
+	if (ccb_opt_given(o, "repeat"))
+		json_object_set_new(cfg, "repeat", json_integer((json_int_t)o->repeat));
+	return 0;
+}
+
+/* path_params: {PATH: {option: value}}, each key in one place only. */
+static int check_path_params(const json_t *scopes, const json_t *params, const json_t *matrix,
+                             const char *file, char *err, size_t err_len)
+{
+	const char *sk, *k;
+	json_t *sv, *v;
+
+	if (!scopes)
+		return 0;
+	if (!json_is_object(scopes)) {
+		snprintf(err, err_len,
+		         "%s: 'path_params' must be an object such as "
+		         "{\"librbd\": {\"sim-osd-latency\": \"2ms\"}}",
+		         file);
+		return -EINVAL;
+	}
+	json_object_foreach((json_t *)scopes, sk, sv)
+	{
+		if (!is_path_name(sk)) {
+			snprintf(
+			    err, err_len,
+			    "%s: path_params.%s: not a path (expected rados, librbd, krbd, cephfs)",
+			    file, sk);
+			return -EINVAL;
+		}
+		if (!json_is_object(sv)) {
+			snprintf(err, err_len, "%s: path_params.%s must be an object", file, sk);
+			return -EINVAL;
+		}
+		json_object_foreach(sv, k, v)
+		{
+			const char *where = strcmp(k, "path") == 0       ? "path_params"
+			                    : json_object_get(params, k) ? "params"
+			                    : json_object_get(matrix, k) ? "matrix"
+			                                                 : NULL;
+			if (where) {
+				snprintf(
+				    err, err_len,
+				    "%s: path_params.%s.%s: '%s' is also in %s; give it in one "
+				    "place",
+				    file, sk, k, k, where);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t **out_config,
+                   json_t **out_points, char *err, size_t err_len)
+{
+	json_error_t jerr;
+	json_t *cfg = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *matrix, *params, *scopes, *points = NULL, *v;
+	const char *key, *command;
+	size_t total = 1;
+	bool tradeoff;
+	char e2[512];
+
+	if (!cfg) {
+		if (jerr.line > 0)
+			snprintf(err, err_len, "%s:%d:%d: %s", path, jerr.line, jerr.column,
+			         jerr.text);
+		else
+			snprintf(err, err_len, "%s", jerr.text);
+		return -EINVAL;
+	}
+	if (!json_is_object(cfg)) {
+		snprintf(err, err_len, "%s: expected a JSON object", path);
+		goto bad;
+	}
+	json_object_foreach(cfg, key, v)
+	{
+		if (!key_allowed(key)) {
+			snprintf(
+			    err, err_len,
+			    "%s: unknown key '%s' (expected name, description, command, params, "
+			    "matrix, path_params, repeat, tradeoff)",
+			    path, key);
+			goto bad;
+		}
+	}
+	command = json_string_value(json_object_get(cfg, "command"));
+	if (!command) {
+		snprintf(err, err_len, "%s: 'command' must be a string such as \"rbd read\"", path);
+		goto bad;
+	}
+	params = json_object_get(cfg, "params");
+	if (params && !json_is_object(params)) {
+		snprintf(err, err_len, "%s: 'params' must be an object", path);
+		goto bad;
+	}
+	matrix = json_object_get(cfg, "matrix");
+	if (!json_is_object(matrix) || !json_object_size(matrix)) {
+		snprintf(err, err_len, "%s: 'matrix' must be an object of non-empty lists", path);
+		goto bad;
+	}
+	scopes = json_object_get(cfg, "path_params");
+	if (check_path_params(scopes, params, matrix, path, err, err_len) < 0)
+		goto bad;
+	if (apply_overrides(cfg, sweep_opts, err, err_len) < 0)
+		goto bad;
+	params = json_object_get(cfg, "params"); /* an override may have made it */
+	v = json_object_get(cfg, "repeat");
+	if (v &&
+	    (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1000)) {
+		snprintf(err, err_len, "%s: 'repeat' must be an integer from 1 to 1000", path);
+		goto bad;
+	}
+	v = json_object_get(cfg, "tradeoff");
+	if (v && !json_is_boolean(v)) {
+		snprintf(err, err_len, "%s: 'tradeoff' must be true or false", path);
+		goto bad;
+	}
+	tradeoff = json_is_true(v);
+	v = json_object_get(cfg, "name");
+	if (v && !json_is_string(v)) {
+		snprintf(err, err_len, "%s: 'name' must be a string", path);
+		goto bad;
+	}
+	json_object_foreach(matrix, key, v)
+	{
+		if (!json_is_array(v) || !json_array_size(v)) {
+			snprintf(err, err_len, "%s: matrix.%s must be a non-empty list", path, key);
+			goto bad;
+		}
+		if (params && json_object_get(params, key)) {
+			snprintf(err, err_len, "%s: '%s' is both in params and in matrix", path,
+			         key);
+			goto bad;
+		}
+		total *= json_array_size(v);
+		if (total > 100000) {
+			snprintf(err, err_len, "%s: the matrix has more than 100000 points", path);
+			goto bad;
+		}
+	}
+
+	/* The cartesian product, first axis slowest. Every point is built and
+	 * checked now, so a bad value fails before anything runs. */
+	points = json_array();
+	for (size_t idx = 0; idx < total; idx++) {
+		json_t *p = params ? json_deep_copy(params) : json_object();
+		json_t *mvals = json_object(), *scope;
+		size_t rest = idx, stride = total;
+		const char *pp;
+		struct ccb_sweep_point b;
+
+		json_object_foreach(matrix, key, v)
+		{
+			size_t n = json_array_size(v);
+			stride /= n;
+			json_t *val = json_array_get(v, rest / stride);
+			rest %= stride;
+			json_object_set(p, key, val);
+			json_object_set(mvals, key, val);
+		}
+		/* Parameters scoped to this point's path join its own. */
+		pp = point_path(command, p);
+		scope = pp ? json_object_get(scopes, pp) : NULL;
+		if (scope)
+			json_object_update(p, scope);
+		if (ccb_sweep_build_point(sweep_opts, command, p, &b, e2, sizeof(e2)) < 0) {
+			char where[256] = "";
+			json_object_foreach(mvals, key, v)
+			{
+				char vb[64];
+				const char *vs = NULL;
+				ccb_sweep_value_string(v, vb, sizeof(vb), &vs);
+				size_t l = strlen(where);
+				snprintf(where + l, sizeof(where) - l, "%s%s=%s", l ? ", " : "",
+				         key, vs ? vs : "false");
+			}
+			snprintf(err, err_len, "%s: point {%s}: %s", path, where, e2);
+			ccb_sweep_point_free(&b);
+			json_decref(p);
+			json_decref(mvals);
+			goto bad;
+		}
+		json_array_append_new(
+		    points, json_pack("{s:s, s:o, s:o, s:o}", "command", b.cli.command, "params", p,
+		                      "matrix", mvals, "estimate",
+		                      ccb_sweep_estimate_run(
+		                          &b, tradeoff && (json_object_get(p, "readahead") ||
+		                                           json_object_get(p, "read-ahead-kb")))));
+		ccb_sweep_point_free(&b);
+	}
+	*out_config = cfg;
+	*out_points = points;
+	return 0;
+bad:
+	json_decref(points);
+	json_decref(cfg);
+	return -EINVAL;
+}
