@@ -213,6 +213,15 @@ int ccb_zc_rbd_invalidate_cache(struct ccb_zc_image *img)
 	return img->image.invalidate_cache();
 }
 
+int ccb_zc_rbd_flush(struct ccb_zc_image *img)
+{
+	try {
+		return img->image.flush();
+	} catch (...) {
+		return caught();
+	}
+}
+
 /* librbd thread: the op's return value to the slot, nothing more. */
 static void rbd_done(librbd::completion_t c, void *arg)
 {

@@ -139,6 +139,11 @@ int ccb_zc_rbd_invalidate_cache(struct ccb_zc_image *img)
 	return rbd_invalidate_cache(img->img);
 }
 
+int ccb_zc_rbd_flush(struct ccb_zc_image *img)
+{
+	return rbd_flush(img->img);
+}
+
 static void rbd_done(rbd_completion_t c, void *arg)
 {
 	struct ccb_zc_op *op = arg;

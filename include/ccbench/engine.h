@@ -75,6 +75,7 @@ struct ccb_client {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct ccb_slot *done_head, *done_tail;
+	atomic_uint signalling; /**< ccb_slot_done() calls past the lock, not yet returned */
 
 	/* Owned by the client thread; read by others only after join. */
 	struct ccb_hist hist;

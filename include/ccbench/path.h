@@ -104,6 +104,13 @@ struct ccb_path_ops {
 	void (*describe)(struct ccb_client *cl, struct ccb_slot *s, char *buf, size_t len);
 	/** Release the op handle of @p s after completion (or NULL). */
 	void (*release)(struct ccb_client *cl, struct ccb_slot *s);
+	/**
+	 * Optional, on the client thread after its last op completed (not after
+	 * an error or a stranded drain): make what was acknowledged durable
+	 * (librbd's cache: a flush). Its time counts in the run's elapsed time,
+	 * as `rbd bench` counts its final flush. @return 0 or -errno (an op error).
+	 */
+	int (*quiesce)(struct ccb_client *cl);
 	void (*client_close)(struct ccb_client *cl);
 	/** Per-run teardown not already in the undo log (metadata, etc). */
 	void (*finish)(struct ccb_run *run);

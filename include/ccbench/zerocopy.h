@@ -93,6 +93,9 @@ void ccb_zc_rbd_close(struct ccb_zc_image *img);
 /** rbd_invalidate_cache(). @return 0 or -errno. */
 int ccb_zc_rbd_invalidate_cache(struct ccb_zc_image *img);
 
+/** rbd_flush(): every write acknowledged so far is on the cluster. @return 0 or -errno. */
+int ccb_zc_rbd_flush(struct ccb_zc_image *img);
+
 /**
  * Read @p len bytes at @p off: into @p buf in the fallback, into the reply's
  * own buffers (kept in @p op) in the zero-copy build. @return 0 or -errno.

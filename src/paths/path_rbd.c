@@ -55,11 +55,17 @@ struct rbdclient {
 	struct ccb_zc_image *img;
 	uint64_t start, end, pos;
 	uint64_t passes;
+	bool flushes; /* a writer: flushed at open and at the end */
 };
 
 static bool mode_reads(enum ccb_mode m)
 {
 	return m == CCB_MODE_SEQ || m == CCB_MODE_RAND || m == CCB_MODE_RW;
+}
+
+static bool mode_writes(enum ccb_mode m)
+{
+	return m == CCB_MODE_WRITE || m == CCB_MODE_RANDWRITE || m == CCB_MODE_RW;
 }
 
 /* ---- librbd settings ---------------------------------------------------- */
@@ -540,10 +546,25 @@ static int rbd_client_open(struct ccb_client *cl)
 	}
 	/* Each pass starts cold: nothing the prefill or a previous pass cached. */
 	ccb_zc_rbd_invalidate_cache(rc->img);
-	if (cl->idx == 0)
-		json_object_set_new(
-		    run->layout, "librbd",
-		    effective_settings(rc->cluster, run->opts->sim_osd_latency_usec > 0));
+	/* librbd's cache stays writethrough until the first flush
+	 * (rbd_cache_writethrough_until_flush); `rbd bench` flushes before it
+	 * starts, as a guest's filesystem soon does, so its writes run under the
+	 * configured policy (writearound: acknowledged early, up to
+	 * rbd_cache_max_dirty). ccbench does the same, and flushes again at the
+	 * end, inside the measured time (rbd_quiesce), as rbd bench does. */
+	rc->flushes = mode_writes(run->mode);
+	if (rc->flushes && (r = ccb_zc_rbd_flush(rc->img)) < 0) {
+		snprintf(err, sizeof(err), "rbd_flush(%s/%s): %s", rr->pool, rr->image,
+		         strerror(-r));
+		goto fail_image;
+	}
+	if (cl->idx == 0) {
+		json_t *lib = effective_settings(rc->cluster, run->opts->sim_osd_latency_usec > 0);
+
+		json_object_set_new(lib, "flush_before_and_after_writes",
+		                    json_boolean(rc->flushes));
+		json_object_set_new(run->layout, "librbd", lib);
+	}
 	rc->start = (uint64_t)cl->idx * rr->region_bytes;
 	rc->end = rc->start + rr->region_bytes;
 	if (rc->end > rr->image_bytes)
@@ -552,6 +573,8 @@ static int rbd_client_open(struct ccb_client *cl)
 	cl->path_data = rc;
 	return 0;
 
+fail_image:
+	ccb_zc_rbd_close(rc->img);
 fail_ioctx:
 	rados_ioctx_destroy(rc->io);
 fail_shutdown:
@@ -653,6 +676,24 @@ static void rbd_release(struct ccb_client *cl, struct ccb_slot *s)
 		ccb_zc_op_reset(s->io);
 }
 
+/* After the client's last op: what librbd acknowledged from its cache is
+ * on the cluster before the run's end is taken. */
+static int rbd_quiesce(struct ccb_client *cl)
+{
+	struct rbdrun *rr = cl->run->path_data;
+	struct rbdclient *rc = cl->path_data;
+	int r;
+
+	if (!rc->flushes)
+		return 0;
+	r = ccb_zc_rbd_flush(rc->img);
+	if (r < 0)
+		snprintf(cl->first_error_msg, sizeof(cl->first_error_msg),
+		         "rbd_flush(%.64s/%.96s) after the last write: %s", rr->pool, rr->image,
+		         strerror(-r));
+	return r;
+}
+
 static void rbd_client_close(struct ccb_client *cl)
 {
 	struct rbdclient *rc = cl->path_data;
@@ -722,6 +763,7 @@ const struct ccb_path_ops ccb_path_rbd = {
     .complete = rbd_complete,
     .describe = rbd_describe,
     .release = rbd_release,
+    .quiesce = rbd_quiesce,
     .client_close = rbd_client_close,
     .finish = rbd_finish,
     .stalled = rbd_stalled,

@@ -59,9 +59,13 @@ struct fake {
 	atomic_long completes;  /* complete() calls */
 	atomic_long releases;   /* release() calls */
 	atomic_long opens, closes;
-	atomic_long overlaps;   /* a slot submitted again before its release */
-	atomic_long bad_ret;    /* complete() saw a ret or timestamps that are wrong */
-	atomic_long bad_client; /* a callback saw another client's state */
+	atomic_long overlaps;              /* a slot submitted again before its release */
+	atomic_long bad_ret;               /* complete() saw a ret or timestamps that are wrong */
+	atomic_long bad_client;            /* a callback saw another client's state */
+	atomic_long quiesces;              /* quiesce() calls */
+	atomic_long quiesce_early;         /* quiesce() before its client's last op was reaped */
+	_Atomic uint64_t quiesce_end_nsec; /* when the last quiesce() returned */
+	int quiesce_ret;                   /* what quiesce() returns */
 
 	struct fake_client cl[MAX_CLIENTS];
 
@@ -229,6 +233,34 @@ static const struct ccb_path_ops fake_ops = {
     .complete = fake_complete,
     .describe = fake_describe,
     .release = fake_release,
+    .client_close = fake_client_close,
+};
+
+/* As librbd's flush: takes a while, after every op of the client is in. */
+static int fake_quiesce(struct ccb_client *cl)
+{
+	struct fake *f = fake_of(cl);
+	struct timespec ts = {0, 100 * (long)MSEC};
+
+	atomic_fetch_add(&f->quiesces, 1);
+	if (cl->in_flight || atomic_load(&cl->ops_done) != (uint64_t)f->end_after)
+		atomic_fetch_add(&f->quiesce_early, 1);
+	nanosleep(&ts, NULL);
+	atomic_store(&f->quiesce_end_nsec, ccb_now_nsec());
+	if (f->quiesce_ret)
+		snprintf(cl->first_error_msg, sizeof(cl->first_error_msg), "fake flush failed");
+	return f->quiesce_ret;
+}
+
+static const struct ccb_path_ops fake_ops_quiesce = {
+    .name = "fake",
+    .prepare = fake_prepare,
+    .client_open = fake_client_open,
+    .submit = fake_submit,
+    .complete = fake_complete,
+    .describe = fake_describe,
+    .release = fake_release,
+    .quiesce = fake_quiesce,
     .client_close = fake_client_close,
 };
 
@@ -542,6 +574,55 @@ static void test_submit_end_async(void **state)
 		assert_int_equal(atomic_load(&run->clients[i].ops_done), 500);
 	assert_int_equal(atomic_load(&run->stop), CCB_STOP_NONE);
 	assert_string_equal(ccb_result_status(run), "ok");
+	ccb_run_free(run);
+}
+
+/* quiesce() runs once per client after its last op, and the run's end (its
+ * elapsed time, its bandwidth) is after it, as rbd bench counts its flush. */
+static void test_quiesce_counted(void **state)
+{
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
+	struct totals t;
+
+	fake_init(f, FAKE_ASYNC, 2);
+	f->end_after = 50;
+	run_init(run, o, f, 2, 4, 4096);
+	run->ops = &fake_ops_quiesce;
+	run->duration_usec = 20000000; /* only a backstop: the path ends first */
+	assert_int_equal(ccb_run_execute(run), 0);
+	t = check_accounting(run, f);
+	assert_int_equal(t.ops, 100);
+	assert_int_equal(atomic_load(&f->quiesces), 2);
+	assert_int_equal(atomic_load(&f->quiesce_early), 0);
+	assert_true(run->end_nsec >= atomic_load(&f->quiesce_end_nsec) - MSEC);
+	assert_true(run->end_nsec - run->start_nsec >= 100 * MSEC);
+	assert_string_equal(ccb_result_status(run), "ok");
+	ccb_run_free(run);
+}
+
+/* A failed quiesce (a flush that failed) fails the run with its message. */
+static void test_quiesce_error(void **state)
+{
+	struct fixture *fx = *state;
+	struct ccb_opts *o = &fx->o;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
+
+	fake_init(f, FAKE_ASYNC, 1);
+	f->end_after = 10;
+	f->quiesce_ret = -EIO;
+	run_init(run, o, f, 1, 2, 4096);
+	run->ops = &fake_ops_quiesce;
+	run->duration_usec = 20000000;
+	assert_int_equal(ccb_run_execute(run), 0);
+	assert_int_equal(atomic_load(&f->quiesces), 1);
+	assert_int_equal(atomic_load(&run->stop), CCB_STOP_ERROR);
+	assert_int_equal(run->error_ret, -EIO);
+	assert_non_null(strstr(run->reason, "fake flush failed"));
+	assert_string_equal(ccb_result_status(run), "aborted");
 	ccb_run_free(run);
 }
 
@@ -915,6 +996,7 @@ int main(void)
 	    T(test_submit_error),        T(test_async_op_error),      T(test_complete_error),
 	    T(test_op_timeout_drained),  T(test_op_timeout_stranded), T(test_signal),
 	    T(test_signal_before_start), T(test_open_failure),        T(test_warn),
+	    T(test_quiesce_counted),     T(test_quiesce_error),
 	};
 
 	/* A broken engine tends to hang rather than fail: bound the whole suite. */
