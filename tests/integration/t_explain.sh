@@ -77,6 +77,9 @@ grep -qE '^  vs queue-depth (1|8): .*standard error [0-9.]+: (distinguishable|no
 
 # A group: its report shows each member's warnings.
 G=explain-$$
+# Removed however the checks below end (after the rm below: "no such group").
+drop_group() { "$CCBENCH" group rm "$G" --group-pool "$POOL" >/dev/null 2>&1; }
+on_exit drop_group
 "$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --readahead 1M --cache-policy writearound \
 	--group "$G" --members 1 --group-pool "$POOL" --group-timeout 30s -q >/dev/null
 "$CCBENCH" group report "$G" --group-pool "$POOL" >g.txt
