@@ -3,8 +3,11 @@
  * local route to it. Read-only: three mon commands that the ceph CLI's
  * `status`, `osd dump` and `mon dump` send, on the run's own control
  * connection, so an unreachable mon costs at most its op timeout
- * (--connect-timeout) per command and never a hang.
+ * (--connect-timeout) per command and never a hang. Paths that lend no
+ * rados handle (krbd, CephFS) get a connection of their own for each
+ * snapshot, bounded by the same timeout (ccb_cluster_state_connect()).
  */
+#include <ccbench/cluster.h>
 #include <ccbench/cluster_state.h>
 #include <ccbench/sysfs.h>
 
@@ -204,6 +207,19 @@ json_t *ccb_cluster_state(rados_t r)
 	json_decref(status);
 	json_decref(dump);
 	json_decref(mons);
+	return s;
+}
+
+json_t *ccb_cluster_state_connect(const struct ccb_opts *o)
+{
+	char err[512];
+	rados_t r;
+	json_t *s;
+
+	if (ccb_cluster_connect(o, &r, err, sizeof(err)) < 0)
+		return json_pack("{s:s}", "error", err);
+	s = ccb_cluster_state(r);
+	rados_shutdown(r);
 	return s;
 }
 

@@ -575,12 +575,16 @@ static bool explain_on(const struct ccb_run *run)
 	return !run->opts->explain || strcmp(run->opts->explain, "off") != 0;
 }
 
-/* The cluster's state at "start" or "end" (and the route to it, at the start). */
+/* The cluster's state at "start" or "end" (and the route to it, at the
+ * start), on the connection the path lent, else (krbd, CephFS) on one of
+ * its own for a path that talks to the cluster at all. */
 static void cluster_state(struct ccb_run *run, const char *when)
 {
+	const struct ccb_path_ops *ops = run->ops;
 	json_t *cs, *st;
 
-	if (!run->mon || !run->extra || !explain_on(run))
+	if (!run->extra || !explain_on(run) ||
+	    (!run->mon && ops->needs_cluster && !ops->needs_cluster(run->opts)))
 		return;
 	cs = json_object_get(run->extra, "cluster_state");
 	if (!cs) {
@@ -588,7 +592,7 @@ static void cluster_state(struct ccb_run *run, const char *when)
 		if (json_object_set_new(run->extra, "cluster_state", cs) < 0)
 			return;
 	}
-	st = ccb_cluster_state((rados_t)run->mon);
+	st = run->mon ? ccb_cluster_state((rados_t)run->mon) : ccb_cluster_state_connect(run->opts);
 	if (!st)
 		return;
 	if (strcmp(when, "start") == 0)

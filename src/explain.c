@@ -49,33 +49,56 @@ static void fmt_bytes(double b, char *buf, size_t len)
 	ccb_format_bytes(b > 0 ? (uint64_t)b : 0, buf, len);
 }
 
-/* The op size asked for: rbd and krbd --io-size, rados --op-size, fs
- * --block-size; else what the run did on average. */
+/*
+ * The bytes of one op: the result's op_bytes, one name for every path's
+ * op size option (-b, --io-size, --block-size). Results saved before it
+ * existed have only the option as given, under the name their path used
+ * (the three below, a closed list: new paths fill op_bytes); else what
+ * the run did on average.
+ */
 static double asked_op_bytes(const json_t *r)
 {
 	const json_t *p = json_object_get(r, "parameters");
-	static const char *const keys[] = {"io-size", "op-size", "block-size"};
+	static const char *const old_keys[] = {"io-size", "op-size", "block-size"};
 	double ops = num(r, "ops");
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (json_is_integer(json_object_get(p, keys[i])) && num(p, keys[i]) > 0)
-			return num(p, keys[i]);
+	if (json_is_integer(json_object_get(r, "op_bytes")) && num(r, "op_bytes") > 0)
+		return num(r, "op_bytes");
+	for (size_t i = 0; i < sizeof(old_keys) / sizeof(old_keys[0]); i++)
+		if (json_is_integer(json_object_get(p, old_keys[i])) && num(p, old_keys[i]) > 0)
+			return num(p, old_keys[i]);
 	return ops > 0 ? num(r, "bytes") / ops : 0;
 }
 
-/* What puts more in flight, by path: krbd's buffered reads are one per
- * stream (the kernel's readahead makes them larger), fs one per client. */
+/*
+ * What puts more ops in flight is the path's to say: its layout's
+ * "more_in_flight" (krbd's buffered reads are one per stream, fs one op
+ * per client). Results saved before the layout carried it get the hint
+ * their path gave then, from this table, which is frozen: a new path
+ * says it in its layout and needs no row here.
+ */
+static const struct {
+	const char *path;
+	int direct; /* layout "direct": 1 true, 0 false, -1 either */
+	const char *hint;
+} old_hints[] = {
+    {"krbd", 1, "raise -t or --streams"},
+    {"krbd", 0, "add --streams or raise --read-ahead-kb (or --direct with -t)"},
+    {"cephfs", -1, "add --clients"},
+};
+
 static const char *faster_hint(const json_t *r)
 {
-	const char *path = str_or(r, "path", "");
 	const json_t *layout = json_object_get(r, "layout");
+	const char *path = str_or(r, "path", ""), *hint = str(layout, "more_in_flight");
+	int direct = json_is_true(json_object_get(layout, "direct"));
 
-	if (strcmp(path, "krbd") == 0)
-		return json_is_true(json_object_get(layout, "direct"))
-		           ? "raise -t or --streams"
-		           : "add --streams or raise --read-ahead-kb (or --direct with -t)";
-	if (strcmp(path, "cephfs") == 0)
-		return "add --clients";
+	if (hint && *hint)
+		return hint;
+	for (size_t i = 0; i < sizeof(old_hints) / sizeof(old_hints[0]); i++)
+		if (strcmp(path, old_hints[i].path) == 0 &&
+		    (old_hints[i].direct < 0 || old_hints[i].direct == direct))
+			return old_hints[i].hint;
 	return "raise -t (or readahead)";
 }
 
@@ -445,8 +468,9 @@ static void krbd_readahead(const json_t *r, json_t *list)
 	double reqs = num(dev, "requests"), dbytes = num(dev, "bytes"), served = num(r, "bytes");
 	const char *mode = str_or(r, "mode", "");
 
-	if (strcmp(str_or(r, "path", ""), "krbd") != 0 ||
-	    json_is_true(json_object_get(layout, "direct")) || ra <= 0)
+	/* The kernel's read_ahead_kb in the layout is what makes it a kernel
+	 * device's run (librbd's readahead is under "librbd"). */
+	if (json_is_true(json_object_get(layout, "direct")) || ra <= 0)
 		return;
 	if (maxs > 0 && ra > maxs)
 		add(list, "readahead", "info",
@@ -953,6 +977,45 @@ json_t *ccb_explain_group(const json_t *report)
 	json_decref(hosts);
 	json_decref(kinds);
 	return list;
+}
+
+json_t *ccb_explain_group_rederive(const json_t *report)
+{
+	json_t *copy = json_deep_copy(report), *out = json_array(), *m, *ex;
+	size_t i;
+
+	if (!copy || !out)
+		goto fail;
+	/* Each member's list from its figures, as for a single result; the
+	 * aggregate's from those lists, on the copy, so a report saved
+	 * before a kind existed (or without any lists) gets them all. */
+	json_array_foreach(json_object_get(copy, "members"), i, m)
+	{
+		json_t *res = json_object_get(m, "result");
+		char point[256];
+
+		if (!json_is_object(res))
+			continue;
+		ex = ccb_explain(res, NULL);
+		if (!ex || json_object_set(res, "explain", ex) < 0)
+			goto fail_ex;
+		snprintf(point, sizeof(point), "member %s", str_or(m, "member", "?"));
+		if (json_array_append_new(
+		        out, json_pack("{s:s, s:o}", "point", point, "explain", ex)) < 0)
+			goto fail;
+	}
+	ex = ccb_explain_group(copy);
+	if (!ex || json_array_append_new(
+	               out, json_pack("{s:s, s:o}", "point", "aggregate", "explain", ex)) < 0)
+		goto fail;
+	json_decref(copy);
+	return out;
+fail_ex:
+	json_decref(ex);
+fail:
+	json_decref(copy);
+	json_decref(out);
+	return NULL;
 }
 
 bool ccb_explain_has(const json_t *explain, const char *severity, const char **text)

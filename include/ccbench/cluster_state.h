@@ -15,6 +15,8 @@
 
 #include <rados/librados.h>
 
+struct ccb_opts;
+
 /**
  * The cluster's state now: {health, checks{NAME: message}, osds, osds_up,
  * osds_down["osd.N"], full, nearfull, pgs, pgs_degraded, pgs_recovering,
@@ -23,6 +25,17 @@
  * answer. New reference (NULL only on ENOMEM).
  */
 json_t *ccb_cluster_state(rados_t r);
+
+/**
+ * ccb_cluster_state() on a connection of its own, made with the run's
+ * cluster options @p o (ccb_cluster_connect(), bounded by
+ * --connect-timeout) and shut down before it returns: for the paths that
+ * hold no rados handle of their own during the run (krbd through the
+ * kernel client, CephFS through libcephfs), so their runs have no
+ * librados threads beside them. {error} names the call when the
+ * connection failed. New reference (NULL only on ENOMEM).
+ */
+json_t *ccb_cluster_state_connect(const struct ccb_opts *o);
 
 /**
  * Digest of the mon replies (the parsing part of ccb_cluster_state(), for

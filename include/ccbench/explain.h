@@ -78,6 +78,16 @@ json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx);
  */
 json_t *ccb_explain_group(const json_t *report);
 
+/**
+ * A saved group report's lists, re-derived (`ccbench explain GROUP.json`):
+ * [{point: "member NAME", explain}] for each member with a result, from
+ * its figures (ccb_explain()), then {point: "aggregate", explain}, by
+ * ccb_explain_group() over those lists, so a report saved before a kind
+ * existed gets it too. @p report is not changed. New array, or NULL on
+ * ENOMEM.
+ */
+json_t *ccb_explain_group_rederive(const json_t *report);
+
 /** The "client_cpu" object of @p ctx (new reference), or NULL. */
 json_t *ccb_explain_cpu_json(const struct ccb_explain_ctx *ctx);
 

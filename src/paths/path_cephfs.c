@@ -261,6 +261,8 @@ static int fs_prepare(struct ccb_run *run)
 	ccb_fs_layout(run, fr);
 	json_object_set_new(run->layout, "file_size", json_integer((json_int_t)fr->file_bytes));
 	json_object_set_new(run->layout, "block_size", json_integer((json_int_t)fr->block_bytes));
+	/* One op at a time per client: only more clients put more in flight. */
+	json_object_set_new(run->layout, "more_in_flight", json_string("add --clients"));
 	if (run->is_write)
 		json_object_set_new(run->layout, "fsync_in_time", json_true());
 	else

@@ -230,6 +230,12 @@ static int krbd_prepare(struct ccb_run *run)
 	              ccb_krbd_uint_or_null(kr->qi.nr_requests), "logical_block_size",
 	              ccb_krbd_uint_or_null(kr->qi.logical_block_size), "rotational",
 	              ccb_krbd_uint_or_null(kr->qi.rotational)));
+	/* Buffered reads are one per stream, made larger by the kernel's
+	 * readahead; O_DIRECT reads go at -t per stream. */
+	json_object_set_new(run->layout, "more_in_flight",
+	                    json_string(kr->direct ? "raise -t or --streams"
+	                                           : "add --streams or raise --read-ahead-kb (or "
+	                                             "--direct with -t)"));
 	json_object_set_new(run->layout, "map_via",
 	                    kr->map ? json_string(ccb_map_via_name(kr->via)) : json_null());
 	if (kr->map) {

@@ -283,9 +283,11 @@ static int rados_prepare(struct ccb_run *run)
 	 * copied by librados' C API before the next op stamps its own); the
 	 * rest of the shared buffer is never written after the fill. */
 	run->shared_buf = true;
-	run->layout = json_pack("{s:s, s:s, s:s, s:I, s:I}", "pool", o->pool, "namespace",
-	                        o->rados_namespace, "run_name", rr->run, "op_size",
-	                        (json_int_t)rr->op_bytes, "object_size", (json_int_t)rr->obj_bytes);
+	/* more_in_flight: explain's word on what raises a latency bound. */
+	run->layout =
+	    json_pack("{s:s, s:s, s:s, s:I, s:I, s:s}", "pool", o->pool, "namespace",
+	              o->rados_namespace, "run_name", rr->run, "op_size", (json_int_t)rr->op_bytes,
+	              "object_size", (json_int_t)rr->obj_bytes, "more_in_flight", "raise -t");
 	return 0;
 }
 

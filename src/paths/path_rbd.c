@@ -503,6 +503,9 @@ static int rbd_prepare(struct ccb_run *run)
 		                    json_integer((json_int_t)o->sim_osd_latency_usec));
 	}
 	json_object_set_new(run->layout, "cache_invalidated_before_pass", json_true());
+	/* For explain's latency-bound line: what puts more ops in flight. */
+	json_object_set_new(run->layout, "more_in_flight",
+	                    json_string(run->is_write ? "raise -t" : "raise -t (or readahead)"));
 	return 0;
 }
 

@@ -520,7 +520,17 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 
 /* ---- report and compare ---------------------------------------------------- */
 
-static json_t *load_result(const char *path, char *err, size_t err_len)
+/* `ccbench group report G -f json`'s document (ccb_group_aggregate()). */
+static bool is_group_report(const json_t *doc)
+{
+	const char *kind = json_string_value(json_object_get(doc, "kind"));
+
+	return kind && strcmp(kind, "group_report") == 0 &&
+	       json_is_array(json_object_get(doc, "members"));
+}
+
+/* A result or a sweep (and, if @p group_ok, a group report). */
+static json_t *load_doc(const char *path, bool group_ok, char *err, size_t err_len)
 {
 	json_error_t jerr;
 	json_t *doc = json_load_file(path, 0, &jerr);
@@ -533,13 +543,21 @@ static json_t *load_result(const char *path, char *err, size_t err_len)
 			snprintf(err, err_len, "%s", jerr.text);
 		return NULL;
 	}
+	if (group_ok && is_group_report(doc))
+		return doc;
 	if (!json_is_object(doc) ||
 	    (!json_object_get(doc, "points") && !json_object_get(doc, "bandwidth_mib_s"))) {
-		snprintf(err, err_len, "%s: not a ccbench result or sweep", path);
+		snprintf(err, err_len, "%s: not a ccbench result%s", path,
+		         group_ok ? ", sweep or group report" : " or sweep");
 		json_decref(doc);
 		return NULL;
 	}
 	return doc;
+}
+
+static json_t *load_result(const char *path, char *err, size_t err_len)
+{
+	return load_doc(path, false, err, err_len);
 }
 
 static int single_csv(const json_t *doc, FILE *f)
@@ -734,16 +752,49 @@ static int print_explain(const char *key, const json_t *run, void *arg)
 	return 0;
 }
 
+/* A group report: each member's list, then the aggregate's, each under
+ * its name as a sweep's points are (JSON: [{point, explain}]). */
+static int explain_group(const json_t *doc, bool json)
+{
+	json_t *lists = ccb_explain_group_rederive(doc), *p;
+	size_t i;
+	int r = 0;
+
+	if (!lists)
+		return -ENOMEM;
+	if (json) {
+		r = json_dumpf(lists, stdout, JSON_INDENT(2)) < 0 ? -EIO : 0;
+		fputc('\n', stdout);
+	} else {
+		json_array_foreach(lists, i, p)
+		{
+			printf("%s\n", json_string_value(json_object_get(p, "point")));
+			if (!json_array_size(json_object_get(p, "explain")))
+				printf("%-18s nothing to say: no limit found\n", "why");
+			ccb_explain_write_text(json_object_get(p, "explain"), stdout);
+		}
+	}
+	if (fflush(stdout) != 0)
+		r = -EIO;
+	json_decref(lists);
+	return r;
+}
+
 int ccb_explain_command(const struct ccb_cli *cli)
 {
 	char err[512];
-	json_t *doc = load_result(cli->args[0], err, sizeof(err));
+	json_t *doc = load_doc(cli->args[0], true, err, sizeof(err));
 	struct explain_arg a = {.json = cli->opts.format == CCB_FMT_JSON};
 	int r;
 
 	if (!doc) {
 		fprintf(stderr, "ccbench: explain: %s\n", err);
 		return 2;
+	}
+	if (is_group_report(doc)) {
+		r = explain_group(doc, a.json);
+		json_decref(doc);
+		return r ? 1 : 0;
 	}
 	a.sweep = json_object_get(doc, "points") != NULL;
 	a.out = json_array();

@@ -77,10 +77,35 @@ grep -qE '^  vs queue-depth (1|8): .*standard error [0-9.]+: (distinguishable|no
 
 # A group: its report shows each member's warnings.
 G=explain-$$
+# Removed however the checks below end (after the rm below: "no such group").
+drop_group() { "$CCBENCH" group rm "$G" --group-pool "$POOL" >/dev/null 2>&1; }
+on_exit drop_group
 "$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --readahead 1M --cache-policy writearound \
 	--group "$G" --members 1 --group-pool "$POOL" --group-timeout 30s -q >/dev/null
 "$CCBENCH" group report "$G" --group-pool "$POOL" >g.txt
 grep -q "^why .*: warning: readahead inactive" g.txt || fail "group report: no member why line"
+# Its saved JSON re-derives each member's list and the aggregate's, even
+# with the lists taken out (a report saved before they existed).
+"$CCBENCH" group report "$G" --group-pool "$POOL" -f json >g.json
+python3 - g.json g0.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.pop("explain", None)
+for m in d["members"]:
+    m.get("result", {}).pop("explain", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$CCBENCH" explain g0.json >gx.txt
+cat gx.txt
+grep -q "^member " gx.txt || fail "explain group: no member line"
+grep -q "^why  *warning: readahead inactive" gx.txt || fail "explain group: no member readahead line"
+grep -q "^aggregate$" gx.txt || fail "explain group: no aggregate line"
+sed -n '/^aggregate$/,$p' gx.txt | grep -q "^why  *warning: 1 of 1 members warned (readahead)" ||
+	fail "explain group: no aggregate line for the warned member"
+"$CCBENCH" explain -f json g.json >gx.json
+[ "$(jget gx.json '[p["point"] for p in d][-1]')" = aggregate ] || fail "explain -f json group: no aggregate"
+[ "$(jget gx.json '[e["kind"] for e in d[-1]["explain"]]')" = \
+	"$(jget g.json '[e["kind"] for e in d["explain"]]')" ] || fail "explain group: other aggregate kinds"
 expect_rc 0 "$CCBENCH" group rm "$G" --group-pool "$POOL"
 
 # CSV: one explain column, last.

@@ -225,8 +225,16 @@ static void fake_release(struct ccb_client *cl, struct ccb_slot *s)
 	atomic_fetch_add(&f->releases, 1);
 }
 
+/* No cluster: the engine would connect for the cluster state otherwise. */
+static bool fake_needs_cluster(const struct ccb_opts *o)
+{
+	(void)o;
+	return false;
+}
+
 static const struct ccb_path_ops fake_ops = {
     .name = "fake",
+    .needs_cluster = fake_needs_cluster,
     .prepare = fake_prepare,
     .client_open = fake_client_open,
     .submit = fake_submit,

@@ -107,6 +107,33 @@ static void test_littles_law(void **state)
 	e = kind_of(r, "littles-law", NULL);
 	assert_non_null(strstr(text(e), "add --streams or raise --read-ahead-kb"));
 	json_decref(e);
+	/* ... and so is --direct's, in a result saved before the layout said it. */
+	r = base();
+	json_object_set_new(r, "path", json_string("krbd"));
+	json_object_set_new(json_object_get(r, "layout"), "direct", json_true());
+	json_object_set_new(r, "bandwidth_mib_s", json_real(BOUND));
+	e = kind_of(r, "littles-law", NULL);
+	assert_non_null(strstr(text(e), "; raise -t or --streams to go faster"));
+	json_decref(e);
+	/* The path's own word in the layout wins over the path's name. */
+	r = base();
+	json_object_set_new(r, "path", json_string("krbd"));
+	json_object_set_new(json_object_get(r, "layout"), "more_in_flight",
+	                    json_string("open more lanes"));
+	json_object_set_new(r, "bandwidth_mib_s", json_real(BOUND));
+	e = kind_of(r, "littles-law", NULL);
+	assert_non_null(strstr(text(e), "; open more lanes to go faster"));
+	json_decref(e);
+	/* The common op_bytes wins over the option as given (a rados read
+	 * reads with its write run's ops, whatever -b says). */
+	r = base();
+	json_object_set_new(r, "op_bytes", json_integer((json_int_t)4 << 20));
+	json_object_set_new(r, "bytes", json_integer((json_int_t)1000 * (4 << 20)));
+	json_object_set_new(r, "bandwidth_mib_s", json_real(4 / 0.002));
+	e = kind_of(r, "littles-law", NULL);
+	assert_non_null(e);
+	assert_non_null(strstr(text(e), "latency-bound: 1 in flight × 4M ÷ 2.000 ms = 2000.0"));
+	json_decref(e);
 	/* Without a size parameter: bytes / ops. */
 	r = base();
 	json_object_set_new(r, "parameters", json_object());
@@ -430,6 +457,15 @@ static void test_readahead_krbd(void **state)
 	l = kra("rand", 1024, 4096, 0, 97, 97, 64);
 	assert_non_null(strstr(text(json_array_get(l, 0)),
 	                       "random reads with read_ahead_kb 1024: the device read 1.5 times"));
+	json_decref(l);
+	/* The layout says it is the kernel's readahead, not the path's name. */
+	json_t *r0 = base(), *l0 = json_object_get(r0, "layout");
+	json_object_set_new(l0, "read_ahead_kb", json_pack("{s:f}", "during", 8192.0));
+	json_object_set_new(l0, "queue", json_pack("{s:f}", "max_sectors_kb", 4096.0));
+	l = all_of(r0, "readahead");
+	assert_int_equal(json_array_size(l), 1);
+	assert_non_null(
+	    strstr(text(json_array_get(l, 0)), "read_ahead_kb 8192 above max_sectors_kb"));
 	json_decref(l);
 	/* --direct: no readahead to speak of. */
 	json_t *r = base();
@@ -1051,6 +1087,41 @@ static void test_group(void **state)
 	json_decref(doc);
 }
 
+/* A saved group report re-derives its members' lists from their figures,
+ * and the aggregate's from those, whatever lists it stored. */
+static void test_group_rederive(void **state)
+{
+	json_t *doc, *out, *r, *p;
+	(void)state;
+
+	/* Member a: a cached read its stored list does not mention; b: no result. */
+	r = base();
+	json_object_set_new(r, "bytes", json_integer((json_int_t)100 << 20));
+	json_object_set_new(json_object_get(r, "layout"), "device_reads",
+	                    json_pack("{s:f, s:f}", "requests", 10.0, "bytes", 5.0 * 1048576));
+	doc = group_doc(json_pack("[{s:s, s:s, s:s, s:f, s:o}, {s:s, s:s}]", "member", "a", "host",
+	                          "h1", "state", "done", "window_bandwidth_mib_s", 100.0, "result",
+	                          r, "member", "b", "state", "registered"),
+	                1.0, 0, 10, 0);
+	json_object_set_new(r, "explain", json_array());
+	out = ccb_explain_group_rederive(doc);
+	assert_non_null(out);
+	assert_int_equal(json_array_size(out), 2);
+	p = json_array_get(out, 0);
+	assert_string_equal(json_string_value(json_object_get(p, "point")), "member a");
+	assert_non_null(ccb_explain_has(json_object_get(p, "explain"), "distrust", NULL) ? p
+	                                                                                 : NULL);
+	p = json_array_get(out, 1);
+	assert_string_equal(json_string_value(json_object_get(p, "point")), "aggregate");
+	const char *t = NULL;
+	assert_true(ccb_explain_has(json_object_get(p, "explain"), "distrust", &t));
+	assert_non_null(strstr(t, "member a: 95 % of this read came from a cache"));
+	/* The report itself is left as it was. */
+	assert_int_equal(json_array_size(json_object_get(r, "explain")), 0);
+	json_decref(out);
+	json_decref(doc);
+}
+
 static void test_summary_and_text(void **state)
 {
 	json_t *ex =
@@ -1102,6 +1173,7 @@ int main(void)
 	    cmocka_unit_test(test_readahead_krbd),
 	    cmocka_unit_test(test_knee_confidence),
 	    cmocka_unit_test(test_group),
+	    cmocka_unit_test(test_group_rederive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
