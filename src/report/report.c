@@ -291,7 +291,7 @@ static int write_csv(const json_t *r, FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
-int ccb_report_write(const json_t *result, enum ccb_format fmt, FILE *out)
+static int write_any(const json_t *result, enum ccb_format fmt, FILE *out)
 {
 	switch (fmt) {
 	case CCB_FMT_JSON:
@@ -305,6 +305,23 @@ int ccb_report_write(const json_t *result, enum ccb_format fmt, FILE *out)
 	default:
 		return write_text(result, out);
 	}
+}
+
+/*
+ * A result bigger than stdio's buffer meets a closed pipe inside the
+ * write, not at the final fflush: the stream only says "error", and the
+ * caller must still tell EPIPE (a reader gone: exit 141) from a real I/O
+ * error. errno from the failed write(2) says which.
+ */
+int ccb_report_write(const json_t *result, enum ccb_format fmt, FILE *out)
+{
+	int r;
+
+	errno = 0;
+	r = write_any(result, fmt, out);
+	if (r == -EIO && errno > 0)
+		r = -errno;
+	return r;
 }
 
 /*
