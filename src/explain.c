@@ -593,6 +593,8 @@ static void simulated(const json_t *r, json_t *list)
 /*
  * krbd: bytes served against bytes the device (and a loop device's
  * backing disk) read. What the device never read came from a page cache.
+ * librbd: against the bytes the client received from the cluster; what it
+ * never received came from librbd's cache (rbd_cache).
  */
 static void cache(const json_t *r, json_t *list)
 {
@@ -604,8 +606,17 @@ static void cache(const json_t *r, json_t *list)
 	char a[32], b[32];
 	size_t i;
 
+	const json_t *lib = json_object_get(json_object_get(layout, "librbd"), "cache");
+	bool librbd = false;
+
 	if (json_is_object(dev))
 		read = num(dev, "bytes");
+	/* librbd: what the client received from the cluster (its messenger). */
+	if (json_is_number(json_object_get(lib, "cluster_bytes"))) {
+		read = num(lib, "cluster_bytes");
+		what = "the cluster";
+		librbd = true;
+	}
 	/* A loop device's reads end on its backing disk: the lower figure. */
 	if (json_is_object(back) && read >= 0 && num(back, "bytes") < read) {
 		read = num(back, "bytes");
@@ -618,10 +629,11 @@ static void cache(const json_t *r, json_t *list)
 		fmt_bytes(read, a, sizeof(a));
 		fmt_bytes(served, b, sizeof(b));
 		add(list, "cache", share >= CCB_EXPLAIN_CACHE_DISTRUST ? "distrust" : "warn",
-		    json_pack("{s:f, s:f, s:f}", "served_bytes", served, "device_bytes", read,
-		              "cached_share", share),
-		    "%.0f %% of this read came from a cache: %s read %s for %s served", share * 100,
-		    what, a, b);
+		    json_pack("{s:f, s:f, s:f}", "served_bytes", served,
+		              librbd ? "cluster_bytes" : "device_bytes", read, "cached_share",
+		              share),
+		    "%.0f %% of this read came from a cache: %s %s %s for %s served%s", share * 100,
+		    what, librbd ? "delivered" : "read", a, b, librbd ? " (librbd's cache)" : "");
 		return;
 	}
 	/* Passes found cached while the run went (no end figure says so). */
