@@ -605,6 +605,53 @@ static void test_cache(void **state)
 	assert_null(kind_of(base(), "cache", NULL));
 }
 
+/* A librbd read of @p served_m MiB; the cluster delivered @p cluster_m. */
+static json_t *rbd_cache_run(double served_m, double cluster_m)
+{
+	json_t *r = base(), *layout = json_object_get(r, "layout");
+	json_t *lib = json_object_get(layout, "librbd");
+
+	if (!lib) {
+		lib = json_object();
+		json_object_set_new(layout, "librbd", lib);
+	}
+	json_object_set_new(r, "bytes", json_integer((json_int_t)(served_m * 1048576)));
+	json_object_set_new(lib, "cache",
+	                    json_pack("{s:f, s:f, s:f, s:f}", "cluster_bytes", cluster_m * 1048576,
+	                              "cache_bytes_hit", 4e9, "cache_bytes_miss", 2 * served_m,
+	                              "data_read", 2 * served_m));
+	return kind_of(r, "cache", NULL);
+}
+
+static void test_cache_librbd(void **state)
+{
+	json_t *e;
+	(void)state;
+
+	/* At CCB_EXPLAIN_CACHE_DISTRUST (0.50) and just below it. */
+	e = rbd_cache_run(64, 32);
+	assert_string_equal(sev(e), "distrust");
+	assert_non_null(strstr(text(e),
+	                       "50 % of this read came from a cache: the cluster delivered "
+	                       "32M for 64M served (librbd's cache)"));
+	assert_true(json_number_value(json_object_get(json_object_get(e, "figures"),
+	                                              "cluster_bytes")) == 32.0 * 1048576);
+	json_decref(e);
+	e = rbd_cache_run(64, 32.1);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	/* Just over CCB_EXPLAIN_CACHE_WARN (0.20), and just under it. */
+	e = rbd_cache_run(100, 79.9);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "librbd's cache"));
+	json_decref(e);
+	assert_null(rbd_cache_run(100, 80.1));
+	/* Readahead and headers: the cluster sent more than was served. */
+	assert_null(rbd_cache_run(64, 64.3));
+	/* The ObjectCacher's hit count alone says nothing (it counts retries). */
+	assert_null(rbd_cache_run(64, 64));
+}
+
 /* All entries of @p kind in ccb_explain(@p r) (new array); @p r is released. */
 static json_t *all_of(json_t *r, const char *kind)
 {
@@ -1163,6 +1210,7 @@ int main(void)
 	    cmocka_unit_test(test_variance),
 	    cmocka_unit_test(test_simulated),
 	    cmocka_unit_test(test_cache),
+	    cmocka_unit_test(test_cache_librbd),
 	    cmocka_unit_test(test_summary_and_text),
 	    cmocka_unit_test(test_cluster_state_parse),
 	    cmocka_unit_test(test_cluster),
