@@ -627,6 +627,9 @@ static void cache(const json_t *r, json_t *list)
 		if (share < CCB_EXPLAIN_CACHE_WARN)
 			return;
 		fmt_bytes(read, a, sizeof(a));
+		/* Messenger bytes are never round: "15.7M", not "16479393". */
+		if (librbd && fmod(read, 1024) != 0)
+			snprintf(a, sizeof(a), "%.1fM", read / 1048576);
 		fmt_bytes(served, b, sizeof(b));
 		add(list, "cache", share >= CCB_EXPLAIN_CACHE_DISTRUST ? "distrust" : "warn",
 		    json_pack("{s:f, s:f, s:f}", "served_bytes", served,

@@ -234,9 +234,14 @@ static void asok_setup(struct rbdrun *rr, struct rbdclient *rc, rados_t r, unsig
 	if (rados_conf_get(r, "rbd_cache", on, sizeof(on)) < 0 || strcmp(on, "true") != 0)
 		return;
 	if (!rr->asok_dir[0]) {
-		char tmpl[] = "/tmp/ccbench-asok-XXXXXX";
+		/* $TMPDIR if short enough: a socket's path fits in 108 bytes. */
+		const char *t = getenv("TMPDIR");
+		char tmpl[64];
 		char *copy;
 
+		if (!t || !*t || strlen(t) > 32)
+			t = "/tmp";
+		snprintf(tmpl, sizeof(tmpl), "%s/ccbench-asok-XXXXXX", t);
 		if (!mkdtemp(tmpl))
 			return;
 		copy = strdup(tmpl);

@@ -34,6 +34,28 @@ echo "writearound run: $(kinds wa.json)"
 jget wa.json '[e["text"] for e in d["explain"] if e["kind"] == "readahead"][0]' |
 	grep -q "readahead inactive" || fail "no readahead inactive entry"
 
+# librbd's cache: a 16M image read at random for 64M through a 64M cache
+# comes mostly from it (the cluster delivers the image once); a sequential
+# read of a 64M image through the default 32M cache does not. The admin socket
+# directory is gone after each run.
+asok_tmp=$(mktemp -d /tmp/ccb-asok.XXXXXX)
+TMPDIR=$asok_tmp "$CCBENCH" rbd randread --io-size 64K -t 1 --size 16M --total 64M \
+	--cache-size 64M --cache-policy writeback -q -f json >rc.json
+echo "cached run: $(kinds rc.json) $(jget rc.json 'd["layout"]["librbd"]["cache"]')"
+jget rc.json '[e["severity"] + ": " + e["text"] for e in d["explain"] if e["kind"] == "cache"][0]' |
+	grep -qE "^(warn|distrust): [0-9]+ % of this read came from a cache: the cluster delivered .* for 64M served \(librbd's cache\)$" ||
+	fail "no librbd cache entry"
+TMPDIR=$asok_tmp "$CCBENCH" rbd read --io-size 64K -t 1 --size 64M --readahead 4M \
+	--cache-policy writeback -q -f json >rs.json
+echo "sequential run: $(kinds rs.json) $(jget rs.json 'd["layout"]["librbd"]["cache"]')"
+[ "$(jget rs.json '[e["kind"] for e in d["explain"] if e["kind"] == "cache"]')" = "[]" ] ||
+	fail "a cache entry for a sequential read"
+[ "$(jget rs.json 'd["layout"]["librbd"]["cache"]["cluster_bytes"] >= d["bytes"]')" = True ] ||
+	fail "the cluster delivered less than a sequential read served"
+TMPDIR=$asok_tmp "$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --no-cache -q -f json >rn.json
+[ "$(jget rn.json '"cache" in d["layout"]["librbd"]')" = False ] || fail "cache figures without rbd_cache"
+rmdir "$asok_tmp" || fail "admin socket directory left: $(ls -R "$asok_tmp")"
+
 # The saved result re-derives the same kinds.
 "$CCBENCH" explain lat.json >ex.txt
 cat ex.txt
