@@ -227,12 +227,17 @@ static int undo_asok_dir(void *arg)
  * ObjectCacher's counters can be read at the end: what the cache served
  * and what it fetched. Failing that costs only the figures.
  */
-static void asok_setup(struct rbdrun *rr, struct rbdclient *rc, rados_t r, unsigned idx)
+static void asok_setup(const struct ccb_opts *o, struct rbdrun *rr, struct rbdclient *rc, rados_t r,
+                       unsigned idx)
 {
 	char on[16] = "";
 
 	if (rados_conf_get(r, "rbd_cache", on, sizeof(on)) < 0 || strcmp(on, "true") != 0)
 		return;
+	/* A socket the user asked for (-o admin_socket=...) stays theirs. */
+	for (unsigned i = 0; i < o->n_sets; i++)
+		if (strncmp(o->sets[i], "admin_socket=", 13) == 0)
+			return;
 	if (!rr->asok_dir[0]) {
 		/* $TMPDIR if short enough: a socket's path fits in 108 bytes. */
 		const char *t = getenv("TMPDIR");
@@ -647,7 +652,7 @@ static int rbd_client_open(struct ccb_client *cl)
 		goto fail_shutdown;
 	/* Reads only: rw's served bytes hold writes the cluster never sends back. */
 	if (run->mode == CCB_MODE_SEQ || run->mode == CCB_MODE_RAND)
-		asok_setup(rr, rc, rc->cluster, cl->idx);
+		asok_setup(run->opts, rr, rc, rc->cluster, cl->idx);
 	r = ccb_cluster_connect_handle(rc->cluster, run->opts, err, sizeof(err));
 	if (r < 0)
 		goto fail_shutdown;
