@@ -1,0 +1,46 @@
+/*
+ * What the explain modules share (explain.c, explain_state.c,
+ * explain_group.c): reading figures that may be missing, and appending an
+ * entry. Internal: the interface is include/ccbench/explain.h.
+ */
+#ifndef CCBENCH_EXPLAIN_INT_H
+#define CCBENCH_EXPLAIN_INT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* A number, string of @p o, 0 or NULL when missing: each kind then says nothing. */
+static inline double num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static inline const char *str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static inline const char *str_or(const json_t *o, const char *key, const char *dflt)
+{
+	const char *s = str(o, key);
+	return s ? s : dflt;
+}
+
+/* Appends {kind, severity, text, figures} to @p list; @p figures is stolen. */
+void ccb_explain_add(json_t *list, const char *kind, const char *severity, json_t *figures,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* "4M", "1.5G": @p b bytes. */
+void ccb_explain_fmt_bytes(double b, char *buf, size_t len);
+
+/* "osd.1, osd.2" of @p a (a JSON array of names), at most a few. */
+void ccb_explain_names(const json_t *a, char *buf, size_t len);
+
+/* Seconds with no completion, and what the stall check found. */
+void ccb_explain_stall(const json_t *r, json_t *list);
+/* The cluster's state at start and end. */
+void ccb_explain_cluster(const json_t *r, json_t *list);
+/* The route to the cluster and its link speed. */
+void ccb_explain_network(const json_t *r, json_t *list);
+
+#endif
