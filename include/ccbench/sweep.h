@@ -86,6 +86,12 @@ int ccb_compare_parse_tolerance(const char *text, double *pct);
 /** Text table of a sweep document, shaped like seed 002's. */
 void ccb_sweep_render_text(const json_t *doc, FILE *out);
 
+/**
+ * The aggregate figure @p what / @p stat ("bandwidth_mib_s", "mean") of
+ * sweep point @p pt; 0 when missing.
+ */
+double ccb_sweep_agg(const json_t *pt, const char *what, const char *stat);
+
 /** One CSV row per point. @return 0 or -EIO. */
 int ccb_sweep_render_csv(const json_t *doc, FILE *out);
 

@@ -1,8 +1,8 @@
 /*
  * Views of a saved sweep (the JSON document ccb_sweep_command writes):
- * the seed-002-shaped table, CSV, SVG; `ccbench report` to re-render one;
- * `ccbench compare` to gate a run against a baseline. Everything here reads
- * only the document, so a view never disagrees with the JSON.
+ * the seed-002-shaped table, CSV, SVG (the commands that load saved
+ * documents are in report_cmd.c). Everything here reads only the
+ * document, so a view never disagrees with the JSON.
  */
 #include <ccbench/chart.h>
 #include <ccbench/explain.h>
@@ -57,7 +57,7 @@ static void series_label(const json_t *matrix, const char *row_key, char *buf, s
 		snprintf(buf, len, "MiB/s");
 }
 
-static double agg(const json_t *pt, const char *what, const char *stat)
+double ccb_sweep_agg(const json_t *pt, const char *what, const char *stat)
 {
 	return json_number_value(
 	    json_object_get(json_object_get(json_object_get(pt, "aggregate"), what), stat));
@@ -149,12 +149,13 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 				bool knee = what[0] == 'b' && is_knee(doc, p, row_key);
 				if (strcmp(what, "latency") == 0)
 					snprintf(cell, sizeof(cell), "%.2f / %.2f",
-					         agg(p, "latency_p50_us", "mean") / 1e3,
-					         agg(p, "latency_p99_us", "mean") / 1e3);
+					         ccb_sweep_agg(p, "latency_p50_us", "mean") / 1e3,
+					         ccb_sweep_agg(p, "latency_p99_us", "mean") / 1e3);
 				else
 					snprintf(cell, sizeof(cell), "%s%.1f ± %.1f",
-					         knee ? "*" : "", agg(p, what, "mean") * scale,
-					         agg(p, what, "stddev") * scale);
+					         knee ? "*" : "",
+					         ccb_sweep_agg(p, what, "mean") * scale,
+					         ccb_sweep_agg(p, what, "stddev") * scale);
 			}
 			fprintf(out, "  %24s", cell);
 		}
@@ -217,8 +218,10 @@ static void sweep_why(const json_t *doc, FILE *out)
  * repeats' spread, and else how many repeats would tell them apart. */
 static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE *out)
 {
-	double mk = agg(k, "bandwidth_mib_s", "mean"), sk = agg(k, "bandwidth_mib_s", "stddev");
-	double mq = agg(q, "bandwidth_mib_s", "mean"), sq = agg(q, "bandwidth_mib_s", "stddev");
+	double mk = ccb_sweep_agg(k, "bandwidth_mib_s", "mean"),
+	       sk = ccb_sweep_agg(k, "bandwidth_mib_s", "stddev");
+	double mq = ccb_sweep_agg(q, "bandwidth_mib_s", "mean"),
+	       sq = ccb_sweep_agg(q, "bandwidth_mib_s", "stddev");
 	double nk =
 	    (double)json_integer_value(json_object_get(json_object_get(k, "aggregate"), "runs_ok"));
 	double nq =
@@ -295,8 +298,9 @@ static void knee_confidence(const json_t *doc, FILE *out)
 		fprintf(out, "%sknee confidence (%s): %s %s, %.1f ± %.1f (%lld run%s)",
 		        i ? "" : "\n", buf, row_key,
 		        label_of(json_object_get(k, "value"), vb, sizeof(vb)),
-		        agg(knee, "bandwidth_mib_s", "mean"),
-		        agg(knee, "bandwidth_mib_s", "stddev"), (long long)n, n == 1 ? "" : "s");
+		        ccb_sweep_agg(knee, "bandwidth_mib_s", "mean"),
+		        ccb_sweep_agg(knee, "bandwidth_mib_s", "stddev"), (long long)n,
+		        n == 1 ? "" : "s");
 		if (n < 2) {
 			fprintf(out, ": one run per point, no spread to judge the knee by (give "
 			             "\"repeat\": 3 or more)\n");
@@ -432,10 +436,13 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 		fprintf(out, ",%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,",
 		        (long long)json_integer_value(json_object_get(a, "runs")),
 		        (long long)json_integer_value(json_object_get(a, "runs_ok")),
-		        agg(p, "bandwidth_mib_s", "mean"), agg(p, "bandwidth_mib_s", "stddev"),
-		        agg(p, "bandwidth_mib_s", "min"), agg(p, "bandwidth_mib_s", "max"),
-		        agg(p, "iops", "mean"), agg(p, "latency_p50_us", "mean"),
-		        agg(p, "latency_p99_us", "mean"));
+		        ccb_sweep_agg(p, "bandwidth_mib_s", "mean"),
+		        ccb_sweep_agg(p, "bandwidth_mib_s", "stddev"),
+		        ccb_sweep_agg(p, "bandwidth_mib_s", "min"),
+		        ccb_sweep_agg(p, "bandwidth_mib_s", "max"),
+		        ccb_sweep_agg(p, "iops", "mean"),
+		        ccb_sweep_agg(p, "latency_p50_us", "mean"),
+		        ccb_sweep_agg(p, "latency_p99_us", "mean"));
 		if (t)
 			fprintf(out, "%.3f", json_number_value(json_object_get(t, "mean")));
 		point_explain(p, eb, sizeof(eb));
@@ -494,8 +501,8 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 				continue;
 			all_pos &= x >= 0;
 			xs[j * np + n] = x;
-			ys[j * np + n] = agg(p, "bandwidth_mib_s", "mean");
-			es[j * np + n] = agg(p, "bandwidth_mib_s", "stddev");
+			ys[j * np + n] = ccb_sweep_agg(p, "bandwidth_mib_s", "mean");
+			es[j * np + n] = ccb_sweep_agg(p, "bandwidth_mib_s", "stddev");
 			n++;
 		}
 		ser[j].n = n;
@@ -516,419 +523,4 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 	free(ser), free(xs), free(ys), free(es);
 	json_decref(cols);
 	return r;
-}
-
-/* ---- report and compare ---------------------------------------------------- */
-
-/* `ccbench group report G -f json`'s document (ccb_group_aggregate()). */
-static bool is_group_report(const json_t *doc)
-{
-	const char *kind = json_string_value(json_object_get(doc, "kind"));
-
-	return kind && strcmp(kind, "group_report") == 0 &&
-	       json_is_array(json_object_get(doc, "members"));
-}
-
-/* A result or a sweep (and, if @p group_ok, a group report). */
-static json_t *load_doc(const char *path, bool group_ok, char *err, size_t err_len)
-{
-	json_error_t jerr;
-	json_t *doc = json_load_file(path, 0, &jerr);
-
-	if (!doc) {
-		if (jerr.line > 0)
-			snprintf(err, err_len, "%s:%d:%d: %s", path, jerr.line, jerr.column,
-			         jerr.text);
-		else
-			snprintf(err, err_len, "%s", jerr.text);
-		return NULL;
-	}
-	if (group_ok && is_group_report(doc))
-		return doc;
-	if (!json_is_object(doc) ||
-	    (!json_object_get(doc, "points") && !json_object_get(doc, "bandwidth_mib_s"))) {
-		snprintf(err, err_len, "%s: not a ccbench result%s", path,
-		         group_ok ? ", sweep or group report" : " or sweep");
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-static json_t *load_result(const char *path, char *err, size_t err_len)
-{
-	return load_doc(path, false, err, err_len);
-}
-
-static int single_csv(const json_t *doc, FILE *f)
-{
-	return ccb_report_write(doc, CCB_FMT_CSV, f);
-}
-
-int ccb_report_command(const struct ccb_cli *cli)
-{
-	const struct ccb_opts *o = &cli->opts;
-	char err[512];
-	json_t *doc = load_result(cli->args[0], err, sizeof(err));
-	bool sweep;
-	int r = 0;
-
-	if (!doc) {
-		fprintf(stderr, "ccbench: report: %s\n", err);
-		return 2;
-	}
-	sweep = json_object_get(doc, "points") != NULL;
-	/* report --explain=off: the views without the why lines. */
-	if (o->explain && strcmp(o->explain, "off") == 0) {
-		const json_t *p;
-		json_t *run;
-		size_t i, j;
-
-		json_object_del(doc, "explain");
-		json_array_foreach(json_object_get(doc, "points"), i, p)
-		    json_array_foreach(json_object_get(p, "runs"), j, run)
-		        json_object_del(run, "explain");
-	}
-	if (o->svg_file && !sweep) {
-		fprintf(stderr, "ccbench: report --svg: %s is a single run, not a sweep\n",
-		        cli->args[0]);
-		json_decref(doc);
-		return 2;
-	}
-	if (o->svg_file)
-		r |= ccb_report_to_file(o->svg_file, "--svg", doc, ccb_sweep_render_svg);
-	if (o->csv_file)
-		r |= ccb_report_to_file(o->csv_file, "--csv", doc,
-		                        sweep ? ccb_sweep_render_csv : single_csv);
-	if (!sweep)
-		r |= ccb_report_emit(doc, o);
-	else if (o->format == CCB_FMT_JSON)
-		r |= json_dumpf(doc, stdout, JSON_INDENT(2)) < 0 ? -EIO : 0;
-	else if (o->format == CCB_FMT_CSV)
-		r |= ccb_sweep_render_csv(doc, stdout);
-	else
-		ccb_sweep_render_text(doc, stdout);
-	json_decref(doc);
-	return r ? 1 : 0;
-}
-
-/*
- * Points of a result: key (command + matrix values) -> {"value": the
- * metric} or {"failed": why}. A run whose status is not "ok" (aborted,
- * interrupted), and a sweep point any of whose runs was not, is a failed
- * point: its figure is not a measurement to gate on.
- */
-static json_t *metric_points(const json_t *doc, bool p99)
-{
-	json_t *out = json_object(), *p;
-	size_t i;
-
-	if (!json_object_get(doc, "points")) {
-		const char *st = json_string_value(json_object_get(doc, "status"));
-		double v = p99 ? json_number_value(
-		                     json_object_get(json_object_get(doc, "latency_us"), "p99"))
-		               : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
-		char why[96];
-
-		snprintf(why, sizeof(why), "status %s", st ? st : "missing");
-		json_object_set_new(out, str_or(json_object_get(doc, "command"), "run"),
-		                    st && strcmp(st, "ok") == 0
-		                        ? json_pack("{s:f}", "value", v)
-		                        : json_pack("{s:s}", "failed", why));
-		return out;
-	}
-	json_array_foreach(json_object_get(doc, "points"), i, p)
-	{
-		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
-		const json_t *a = json_object_get(p, "aggregate");
-		json_int_t runs = json_integer_value(json_object_get(a, "runs"));
-		json_int_t ok = json_integer_value(json_object_get(a, "runs_ok"));
-		char key[1024], why[96];
-
-		snprintf(key, sizeof(key), "%s %s",
-		         json_string_value(json_object_get(p, "command")), m ? m : "?");
-		free(m);
-		if (ok <= 0 || ok < runs) {
-			snprintf(why, sizeof(why), "%lld of %lld runs ok", (long long)ok,
-			         (long long)runs);
-			json_object_set_new(out, key, json_pack("{s:s}", "failed", why));
-			continue;
-		}
-		json_object_set_new(out, key,
-		                    json_pack("{s:f}", "value",
-		                              p99 ? agg(p, "latency_p99_us", "mean")
-		                                  : agg(p, "bandwidth_mib_s", "mean")));
-	}
-	return out;
-}
-
-/* A run's explain list: the stored one, else (an older result, or one run
- * with --explain=off) re-derived from its figures. New reference. */
-static json_t *run_explain(const json_t *run)
-{
-	json_t *ex = json_object_get(run, "explain");
-
-	return json_is_array(ex) ? json_incref(ex) : ccb_explain(run, NULL);
-}
-
-/* The runs of @p doc, each with the key its point has in metric_points():
- * calls @p fn(key, run, arg) until it returns nonzero, and returns that. */
-static int each_run(const json_t *doc, int (*fn)(const char *, const json_t *, void *), void *arg)
-{
-	const json_t *p, *run;
-	size_t i, j;
-	int r = 0;
-
-	if (!json_object_get(doc, "points"))
-		return fn(str_or(json_object_get(doc, "command"), "run"), doc, arg);
-	json_array_foreach(json_object_get(doc, "points"), i, p)
-	{
-		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
-		char key[1024];
-
-		snprintf(key, sizeof(key), "%s %s",
-		         json_string_value(json_object_get(p, "command")), m ? m : "?");
-		free(m);
-		json_array_foreach(json_object_get(p, "runs"), j, run)
-		{
-			r = fn(key, run, arg);
-			if (r)
-				return r;
-		}
-	}
-	return 0;
-}
-
-struct distrust_arg {
-	const char *file;
-};
-
-/* What the run said, and what its figures say now (a result saved
- * before a kind existed, or with --explain=off): either distrusts. */
-static int refuse_distrust(const char *key, const json_t *run, void *arg)
-{
-	const struct distrust_arg *a = arg;
-	json_t *ex = run_explain(run);
-	const char *text = NULL;
-	int r = 0;
-
-	if (!ccb_explain_has(ex, "distrust", &text)) {
-		json_decref(ex);
-		ex = ccb_explain(run, NULL);
-	}
-	if (ccb_explain_has(ex, "distrust", &text)) {
-		fprintf(stderr,
-		        "ccbench: compare: %s: point %s: distrust: %s; not a figure to gate on "
-		        "(--allow-distrust gates on it anyway)\n",
-		        a->file, key, text ? text : "?");
-		r = 1;
-	}
-	json_decref(ex);
-	return r;
-}
-
-struct explain_arg {
-	bool json, sweep;
-	json_t *out;
-};
-
-static int print_explain(const char *key, const json_t *run, void *arg)
-{
-	struct explain_arg *a = arg;
-	json_t *ex = ccb_explain(run, NULL);
-
-	if (!ex)
-		return -ENOMEM;
-	if (a->json) {
-		json_array_append_new(a->out, json_pack("{s:s, s:o}", "point", key, "explain", ex));
-		return 0;
-	}
-	if (a->sweep)
-		printf("%s\n", key);
-	if (!json_array_size(ex))
-		printf("%-18s nothing to say: no limit found\n", "why");
-	ccb_explain_write_text(ex, stdout);
-	json_decref(ex);
-	return 0;
-}
-
-/* A group report: each member's list, then the aggregate's, each under
- * its name as a sweep's points are (JSON: [{point, explain}]). */
-static int explain_group(const json_t *doc, bool json)
-{
-	json_t *lists = ccb_explain_group_rederive(doc), *p;
-	size_t i;
-	int r = 0;
-
-	if (!lists)
-		return -ENOMEM;
-	if (json) {
-		r = json_dumpf(lists, stdout, JSON_INDENT(2)) < 0 ? -EIO : 0;
-		fputc('\n', stdout);
-	} else {
-		json_array_foreach(lists, i, p)
-		{
-			printf("%s\n", json_string_value(json_object_get(p, "point")));
-			if (!json_array_size(json_object_get(p, "explain")))
-				printf("%-18s nothing to say: no limit found\n", "why");
-			ccb_explain_write_text(json_object_get(p, "explain"), stdout);
-		}
-	}
-	if (fflush(stdout) != 0)
-		r = -EIO;
-	json_decref(lists);
-	return r;
-}
-
-int ccb_explain_command(const struct ccb_cli *cli)
-{
-	char err[512];
-	json_t *doc = load_doc(cli->args[0], true, err, sizeof(err));
-	struct explain_arg a = {.json = cli->opts.format == CCB_FMT_JSON};
-	int r;
-
-	if (!doc) {
-		fprintf(stderr, "ccbench: explain: %s\n", err);
-		return 2;
-	}
-	if (is_group_report(doc)) {
-		r = explain_group(doc, a.json);
-		json_decref(doc);
-		return r ? 1 : 0;
-	}
-	a.sweep = json_object_get(doc, "points") != NULL;
-	a.out = json_array();
-	r = each_run(doc, print_explain, &a);
-	if (r == 0 && a.json) {
-		json_t *o = a.sweep
-		                ? json_incref(a.out)
-		                : json_incref(json_object_get(json_array_get(a.out, 0), "explain"));
-		r = json_dumpf(o, stdout, JSON_INDENT(2)) < 0 ? -EIO : 0;
-		fputc('\n', stdout);
-		json_decref(o);
-	}
-	if (fflush(stdout) != 0)
-		r = -EIO;
-	json_decref(a.out);
-	json_decref(doc);
-	return r ? 1 : 0;
-}
-
-int ccb_compare_parse_tolerance(const char *text, double *pct)
-{
-	char *end;
-	double tol;
-
-	if (!text)
-		return -EINVAL;
-	errno = 0;
-	tol = strtod(text, &end);
-	/* strtod takes "nan" and "inf": a NaN passes every range check and
-	 * then compares false, so a 99 % drop would read "ok". */
-	if (end == text || (*end && strcmp(end, "%") != 0) || errno == ERANGE || !isfinite(tol) ||
-	    tol < 0 || tol > 1000)
-		return -EINVAL;
-	*pct = tol;
-	return 0;
-}
-
-int ccb_compare_command(const struct ccb_cli *cli)
-{
-	const struct ccb_opts *o = &cli->opts;
-	char err[512];
-	json_t *base, *cur = NULL, *bp = NULL, *cp = NULL, *v;
-	bool p99 = o->metric && strcmp(o->metric, "p99") == 0;
-	double tol;
-	const char *key;
-	int regressed = 0, failed = 0, matched = 0, status;
-
-	if (ccb_compare_parse_tolerance(o->tolerance, &tol) < 0) {
-		fprintf(stderr,
-		        "ccbench: --tolerance '%s': expected a finite percentage from 0 to 1000, "
-		        "such as 10%%\n",
-		        o->tolerance ? o->tolerance : "");
-		return 2;
-	}
-	base = load_result(cli->args[0], err, sizeof(err));
-	if (!base) {
-		fprintf(stderr, "ccbench: compare: %s\n", err);
-		return 2;
-	}
-	cur = load_result(cli->args[1], err, sizeof(err));
-	if (!cur) {
-		fprintf(stderr, "ccbench: compare: %s\n", err);
-		json_decref(base);
-		return 2;
-	}
-	/* A point its own result distrusts (a cached read, a saturated
-	 * client) is not a measurement of the cluster: no gate on it. */
-	if (!o->allow_distrust) {
-		struct distrust_arg da = {cli->args[0]};
-		int refused = each_run(base, refuse_distrust, &da);
-
-		da.file = cli->args[1];
-		if (!refused)
-			refused = each_run(cur, refuse_distrust, &da);
-		if (refused) {
-			json_decref(base);
-			json_decref(cur);
-			return 2;
-		}
-	}
-	bp = metric_points(base, p99);
-	cp = metric_points(cur, p99);
-	printf("%-60s %12s %12s %9s  %s\n", "point", "baseline", "current", "delta", "verdict");
-	json_object_foreach(bp, key, v)
-	{
-		json_t *c = json_object_get(cp, key);
-		const char *bf = json_string_value(json_object_get(v, "failed"));
-		const char *cf = json_string_value(json_object_get(c, "failed"));
-		double b = json_number_value(json_object_get(v, "value")), x, delta;
-		char bs[32], xs[32];
-		const char *verdict;
-
-		snprintf(bs, sizeof(bs), bf ? "-" : "%.2f", b);
-		if (!c) {
-			printf("%-60s %12s %12s %9s  missing in %s\n", key, bs, "-", "-",
-			       cli->args[1]);
-			continue;
-		}
-		matched++;
-		x = json_number_value(json_object_get(c, "value"));
-		snprintf(xs, sizeof(xs), cf ? "-" : "%.2f", x);
-		if (bf || cf) {
-			/* No figure to compare: the gate cannot pass on it. */
-			failed++;
-			printf("%-60s %12s %12s %9s  FAILED (%s%s%s%s%s)\n", key, bs, xs, "-",
-			       bf ? "baseline: " : "", bf ? bf : "", bf && cf ? ", " : "",
-			       cf ? "current: " : "", cf ? cf : "");
-			continue;
-		}
-		delta = b != 0 ? (x - b) / b * 100 : 0;
-		/* Bandwidth regresses downwards, latency upwards. */
-		bool worse = p99 ? delta > tol : delta < -tol;
-		bool better = p99 ? delta < -tol : delta > tol;
-		verdict = worse ? "REGRESSED" : better ? "improved" : "ok";
-		regressed += worse;
-		printf("%-60s %12.2f %12.2f %+8.1f%%  %s\n", key, b, x, delta, verdict);
-	}
-	if (!matched || matched != (int)json_object_size(bp)) {
-		fprintf(stderr,
-		        "ccbench: compare: %s and %s do not hold the same points (%d of %zu "
-		        "matched)\n",
-		        cli->args[0], cli->args[1], matched, json_object_size(bp));
-		status = 2;
-	} else {
-		printf("%d of %d points regressed beyond %s (%s)", regressed, matched, o->tolerance,
-		       p99 ? "p99 latency" : "bandwidth");
-		if (failed)
-			printf(", %d failed (a run not ok)", failed);
-		printf("\n");
-		status = regressed || failed ? 1 : 0;
-	}
-	json_decref(bp);
-	json_decref(cp);
-	json_decref(base);
-	json_decref(cur);
-	return status;
 }
