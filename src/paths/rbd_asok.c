@@ -19,6 +19,11 @@
 #include <unistd.h>
 
 #include <ccbench/engine.h>
+#include <ccbench/options.h>
+#include <ccbench/undo.h>
+
+#include <dirent.h>
+#include <stdio.h>
 
 /* A perf dump of one client is some tens of KiB; far more is not one. */
 #define ASOK_MAX_REPLY (16u << 20)
@@ -112,4 +117,122 @@ out:
 	free(reply);
 	close(fd);
 	return r;
+}
+
+/* ---- a client's socket and its cache counters ------------------------------ */
+
+/* The socket directory: the sockets librados left (c<N>.asok), then it. */
+static int undo_asok_dir(void *arg)
+{
+	const char *dir = arg;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[128];
+
+	while (d && (e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (e->d_name[0] == 'c' && l > 5 && strcmp(e->d_name + l - 5, ".asok") == 0) {
+			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			unlink(p);
+		}
+	}
+	if (d)
+		closedir(d);
+	return rmdir(dir) < 0 && errno != ENOENT ? -errno : 0;
+}
+
+/*
+ * A reader with rbd_cache on gets an admin socket of its own, so that its
+ * ObjectCacher's counters can be read at the end: what the cache served
+ * and what it fetched. Failing that costs only the figures.
+ */
+void ccb_rbd_asok_setup(const struct ccb_opts *o, rados_t r, unsigned idx, char *dir,
+                        size_t dir_len, char *asok, size_t asok_len)
+{
+	char on[16] = "";
+
+	if (rados_conf_get(r, "rbd_cache", on, sizeof(on)) < 0 || strcmp(on, "true") != 0)
+		return;
+	/* A socket the user asked for (-o admin_socket=...) stays theirs. */
+	for (unsigned i = 0; i < o->n_sets; i++)
+		if (strncmp(o->sets[i], "admin_socket=", 13) == 0)
+			return;
+	if (!dir[0]) {
+		/* $TMPDIR if short enough: a socket's path fits in 108 bytes. */
+		const char *t = getenv("TMPDIR");
+		char tmpl[64];
+		char *copy;
+
+		if (!t || !*t || strlen(t) > 32)
+			t = "/tmp";
+		snprintf(tmpl, sizeof(tmpl), "%s/ccbench-asok-XXXXXX", t);
+		if (!mkdtemp(tmpl))
+			return;
+		copy = strdup(tmpl);
+		if (!copy || ccb_undo_push("remove the admin socket directory", undo_asok_dir, copy,
+		                           free) < 0) {
+			rmdir(tmpl);
+			free(copy);
+			return;
+		}
+		snprintf(dir, dir_len, "%s", tmpl);
+	}
+	snprintf(asok, asok_len, "%s/c%u.asok", dir, idx);
+	if (rados_conf_set(r, "admin_socket", asok) < 0)
+		asok[0] = 0;
+}
+
+static double counter(const json_t *sec, const char *key)
+{
+	const json_t *v = json_object_get(sec, key);
+
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/*
+ * Add this client's figures to layout.librbd.cache. What the cluster
+ * delivered is the bytes the client's messenger received (replies' headers
+ * and maps too, so a little more). The ObjectCacher's own counters do not
+ * say it: measured (64M, 64K sequential), data_read counts librbd's
+ * readahead requests beside the user's (128M at readahead 4M, 64M at 0),
+ * cache_bytes_miss counts a read that waits for a readahead in flight as
+ * a miss (119M at 4M), and cache_bytes_hit counts again at each retry of a
+ * waiting read (4G); the messenger received 64M in both. They are kept as
+ * they are, under their own names.
+ */
+void ccb_rbd_asok_collect(struct ccb_run *run, const char *asok, bool *failed)
+{
+	static const char *const keys[] = {"cache_bytes_hit", "cache_bytes_miss", "data_read"};
+	json_t *dump = NULL, *oc = NULL, *lib = json_object_get(run->layout, "librbd"), *v, *c;
+	const char *key;
+	double recv = 0;
+
+	if (!asok[0] || *failed || !json_is_object(lib))
+		return;
+	if (ccb_rbd_asok_perf_dump(asok, 1000, &dump) == 0)
+		json_object_foreach(dump, key, v)
+		{
+			if (strncmp(key, "objectcacher-librbd", 19) == 0)
+				oc = v;
+			if (strncmp(key, "AsyncMessenger::Worker", 22) == 0)
+				recv += counter(v, "msgr_recv_bytes");
+		}
+	if (!json_is_object(oc) || recv <= 0) {
+		/* A share from some clients only would be wrong: none at all. */
+		*failed = true;
+		json_object_del(lib, "cache");
+		ccb_run_warn(run, "librbd's cache counters could not be read (admin socket %s)",
+		             asok);
+		json_decref(dump);
+		return;
+	}
+	if (!(c = json_object_get(lib, "cache"))) {
+		c = json_object();
+		json_object_set_new(lib, "cache", c);
+	}
+	json_object_set_new(c, "cluster_bytes", json_real(counter(c, "cluster_bytes") + recv));
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		json_object_set_new(c, keys[i],
+		                    json_real(counter(c, keys[i]) + counter(oc, keys[i])));
+	json_decref(dump);
 }
