@@ -365,7 +365,7 @@ static int create_image(struct ccb_run *run, struct rbdrun *rr)
 	return 0;
 }
 
-static json_t *image_layout(struct rbdrun *rr, char *err, size_t err_len)
+static json_t *image_layout(struct rbdrun *rr, int *rc, char *err, size_t err_len)
 {
 	static const char *const fnames[] = {"layering",   "striping",  "exclusive-lock",
 	                                     "object-map", "fast-diff", "deep-flatten",
@@ -380,6 +380,7 @@ static json_t *image_layout(struct rbdrun *rr, char *err, size_t err_len)
 		snprintf(err, err_len, "rbd_open_read_only(%s/%s): %s", rr->pool, rr->image,
 		         r == -ENOENT ? "no such image" : strerror(-r));
 		json_decref(f);
+		*rc = r;
 		return NULL;
 	}
 	rbd_stat(img, &info, sizeof(info));
@@ -468,11 +469,15 @@ static int rbd_prepare(struct ccb_run *run)
 		if (r < 0)
 			return r;
 	}
-	run->layout = image_layout(rr, err, sizeof(err));
+	r = -ENOENT;
+	run->layout = image_layout(rr, &r, err, sizeof(err));
 	if (!run->layout) {
 		fprintf(stderr, "ccbench: --image: %s\n", err);
-		run->bad_input = !rr->temporary;
-		return -ENOENT;
+		/* Only a name that is not there is the user's mistake (exit 2):
+		 * a timeout under a frozen OSD is a fault of the run (seen in
+		 * t_zz_chaos, where it ended a sweep as if its config were bad). */
+		run->bad_input = !rr->temporary && r == -ENOENT;
+		return r;
 	}
 	rr->io_bytes = run->op_bytes;
 	if (rr->io_bytes > rr->image_bytes) {
