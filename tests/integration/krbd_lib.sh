@@ -84,3 +84,22 @@ on_exit detach_file_loops
 read_sectors() {
 	awk '{print $3}' "/sys/block/$(basename "$1")/stat"
 }
+
+# hold_pages DEV: another process maps DEV and touches every page, so that
+# no cache drop can empty them (a read of DEV is then served from memory);
+# HOLD_PID is that process, which the caller kills. Fails unless it holds
+# them within 10 s.
+hold_pages() {
+	python3 - "$1" >hold.out 2>&1 <<'PY' &
+import mmap, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+m = mmap.mmap(fd, os.lseek(fd, 0, os.SEEK_END), mmap.MAP_SHARED, mmap.PROT_READ)
+s = 0
+for off in range(0, len(m), 4096):
+    s += m[off]
+print("held", flush=True)
+time.sleep(60)
+PY
+	HOLD_PID=$!
+	poll 10 grep -q held hold.out || fail "could not map $1: $(cat hold.out)"
+}

@@ -55,21 +55,11 @@ kinds cpu.json | grep -q "client-cpu:" || fail "no client-cpu entry: $(jget cpu.
 # A loop device whose pages another process holds mapped: the drop cannot
 # empty them, the read comes from memory, and the result says so.
 file_loop 32
-python3 - "$LOOP" >hold.out 2>&1 <<'PY' &
-import mmap, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY)
-m = mmap.mmap(fd, os.lseek(fd, 0, os.SEEK_END), mmap.MAP_SHARED, mmap.PROT_READ)
-s = 0
-for off in range(0, len(m), 4096):
-    s += m[off]
-print("held", flush=True)
-time.sleep(60)
-PY
-hold=$!
-on_exit kill "$hold"
-poll 10 grep -q held hold.out || fail "could not map $LOOP: $(cat hold.out)"
+kill_hold() { kill "${HOLD_PID:-}" 2>/dev/null || true; }
+on_exit kill_hold
+hold_pages "$LOOP"
 "$CCBENCH" krbd read --device "$LOOP" -q -f json >cache.json
-kill "$hold"
+kill "$HOLD_PID"
 echo "held loop read: $(kinds cache.json)"
 kinds cache.json | grep -q "cache:distrust" || fail "no cache entry: $(whys cache.json)"
 ! jget cache.json '"cluster_state" in d' | grep -q True || fail "krbd --device has no cluster connection"

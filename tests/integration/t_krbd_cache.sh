@@ -38,23 +38,11 @@ done
 
 # Pages another process holds mapped cannot be dropped: the run is served
 # from memory, and the result says so.
-python3 - "$dev" >hold.out 2>&1 <<'PY' &
-import mmap, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY)
-m = mmap.mmap(fd, os.lseek(fd, 0, os.SEEK_END), mmap.MAP_SHARED, mmap.PROT_READ)
-s = 0
-for off in range(0, len(m), 4096):
-    s += m[off]
-print("held", flush=True)
-time.sleep(60)
-PY
-hold=$!
-trap 'kill $hold 2>/dev/null || true; detach_file_loops' EXIT
-for i in $(seq 1 100); do grep -q held hold.out && break; sleep 0.1; done
-grep -q held hold.out || fail "could not map $dev: $(cat hold.out)"
+trap 'kill ${HOLD_PID:-} 2>/dev/null || true; detach_file_loops' EXIT
+hold_pages "$dev"
 # Two passes: each is checked against what the device read.
 "$CCBENCH" krbd read --device "$dev" --total $((2 * size)) -q -f json >h.json || fail "held: exit $?"
-kill $hold
+kill "$HOLD_PID"
 [ "$(jget h.json 'd["layout"]["passes"]')" = 2 ] || fail "held: passes $(jget h.json 'd["layout"]["passes"]')"
 jget h.json '"\n".join(d["warnings"])' | grep -q "served from the page cache: /dev/" ||
 	fail "no warning for a run served from the cache: device_reads $(jget h.json 'd["layout"]["device_reads"]'), warnings $(jget h.json 'd["warnings"]')"
