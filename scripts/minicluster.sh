@@ -374,6 +374,9 @@ write_conf() { # write_conf FSID V2PORT V1PORT
 	mon osd down out interval = 10
 	mon osd min down reporters = 1
 	mon osd reporter subtree level = osd
+	; tests freeze OSDs (SIGSTOP) past the grace again and again: an OSD
+	; marked down more than 5 times in 10 min would shut itself down
+	osd max markdown count = 1000
 	osd beacon report interval = 5
 	mon osd report timeout = 20
 	; TERM = clean OSD shutdown: it has the mon mark it down at once, and

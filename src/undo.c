@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct entry {
@@ -426,13 +427,21 @@ int ccb_undo_state_set(int handle, const char *key, json_t *value)
 /* Run one entry (already taken out of the array) and settle its record. */
 static int run_entry(struct entry *e)
 {
+	struct timespec t0, t1;
 	int r;
 
 	snap_publish(e);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = e->fn(e->arg);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 
 	if (r < 0)
 		fprintf(stderr, "ccbench: undo failed: %s: %s\n", e->what, strerror(-r));
+	/* An undo that waits on the cluster (an image removal behind a down
+	 * OSD) is why an interrupted run is slow to end: say which, and how long. */
+	double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (took >= 3.0)
+		fprintf(stderr, "ccbench: undo: %s took %.1f s\n", e->what, took);
 	if (e->record) {
 		if (r < 0) {
 			if (!failed_records)

@@ -36,6 +36,8 @@ struct ccb_mapping {
 	bool log_made;           /**< fuse_log was created by us (O_EXCL) */
 	pid_t fuse_pid;
 	int loop_fd;           /**< held open: the loop device autoclears on our death */
+	int backing_fd;        /**< fuse-loop: @c backing, held for cache drops (or -1) */
+	bool detach_stuck;     /**< fuse-loop: the loop still held the file after its detach */
 	char options[512];     /**< kernel: the -o given to rbd device map ("" for none) */
 	char ms_mode[32];      /**< kernel: ms_mode in @c options, "" when the driver's default */
 	char ms_mode_why[160]; /**< kernel: why that ms_mode (given, or chosen and why) */

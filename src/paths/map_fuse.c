@@ -84,9 +84,9 @@ bool ccb_map_is_our_fuse(pid_t pid, const char *mountpoint)
 	return named && mp;
 }
 
-/* Unmount @p mountpoint if rbd-fuse is mounted there, retrying while the
- * loop device lets go of the file. */
-int ccb_map_unmount_fuse(const char *mountpoint, char *msg, size_t msg_len)
+/* Unmount @p mountpoint if rbd-fuse is mounted there, retrying for up to
+ * @p busy_msec while the loop device lets go of the file. */
+int ccb_map_unmount_fuse(const char *mountpoint, int busy_msec, char *msg, size_t msg_len)
 {
 	char type[256];
 
@@ -96,7 +96,7 @@ int ccb_map_unmount_fuse(const char *mountpoint, char *msg, size_t msg_len)
 			return 0;
 		if (umount2(mountpoint, 0) == 0)
 			return 0;
-		if (errno != EBUSY || waited >= SETTLE_MSEC)
+		if (errno != EBUSY || waited >= busy_msec)
 			break;
 		ccb_map_sleep_msec(100);
 	}
@@ -111,10 +111,19 @@ int ccb_map_unmount_fuse(const char *mountpoint, char *msg, size_t msg_len)
 	return -e;
 }
 
-/* Wait for rbd-fuse to exit after its unmount; SIGTERM it if it lingers. */
-int ccb_map_stop_fuse(pid_t pid, bool child, const char *mountpoint)
+/* Wait up to @p grace_msec for rbd-fuse to exit after its unmount, then
+ * SIGTERM it, and SIGKILL it if that does not end it within 3 s. rbd-fuse
+ * blocked in librbd on a cluster that does not answer (an op that its
+ * timeout does not cover: seen on rbd_directory with every OSD down)
+ * ignores TERM; until it dies, the loop device's reads wait on it, and so
+ * does our close() of the device, in the kernel, where no signal ends
+ * it. Killing our own read-only helper loses nothing: the fuse connection
+ * aborts, the pending reads fail, and the close returns. */
+int ccb_map_stop_fuse(pid_t pid, bool child, const char *mountpoint, int grace_msec)
 {
-	for (int waited = 0; waited < 2 * SETTLE_MSEC; waited += 50) {
+	int term_at = grace_msec, kill_at = grace_msec + 3000, give_up = grace_msec + 5000;
+
+	for (int waited = 0; waited < give_up; waited += 50) {
 		if (child) {
 			int st;
 			pid_t w = waitpid(pid, &st, WNOHANG);
@@ -123,8 +132,14 @@ int ccb_map_stop_fuse(pid_t pid, bool child, const char *mountpoint)
 		} else if (!ccb_map_is_our_fuse(pid, mountpoint)) {
 			return 0;
 		}
-		if (waited == SETTLE_MSEC)
+		if (waited == term_at)
 			kill(pid, SIGTERM);
+		if (waited == kill_at) {
+			fprintf(stderr,
+			        "ccbench: rbd-fuse (pid %d) did not exit on SIGTERM: killed\n",
+			        (int)pid);
+			kill(pid, SIGKILL);
+		}
 		ccb_map_sleep_msec(50);
 	}
 	return -ETIMEDOUT;
@@ -138,6 +153,8 @@ void ccb_map_free_mapping(void *arg)
 
 	if (m->loop_fd >= 0)
 		close(m->loop_fd);
+	if (m->backing_fd >= 0)
+		close(m->backing_fd);
 	free(m);
 }
 
@@ -145,12 +162,16 @@ static int undo_fuse(void *arg)
 {
 	struct ccb_mapping *m = arg;
 	char msg[PATH_MAX + 64] = "";
-	int r = ccb_map_unmount_fuse(m->mountpoint, msg, sizeof(msg));
+	/* A loop device that did not let go of the file in time has reads
+	 * waiting on rbd-fuse: waiting more for the file is waiting for them.
+	 * Detach the mount lazily and end rbd-fuse at once instead. */
+	int wait_msec = m->detach_stuck ? 0 : SETTLE_MSEC;
+	int r = ccb_map_unmount_fuse(m->mountpoint, wait_msec, msg, sizeof(msg));
 
 	if (msg[0])
 		fprintf(stderr, "ccbench: %s\n", msg);
 	if (m->fuse_pid > 0) {
-		int s = ccb_map_stop_fuse(m->fuse_pid, true, m->mountpoint);
+		int s = ccb_map_stop_fuse(m->fuse_pid, true, m->mountpoint, wait_msec);
 		if (s < 0) {
 			fprintf(stderr,
 			        "ccbench: rbd-fuse (pid %d) did not exit after unmount of %s\n",
@@ -185,11 +206,15 @@ static int undo_loop(void *arg)
 	}
 	close(m->loop_fd);
 	m->loop_fd = -1;
+	if (m->backing_fd >= 0)
+		close(m->backing_fd);
+	m->backing_fd = -1;
 	/* The detach completes after the last close; wait so the unmount that
 	 * follows does not find the file busy. */
 	snprintf(attr, sizeof(attr), "%s/block/%s/loop/backing_file", ccb_sysfs_root(), m->dev + 5);
 	for (int waited = 0; waited < SETTLE_MSEC && stat(attr, &st) == 0; waited += 20)
 		ccb_map_sleep_msec(20);
+	m->detach_stuck = stat(attr, &st) == 0;
 	return r;
 }
 
@@ -335,9 +360,17 @@ static int attach_loop(struct ccb_mapping *m, char *err, size_t err_len)
 		if (r != -EBUSY)
 			break;
 	}
-	close(file);
 	close(ctl);
 	m->loop_fd = fd;
+	/* Kept for the drops of the file's cached pages between passes: an
+	 * open() of a file under the fuse mount is a request to rbd-fuse, which
+	 * opens the image, and waits with it on a frozen OSD where neither
+	 * --op-timeout nor Ctrl-C can end it. Closed at the detach, before the
+	 * unmount that it would keep busy. */
+	if (fd >= 0)
+		m->backing_fd = file;
+	else
+		close(file);
 	return fd >= 0 ? 0 : r;
 }
 

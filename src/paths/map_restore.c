@@ -237,12 +237,13 @@ static int restore_fuse(const json_t *rec, char *msg, size_t msg_len)
 		return invalid(msg, msg_len, "fuse", "pid is not a process id:", "pid");
 	if (lstat(mp, &st) == 0 && !S_ISDIR(st.st_mode))
 		return invalid(msg, msg_len, "fuse", "mountpoint is not a directory:", mp);
-	r = ccb_map_unmount_fuse(mp, umsg, sizeof(umsg));
+	r = ccb_map_unmount_fuse(mp, SETTLE_MSEC, umsg, sizeof(umsg));
 	if (r < 0) {
 		snprintf(msg, msg_len, "%s", umsg);
 		return r;
 	}
-	if (ccb_map_is_our_fuse((pid_t)pid, mp) && ccb_map_stop_fuse((pid_t)pid, false, mp) < 0) {
+	if (ccb_map_is_our_fuse((pid_t)pid, mp) &&
+	    ccb_map_stop_fuse((pid_t)pid, false, mp, SETTLE_MSEC) < 0) {
 		snprintf(msg, msg_len, "rbd-fuse (pid %d) did not exit after unmount of %s",
 		         (int)pid, mp);
 		return -ETIMEDOUT;

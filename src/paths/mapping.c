@@ -178,6 +178,7 @@ char **ccb_map_child_env(const struct ccb_opts *o)
 	len += o->id ? strlen(o->id) + 7 : 0;
 	len += o->keyring ? strlen(o->keyring) + 12 : 0;
 	len += o->cluster ? strlen(o->cluster) + 12 : 0;
+	len += 160; /* the three timeouts below */
 	for (unsigned i = 0; i < o->n_sets; i++)
 		len += strlen(o->sets[i]) + 4;
 	args = malloc(len + 16);
@@ -198,6 +199,16 @@ char **ccb_map_child_env(const struct ccb_opts *o)
 		strcat(strcat(strcat(args, "--keyring "), o->keyring), " ");
 	if (o->cluster)
 		strcat(strcat(strcat(args, "--cluster "), o->cluster), " ");
+	/* The helper's own ops are bounded as ours are: rbd-fuse without them
+	 * waits on a frozen OSD for as long as it stays frozen, and the loop
+	 * device over it, the reader and the unmount all wait with it. Before
+	 * the -o sets, which can still override them. */
+	snprintf(args + strlen(args), 160,
+	         "--client_mount_timeout %llu --rados_mon_op_timeout %llu "
+	         "--rados_osd_op_timeout %llu ",
+	         (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000),
+	         (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000),
+	         (unsigned long long)((o->op_timeout_usec + 999999) / 1000000));
 	for (unsigned i = 0; i < o->n_sets; i++)
 		strcat(strcat(strcat(args, "--"), o->sets[i]), " ");
 	n = 0;
@@ -355,6 +366,7 @@ int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, co
 		return -ENOMEM;
 	m->via = via;
 	m->loop_fd = -1;
+	m->backing_fd = -1;
 	snprintf(m->pool, sizeof(m->pool), "%s", pool);
 	snprintf(m->image, sizeof(m->image), "%s", image);
 	r = mkdir(ccb_undo_state_dir(), 0700);
@@ -384,8 +396,11 @@ int ccb_map_drop_backing_range(const struct ccb_mapping *m, uint64_t offset, uin
 
 	if (m->via != CCB_MAP_FUSE_LOOP)
 		return 0;
-	/* Opened per call: a descriptor held for the run would keep the fuse
-	 * mount busy at the unmount. */
+	/* The descriptor the mapping holds (see attach_loop): a new open()
+	 * would be a request to rbd-fuse, which can wait on the cluster. */
+	if (m->backing_fd >= 0)
+		return -posix_fadvise(m->backing_fd, (off_t)offset, (off_t)len,
+		                      POSIX_FADV_DONTNEED);
 	fd = open(m->backing, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -29,8 +29,8 @@ pid_t ccb_map_spawn(char *const argv[], char **env, int out_fd, int err_fd);
 
 /** Whether @p pid is the rbd-fuse ccbench started for @p mountpoint. */
 bool ccb_map_is_our_fuse(pid_t pid, const char *mountpoint);
-int ccb_map_unmount_fuse(const char *mountpoint, char *msg, size_t msg_len);
-int ccb_map_stop_fuse(pid_t pid, bool child, const char *mountpoint);
+int ccb_map_unmount_fuse(const char *mountpoint, int busy_msec, char *msg, size_t msg_len);
+int ccb_map_stop_fuse(pid_t pid, bool child, const char *mountpoint, int grace_msec);
 void ccb_map_free_mapping(void *arg);
 /** rbd-fuse, its mount and a loop device over the image file, each in the undo log. */
 int ccb_map_do_fuse_loop(const struct ccb_opts *o, struct ccb_mapping *m, char *err,
