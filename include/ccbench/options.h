@@ -78,6 +78,7 @@ struct ccb_opts {
 	unsigned n_sets;
 	uint64_t connect_timeout_usec;
 	uint64_t op_timeout_usec;
+	uint64_t malloc_trim_usec; /**< malloc_trim(0) every this often in a run (0: never) */
 
 	/* Workload. */
 	uint64_t queue_depth;

@@ -288,6 +288,15 @@ static void test_durations(void **state)
 	assert_true(o.op_timeout_usec == 1000000ull);
 	set_ok(&o, "op-timeout", "1h");
 	assert_true(o.op_timeout_usec == 3600000000ull);
+	/* --malloc-trim: off by default, 0 turns it off again, at most 60 s */
+	assert_true(o.malloc_trim_usec == 0);
+	set_ok(&o, "malloc-trim", "100ms");
+	assert_true(o.malloc_trim_usec == 100000ull);
+	set_ok(&o, "malloc-trim", "0");
+	assert_true(o.malloc_trim_usec == 0);
+	set_bad("malloc-trim", "61s");
+	set_bad("malloc-trim", "-1s");
+	set_bad("malloc-trim", "often");
 }
 
 /* Every numeric descriptor accepts exactly [min, max], written as the user would. */
