@@ -39,6 +39,12 @@ const char *ccb_sysfs_root(void);
 int ccb_sysfs_parse_u64(const char *text, uint64_t *out);
 
 /**
+ * The first line of the attribute at @p path, newline cut, into @p buf;
+ * "" when it cannot be read. Opened with O_NOFOLLOW.
+ */
+void ccb_sysfs_read_line(const char *path, char *buf, size_t len);
+
+/**
  * Read a decimal attribute at @p path.
  *
  * @return 0, -EINVAL (not a number), or -errno of open/read.

@@ -150,21 +150,6 @@ static int invalid(char *msg, size_t msg_len, const char *kind, const char *why,
 	return -EINVAL;
 }
 
-/* The first line of @p path (a sysfs attribute), newline cut; "" when unreadable. */
-static void read_line(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-
-	buf[0] = '\0';
-	if (fd < 0)
-		return;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
 static int restore_loop(const json_t *rec, char *msg, size_t msg_len)
 {
 	const char *dev = json_string_value(json_object_get(rec, "dev"));
@@ -180,7 +165,7 @@ static int restore_loop(const json_t *rec, char *msg, size_t msg_len)
 		return invalid(msg, msg_len, "loop",
 		               "backing is not a file under a mount point of ccbench's:", backing);
 	snprintf(attr, sizeof(attr), "%s/block/loop%u/loop/backing_file", ccb_sysfs_root(), n);
-	read_line(attr, cur, sizeof(cur));
+	ccb_sysfs_read_line(attr, cur, sizeof(cur));
 	/* Exactly the file (the kernel appends " (deleted)" once it is gone). */
 	snprintf(want, sizeof(want), "%s (deleted)", backing);
 	if (strcmp(cur, backing) != 0 && strcmp(cur, want) != 0) {
@@ -190,7 +175,7 @@ static int restore_loop(const json_t *rec, char *msg, size_t msg_len)
 	}
 	/* The node must be that very device, not something put at its name. */
 	snprintf(want, sizeof(want), "%s/block/loop%u/dev", ccb_sysfs_root(), n);
-	read_line(want, devt, sizeof(devt));
+	ccb_sysfs_read_line(want, devt, sizeof(devt));
 	fd = open(dev, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		r = -errno;

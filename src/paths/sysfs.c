@@ -197,23 +197,29 @@ bool ccb_sysfs_valid_disk_name(const char *name)
 }
 
 /* The first line of ROOT/bus/rbd/devices/ID/ATTR, newline cut; "" when unreadable. */
-static void rbd_attr(const char *root, unsigned id, const char *attr, char *buf, size_t len)
+void ccb_sysfs_read_line(const char *path, char *buf, size_t len)
 {
-	char path[PATH_MAX];
 	ssize_t n;
-	int fd;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 
 	buf[0] = '\0';
-	if (snprintf(path, sizeof(path), "%s/bus/rbd/devices/%u/%s", root, id, attr) >=
-	    (int)sizeof(path))
-		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return;
 	n = read(fd, buf, len - 1);
 	close(fd);
 	buf[n > 0 ? n : 0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void rbd_attr(const char *root, unsigned id, const char *attr, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	buf[0] = '\0';
+	if (snprintf(path, sizeof(path), "%s/bus/rbd/devices/%u/%s", root, id, attr) >=
+	    (int)sizeof(path))
+		return;
+	ccb_sysfs_read_line(path, buf, len);
 }
 
 bool ccb_sysfs_rbd_maps(const char *root, unsigned id, const char *pool, const char *image,

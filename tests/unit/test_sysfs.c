@@ -202,6 +202,30 @@ static void write_then_read_back(void **state)
 	assert_int_equal(ccb_sysfs_write_u64(path, 128), 0);
 }
 
+static void read_line_cuts_and_refuses_links(void **state)
+{
+	char path[PATH_MAX], buf[8];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/devices/pci0000:00/host0/block/sda/sda1/partition", root);
+	ccb_sysfs_read_line(path, buf, sizeof(buf));
+	assert_string_equal(buf, "1");
+	/* longer than the buffer: cut, still terminated */
+	put("block/long", "0123456789abcdef\n");
+	snprintf(path, sizeof(path), "%s/block/long", root);
+	ccb_sysfs_read_line(path, buf, sizeof(buf));
+	assert_string_equal(buf, "0123456");
+	/* a symlink (O_NOFOLLOW) and a missing file read as "" */
+	snprintf(path, sizeof(path), "%s/class/block/sda", root);
+	strcpy(buf, "x");
+	ccb_sysfs_read_line(path, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	snprintf(path, sizeof(path), "%s/no/such", root);
+	strcpy(buf, "x");
+	ccb_sysfs_read_line(path, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
 static void restore_only_what_the_run_set(void **state)
 {
 	char path[PATH_MAX], msg[512];
@@ -343,6 +367,7 @@ int main(void)
 	    cmocka_unit_test(short_buffers_are_refused),
 	    cmocka_unit_test(queue_info_reads_present_attributes),
 	    cmocka_unit_test(write_then_read_back),
+	    cmocka_unit_test(read_line_cuts_and_refuses_links),
 	    cmocka_unit_test(restore_only_what_the_run_set),
 	    cmocka_unit_test(root_comes_from_the_environment),
 	    cmocka_unit_test(restore_refuses_a_disk_that_is_a_path),
