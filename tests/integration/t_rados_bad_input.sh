@@ -25,6 +25,8 @@ check "unknown option" rados write -p x --frobnicate
 check "takes no value" rados write -p x --no-cleanup=1
 check "takes no value" cleanup -p x --run-name r --force=yes
 check "expected one of on|off" rados write -p x --explain=bogus
+check "malloc-trim '61s'" rados seq -p x --malloc-trim 61s
+check "malloc-trim 'often'" rbd read --malloc-trim often
 check "pool: required" rados write
 check "unknown command" frobnicate
 check "expected write, seq or rand" rados bogus
