@@ -137,6 +137,23 @@ static void checks_text(const json_t *st, char *buf, size_t len)
 	}
 }
 
+/* The OSDs down in snapshot @p a and not in @p b (a new array; empty when
+ * @p b is missing or could not be read, so nothing is guessed). */
+static json_t *down_only_in(const json_t *a, const json_t *b)
+{
+	json_t *out = json_array(), *v;
+	size_t i;
+
+	if (!json_is_object(b) || str(b, "error"))
+		return out;
+	json_array_foreach(json_object_get(a, "osds_down"), i, v)
+	{
+		if (!has_name(json_object_get(b, "osds_down"), json_string_value(v)))
+			json_array_append(out, v);
+	}
+	return out;
+}
+
 /*
  * What the cluster said at the start and end (cluster_state, read-only
  * mon commands). A capacity check on a cluster that is repairing itself
@@ -151,7 +168,6 @@ void ccb_explain_cluster(const json_t *r, json_t *list)
 	const json_t *cs = json_object_get(r, "cluster_state"), *v;
 	const json_t *st = json_object_get(cs, "start"), *en = json_object_get(cs, "end");
 	char a[160], b[160], c[400];
-	size_t i;
 
 	if (!json_is_object(cs))
 		return;
@@ -163,16 +179,8 @@ void ccb_explain_cluster(const json_t *r, json_t *list)
 		if (str(st, "error") && str(en, "error"))
 			return;
 	}
-	/* OSDs down during the run: at the end and not at the start. */
-	json_t *went = json_array(), *back = json_array();
-	json_array_foreach(json_object_get(en, "osds_down"), i,
-	                   v) if (json_is_object(st) && !str(st, "error") &&
-	                          !has_name(json_object_get(st, "osds_down"), json_string_value(v)))
-	    json_array_append(went, (json_t *)v);
-	json_array_foreach(json_object_get(st, "osds_down"), i,
-	                   v) if (json_is_object(en) && !str(en, "error") &&
-	                          !has_name(json_object_get(en, "osds_down"), json_string_value(v)))
-	    json_array_append(back, (json_t *)v);
+	/* OSDs down during the run: at the end and not at the start; and back. */
+	json_t *went = down_only_in(en, st), *back = down_only_in(st, en);
 	if (json_array_size(went)) {
 		ccb_explain_names(went, a, sizeof(a));
 		ccb_explain_add(
