@@ -33,6 +33,8 @@
 #   CCBENCH_BASE=path  also run this second ccbench binary (tool "ccb-base") in
 #   the same alternation, for before/after figures from one run;
 #   CCBENCH_MORE="ccb-NAME=PATH ..." more of them.
+#   CCBENCH_TRIM=DUR  also run ccbench with --malloc-trim DUR (tool "ccb-trim"),
+#   the memory-for-CPU trade-off of the peak RSS goal, in the same alternation.
 # Bigger, steadier figures: DURATION=10 IMAGE_SIZE=1G SMALL_TOTAL=256M
 # RAND_TOTAL=64M RUNS=5.
 set -euo pipefail
@@ -120,18 +122,30 @@ CC_TOOLS=("ccbench=$CCBENCH")
 [[ -n "${CCBENCH_BASE:-}" ]] && CC_TOOLS+=("ccb-base=$CCBENCH_BASE")
 # shellcheck disable=SC2206 # words on purpose: "ccb-NAME=PATH ..."
 [[ -n "${CCBENCH_MORE:-}" ]] && CC_TOOLS+=($CCBENCH_MORE)
+# Options a tool adds to every ccbench command line.
+declare -A CC_EXTRA=()
+if [[ -n "${CCBENCH_TRIM:-}" ]]; then
+	CC_TOOLS+=("ccb-trim=$CCBENCH")
+	CC_EXTRA[ccb-trim]="--malloc-trim $CCBENCH_TRIM"
+fi
+# cc_extra TOOL: that tool's added options, one per line (for mapfile).
+cc_extra() {
+	local w
+	for w in ${CC_EXTRA[$1]:-}; do printf '%s\n' "$w"; done
+}
 
 # cc_rados KIND CLIENTS QD RUN TAG CASE TOOL BIN
 cc_rados() {
 	local kind=$1 clients=$2 qd=$3 run=$4 tag=$5 case=$6 tool=$7 CCBENCH=$8
-	local name=$7-$5-$4-$1 rn=$7-$5-$4
+	local name=$7-$5-$4-$1 rn=$7-$5-$4 more
+	mapfile -t more < <(cc_extra "$tool")
 	if [[ $kind == write ]]; then
 		on_cleanup "$CCBENCH cleanup -p $POOL --run-name $rn -q"
 		timed "$name" "$CCBENCH" rados write -p "$POOL" -b $OP4M -t "$qd" --clients "$clients" \
-			-d "${DURATION}s" --run-name "$rn" --no-cleanup -f json -q
+			-d "${DURATION}s" --run-name "$rn" --no-cleanup -f json -q "${more[@]}"
 	else
 		timed "$name" "$CCBENCH" rados seq -p "$POOL" -t "$qd" --clients "$clients" \
-			-d "${SEQ_LIMIT}s" --run-name "$rn" -f json -q
+			-d "${SEQ_LIMIT}s" --run-name "$rn" -f json -q "${more[@]}"
 	fi
 	ccb_check "$name"
 	rec "$case" "$tool" "$run" "$(ccb_field "$name" bandwidth_mib_s)" "$(ccb_field "$name" bytes)" \
@@ -183,7 +197,8 @@ fio_run() { # CASE RUN RW IO QD TOTAL
 
 cc_rbd() { # CASE RUN MODE IO QD TOTAL TOOL BIN
 	local name=$7-$1-$2 extra=() tool=$7 CCBENCH=$8
-	[[ $3 == *write ]] && extra=(--allow-write-existing)
+	mapfile -t extra < <(cc_extra "$tool")
+	[[ $3 == *write ]] && extra+=(--allow-write-existing)
 	timed "$name" "$CCBENCH" rbd "$3" --image "$POOL/$IMAGE" "${extra[@]}" --io-size "$4" -t "$5" \
 		--total "$6" --readahead-disable-after 50M -f json -q
 	ccb_check "$name"
@@ -234,7 +249,7 @@ report() {
 		k = $1 SUBSEP $2
 		if (!($1 in seen)) { cases[++nc] = $1; seen[$1] = 1 }
 		if (!(k in bw)) tools[$1] = tools[$1] " " $2
-		bw[k] = bw[k] " " $4; cpg[k] = cpg[k] " " ($6 / ($5 / G)); fpg[k] = fpg[k] " " ($8 / ($5 / G))
+		bw[k] = bw[k] " " $4; bwr[k, $3] = $4; cpg[k] = cpg[k] " " ($6 / ($5 / G)); fpg[k] = fpg[k] " " ($8 / ($5 / G))
 		if ($7 > rss[k]) rss[k] = $7
 		if ($9 != "-") lat[k] = lat[k] " " $9
 		if ($10 != "-") bound[$1] = $10
@@ -252,31 +267,42 @@ report() {
 					rss[k] / 1024, L[k] == "" ? "-" : sprintf("%.1f", L[k])
 			}
 		}
-		printf "\n| case | tool | bandwidth / best peer (>= 1.0) | CPU/GiB / lowest peer | faults/GiB vs lowest peer | peak RSS MiB vs bound | QD1 mean latency / fio (<= 1.03) |\n"
+		printf "\n| case | tool | bandwidth / best peer (>= 1.0) | CPU/GiB / lowest peer | faults/GiB vs lowest peer | peak RSS MiB vs bound (lowest peer) | QD1 mean latency / fio (<= 1.03) |\n"
 		printf "|---|---|---|---|---|---|---|\n"
 		for (c = 1; c <= nc; c++) {
-			cs = cases[c]; bb = 0; bc = -1; bf = -1
+			cs = cases[c]; bb = 0; bc = -1; bf = -1; br = -1
 			for (t = 1; t <= nt[cs]; t++) {
 				if (ours(TT[cs, t])) continue
 				k = cs SUBSEP TT[cs, t]
 				if (B[k] > bb) { bb = B[k]; bp = TT[cs, t] }
 				if (bc < 0 || C[k] < bc) { bc = C[k]; cp = TT[cs, t] }
 				if (bf < 0 || F[k] < bf) bf = F[k]
+				if (br < 0 || rss[k] < br) { br = rss[k]; rp = TT[cs, t] }
 			}
 			lim = (cs ~ /4M/) ? 0.7 : 1.0
 			for (t = 1; t <= nt[cs]; t++) {
 				if (!ours(TT[cs, t])) continue
 				kc = cs SUBSEP TT[cs, t]
 				rb = bb > 0 ? B[kc] / bb : 0; rc = bc > 0 ? C[kc] / bc : 0
+				# Run r against the best peer'"'"'s run r, taken in turn: how far
+				# the ratio moves from pair to pair (the noise of this machine).
+				lo = -1; hi = -1
+				for (r = 1; (kc SUBSEP r) in bwr; r++) {
+					if (!((cs SUBSEP bp SUBSEP r) in bwr) || bwr[cs, bp, r] <= 0) continue
+					x = bwr[kc, r] / bwr[cs, bp, r]
+					if (lo < 0 || x < lo) lo = x
+					if (x > hi) hi = x
+				}
+				pr = lo < 0 ? "" : sprintf("; pairs %.2f-%.2f", lo, hi)
 				rl = "-"
 				if (cs ~ /^read-(64K|4K)-1$/ && L[cs SUBSEP "fio"] > 0) {
 					x = L[kc] / L[cs SUBSEP "fio"]
 					rl = sprintf("%.3f %s", x, (x <= 1.03) ? "PASS" : "MISS")
 				}
-				printf "| %s | %s | %.2f (%s) %s | %.2f (%s; goal <= %.1f) %s | %.0f vs %.0f | %.1f <= %.1f %s | %s |\n",
-					cs, TT[cs, t], rb, bp, (rb >= 1.0) ? "PASS" : "MISS", rc, cp, lim,
+				printf "| %s | %s | %.2f (%s%s) %s | %.2f (%s; goal <= %.1f) %s | %.0f vs %.0f | %.1f <= %.1f %s (%s %.1f) | %s |\n",
+					cs, TT[cs, t], rb, bp, pr, (rb >= 1.0) ? "PASS" : "MISS", rc, cp, lim,
 					(rc <= lim) ? "PASS" : "MISS", F[kc], bf, rss[kc] / 1024, bound[cs],
-					(rss[kc] / 1024 <= bound[cs] + 0) ? "PASS" : "MISS", rl
+					(rss[kc] / 1024 <= bound[cs] + 0) ? "PASS" : "MISS", rp, br / 1024, rl
 			}
 		}
 	}' "$RESULTS"
