@@ -18,6 +18,9 @@
 # usage: bench/profile.sh
 #   CCBENCH=build/ccbench RUNS=3 POOL=rbd IMAGE_SIZE=1G DURATION=4 FREQ=1999
 #   CASES="..." KEEP_WORK=1 CEPH_CONF=... (otherwise its own cluster, MC_ARGS)
+#   bench/profile.sh --report WORK/dso  the tables again from a kept run
+#   CCBENCH_BASE=path  also profile this second ccbench binary (tool
+#   "ccb-base") in the same alternation, for before/after figures.
 set -euo pipefail
 PROG=profile
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +32,9 @@ FREQ=${FREQ:-1999}
 CASES=${CASES:-rbd-read-4M-16 rbd-write-4M-16 rados-seq-4M-16}
 IMAGE=ccb-profile-$$
 OP4M=4194304
+# The ccbench binaries that take part: TOOL=PATH.
+CC_TOOLS=("ccbench=$CCBENCH")
+[[ -n "${CCBENCH_BASE:-}" ]] && CC_TOOLS+=("ccb-base=$CCBENCH_BASE")
 # Per-run lines in $WORK/dso: CASE TOOL RUN BYTES CPU_S GROUP SHARE(0..1)
 
 # profiled NAME TAG CMD...: CMD under perf record (CPU from
@@ -71,23 +77,25 @@ one() {
 }
 
 rbd_case() { # CASE TYPE RUN
-	local c=$1 type=$2 run=$3 name extra=() ops
+	local c=$1 type=$2 run=$3 name extra=() ops t
 	name=rbdb-$c-$run
 	profiled "$name" "$c rbd-bench $run" rbd bench --io-type "$type" --io-size 4M --io-threads 16 \
 		--io-total "$IMAGE_SIZE" --io-pattern seq "$POOL/$IMAGE"
 	ops=$(awk '$1 == "elapsed:" { print $4 }' "$WORK/$name.out" | tail -n 1)
 	[[ -n "$ops" ]] || die "$name: no final 'elapsed:' line"
 	one "$c" rbd-bench "$run" $((ops * OP4M)) "$name"
-	name=ccb-$c-$run
 	[[ $type == write ]] && extra=(--allow-write-existing)
-	profiled "$name" "$c ccbench $run" "$CCBENCH" rbd "$type" --image "$POOL/$IMAGE" "${extra[@]}" \
-		--io-size 4M -t 16 --readahead-disable-after 50M -f json -q
-	ccb_check "$name"
-	one "$c" ccbench "$run" "$(ccb_field "$name" bytes)" "$name"
+	for t in "${CC_TOOLS[@]}"; do
+		name=${t%%=*}-$c-$run
+		profiled "$name" "$c ${t%%=*} $run" "${t#*=}" rbd "$type" --image "$POOL/$IMAGE" \
+			"${extra[@]}" --io-size 4M -t 16 --readahead-disable-after 50M -f json -q
+		ccb_check "$name"
+		one "$c" "${t%%=*}" "$run" "$(ccb_field "$name" bytes)" "$name"
+	done
 }
 
 rados_case() { # RUN
-	local run=$1 name b n
+	local run=$1 name b n t tool rn
 	rados -p "$POOL" bench "$DURATION" write -t 16 -b $OP4M --run-name "prof-$run" --no-cleanup \
 		>"$WORK/fill-$run.out" 2>&1 || die "rados bench write failed"
 	on_cleanup "rados -p $POOL cleanup --run-name prof-$run"
@@ -98,54 +106,70 @@ rados_case() { # RUN
 	[[ -n "$n" ]] || die "$name: no 'Total reads made'"
 	one rados-seq-4M-16 rados-bench "$run" $((n * OP4M)) "$name"
 	rados -p "$POOL" cleanup --run-name "prof-$run" >/dev/null || die "rados cleanup failed"
-	"$CCBENCH" rados write -p "$POOL" -b $OP4M -t 16 -d "${DURATION}s" --run-name "prof-c$run" \
-		--no-cleanup -f json -q >"$WORK/cfill-$run.out" || die "ccbench rados write failed"
-	on_cleanup "$CCBENCH cleanup -p $POOL --run-name prof-c$run -q"
-	name=ccb-seq-$run
-	profiled "$name" "rados-seq-4M-16 ccbench $run" "$CCBENCH" rados seq -p "$POOL" -t 16 -d 600s \
-		--run-name "prof-c$run" -f json -q
-	ccb_check "$name"
-	b=$(ccb_field "$name" bytes)
-	one rados-seq-4M-16 ccbench "$run" "$b" "$name"
-	"$CCBENCH" cleanup -p "$POOL" --run-name "prof-c$run" -q >/dev/null || die "ccbench cleanup failed"
+	for t in "${CC_TOOLS[@]}"; do
+		tool=${t%%=*} rn=prof-${t%%=*}-$run
+		"$CCBENCH" rados write -p "$POOL" -b $OP4M -t 16 -d "${DURATION}s" --run-name "$rn" \
+			--no-cleanup -f json -q >"$WORK/cfill-$tool-$run.out" || die "ccbench rados write failed"
+		on_cleanup "$CCBENCH cleanup -p $POOL --run-name $rn -q"
+		name=$tool-seq-$run
+		profiled "$name" "rados-seq-4M-16 $tool $run" "${t#*=}" rados seq -p "$POOL" -t 16 \
+			-d 600s --run-name "$rn" -f json -q
+		ccb_check "$name"
+		b=$(ccb_field "$name" bytes)
+		one rados-seq-4M-16 "$tool" "$run" "$b" "$name"
+		"$CCBENCH" cleanup -p "$POOL" --run-name "$rn" -q >/dev/null || die "ccbench cleanup failed"
+	done
 }
 
-# The table: per case, CPU s/GiB by group for the peer and ccbench (all
-# runs' CPU share over all runs' bytes), then what the goal leaves.
+# The table: per case, CPU s/GiB by group for the peer and each ccbench
+# (all runs' CPU share over all runs' bytes), then what the goal leaves.
 report() {
 	awk -F'\t' -v G=$GIB '
+	function ours(t) { return t == "ccbench" || t ~ /^ccb-/ }
 	{
 		c = $1; t = $2; r = $3
 		if (!(c in seen)) { cases[++nc] = c; seen[c] = 1 }
+		if (!((c, t) in tseen)) { tseen[c, t] = 1; tl[c] = tl[c] " " t }
 		if (!((c, t, r) in run)) { run[c, t, r] = 1; bytes[c, t] += $4; cpu[c, t] += $5 }
 		sec[c, t, $6] += $5 * $7
 		groups[$6] = 1
-		if (t != "ccbench") peer[c] = t
+		if (!ours(t)) peer[c] = t
 	}
 	END {
 		split("own binary|librbd|librados|libceph-common|libstdc++|libc+ld|kernel|other", order, "|")
 		for (i = 1; i <= nc; i++) {
-			c = cases[i]; p = peer[c]
-			gp = bytes[c, p] / G; gc = bytes[c, "ccbench"] / G
-			if (gp <= 0 || gc <= 0) continue
-			printf "\n%s: CPU s/GiB by where it ran (%s vs ccbench)\n\n", c, p
-			printf "| where | %s | ccbench | ccbench - %s |\n|---|---|---|---|\n", p, p
+			c = cases[i]; p = peer[c]; n = split(tl[c], T, " ")
+			if (bytes[c, p] <= 0) continue
+			printf "\n%s: CPU s/GiB by where it ran\n\n| where |", c
+			for (k = 1; k <= n; k++) printf " %s |", T[k]
+			printf " ccbench - %s |\n|---|", p
+			for (k = 1; k <= n; k++) printf "---|"
+			printf "---|\n"
 			for (j = 1; j in order; j++) {
 				g = order[j]
 				if (!(g in groups)) continue
-				a = sec[c, p, g] / gp; b = sec[c, "ccbench", g] / gc
-				printf "| %s | %.3f | %.3f | %+.3f |\n", g, a, b, b - a
+				printf "| %s |", g
+				for (k = 1; k <= n; k++) printf " %.3f |", sec[c, T[k], g] / (bytes[c, T[k]] / G)
+				printf " %+.3f |\n", sec[c, "ccbench", g] / (bytes[c, "ccbench"] / G) - sec[c, p, g] / (bytes[c, p] / G)
 			}
-			tp = cpu[c, p] / gp; tc = cpu[c, "ccbench"] / gc
-			own = sec[c, "ccbench", "own binary"] / gc
-			printf "| total | %.3f | %.3f | %+.3f |\n", tp, tc, tc - tp
-			printf "\nratio %.2f (goal <= 0.7: %.3f s/GiB). ccbench outside its own binary: %.3f s/GiB = %.2f x %s'"'"'s total; its own binary: %.3f s/GiB (%.1f %%).\n",
-				tc / tp, 0.7 * tp, tc - own, (tc - own) / tp, p, own, 100 * own / tc
+			printf "| total |"
+			for (k = 1; k <= n; k++) printf " %.3f |", cpu[c, T[k]] / (bytes[c, T[k]] / G)
+			tp = cpu[c, p] / (bytes[c, p] / G); tc = cpu[c, "ccbench"] / (bytes[c, "ccbench"] / G)
+			own = sec[c, "ccbench", "own binary"] / (bytes[c, "ccbench"] / G)
+			printf " %+.3f |\n", tc - tp
+			printf "\nccbench / %s: %.2f (goal <= 0.7: %.3f s/GiB). ccbench outside its own binary: %.3f s/GiB = %.2f x %s'"'"'s total; its own binary: %.3f s/GiB (%.1f %%).\n",
+				p, tc / tp, 0.7 * tp, tc - own, (tc - own) / tp, p, own, 100 * own / tc
 		}
 	}' "$WORK/dso"
 }
 
 main() {
+	if [[ "${1:-}" == --report ]]; then
+		# Only the tables, from the dso file of an earlier run (KEEP_WORK=1).
+		WORK=$(dirname "${2:?--report needs the dso file}")
+		report
+		return
+	fi
 	bench_init rados rbd perf numfmt
 	local c run t0=$SECONDS image=0
 	: >"$WORK/dso"

@@ -40,13 +40,36 @@ struct ccb_zc_op {
 	/* A read's reply (no copy); a write's pieces (static: no copy either). */
 	ceph::bufferlist bl;
 	char hdr[HDR_MAX_BYTES];
+	/* The body of this slot's writes (static_body). */
+	ceph::bufferptr body;
 };
 
 struct ccb_zc_image {
 	librados::IoCtx ioctx;
 	librbd::Image image;
 	bool copy_writes;
+	/* The body of this image's writes (static_body). */
+	ceph::bufferptr body;
 };
+
+/*
+ * One static buffer for every write of the same bytes. The messenger
+ * checksums each message's data (ms_crc_data) and caches the crc32c on the
+ * buffer::raw it read, per offset and length; a fresh create_static per op
+ * made it checksum 4 MiB anew every op (perf: +0.07 CPU s/GiB in
+ * libceph-common on rbd write 4M x 16 against rbd bench, which reuses one
+ * bufferptr). The body is never written after the fill (path_rados.c,
+ * path_rbd.c), so the cached value stays true; a header in front of it
+ * only changes the crc's seed, which bufferlist::crc32c adjusts without
+ * reading the data. The OSD still verifies every message.
+ */
+static const ceph::bufferptr &static_body(ceph::bufferptr &cached, const char *at, size_t len)
+{
+	if (!cached.have_raw() || cached.c_str() != at || cached.length() != len)
+		cached = ceph::bufferptr(
+		    ceph::buffer::create_static((unsigned)len, const_cast<char *>(at)));
+	return cached;
+}
 
 /* The errno of an exception at the C boundary. */
 static int caught(void)
@@ -147,8 +170,7 @@ int ccb_zc_rados_write(struct ccb_zc_op *op, rados_ioctx_t io, const char *oid, 
 			op->bl.append(ceph::buffer::create_static((unsigned)hdr_len, op->hdr));
 		}
 		if (len > hdr_len)
-			op->bl.append(
-			    ceph::buffer::create_static((unsigned)(len - hdr_len), body + hdr_len));
+			op->bl.append(static_body(op->body, body + hdr_len, len - hdr_len));
 		librados::ObjectWriteOperation wop;
 		if (full)
 			wop.write_full(op->bl);
@@ -266,8 +288,7 @@ int ccb_zc_rbd_write(struct ccb_zc_op *op, struct ccb_zc_image *img, uint64_t of
 		if (img->copy_writes)
 			op->bl.append(buf, (unsigned)len);
 		else
-			op->bl.append(
-			    ceph::buffer::create_static((unsigned)len, const_cast<char *>(buf)));
+			op->bl.append(static_body(img->body, buf, len));
 		r = img->image.aio_write(off, len, op->bl, op->bcomp);
 		if (r < 0)
 			ccb_zc_op_reset(op);
