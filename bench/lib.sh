@@ -91,6 +91,32 @@ bench_init() {
 	fi
 }
 
+# drained: wait (up to 120 s) until no OSD is more than DRAIN_PCT (40) %
+# used and the pool ($POOL) is not flagged full. A delete frees memstore's memory
+# at once, but the usage the full flag is set from reaches the mon seconds
+# later, and 32 PGs put about twice the average on one OSD: on a quiet
+# machine three runs of 8 x 32 x 4M for 5 s back to back filled one OSD
+# that held nothing once its statistics caught up.
+drained() {
+	local t0=$SECONDS max full df
+	while :; do
+		df=$(timeout 30 ceph --connect-timeout 10 osd df -f json 2>/dev/null) || df=
+		max=$(jq '[.nodes[].utilization] | max // 0 | floor' <<<"$df" 2>/dev/null) || max=100
+		full=$(timeout 30 ceph --connect-timeout 10 osd dump -f json 2>/dev/null |
+			jq -r --arg p "${POOL:-rbd}" '.pools[] | select(.pool_name == $p) | .flags_names' \
+				2>/dev/null) || full=full
+		if ((max <= ${DRAIN_PCT:-40})) && [[ ",$full," != *,full,* ]]; then
+			break
+		fi
+		((SECONDS - t0 < 120)) || {
+			jq -c '[.nodes[] | {name, kb, kb_used, kb_avail, utilization}]' <<<"$df" >&2 || true
+			die "an OSD stays ${max} % used (pool flags: $full) 120 s after the cleanups"
+		}
+		sleep 2
+	done
+	((SECONDS - t0 < 5)) || log "waited $((SECONDS - t0)) s for the OSDs' usage to come down"
+}
+
 # timed NAME CMD...: run CMD with stdout in $WORK/NAME.out, stderr in
 # $WORK/NAME.err and "wall user sys maxrss_kib major_faults minor_faults"
 # in $WORK/NAME.time.

@@ -28,7 +28,7 @@
 #   CCBENCH=build/ccbench RUNS=3 POOL=rbd DURATION=5 IMAGE_SIZE=512M
 #   SMALL_TOTAL=128M QD1_TOTAL=16M RAND_TOTAL=32M CASES="..." KEEP_WORK=1
 #   CEPH_CONF=... (use that cluster; otherwise scripts/minicluster.sh starts one,
-#   with MC_ARGS, default "--osd-mem 4G")
+#   with MC_ARGS, default "--osd-mem 6G")
 #   bench/peers.sh --report RESULTS  the table again from a kept results file
 #   CCBENCH_BASE=path  also run this second ccbench binary (tool "ccb-base") in
 #   the same alternation, for before/after figures from one run;
@@ -156,12 +156,14 @@ rados_case() {
 	local clients=$1 qd=$2 tag=$1x$2 run i t
 	log "rados $tag: write ${DURATION}s$( ((clients == 1)) && echo ' then seq'), $RUNS alternating runs"
 	for ((run = 1; run <= RUNS; run++)); do
+		drained
 		rb_run write "$clients" "$qd" "$run" "$tag" "rados-write-4M-$tag"
 		((clients > 1)) || rb_run seq "$clients" "$qd" "$run" "$tag" "rados-seq-4M-$tag"
 		for ((i = 0; i < clients; i++)); do
 			rados -p "$POOL" cleanup --run-name "rb-$tag-$run-$i" >/dev/null || die "rados cleanup failed"
 		done
 		for t in "${CC_TOOLS[@]}"; do
+			drained
 			cc_rados write "$clients" "$qd" "$run" "$tag" "rados-write-4M-$tag" "${t%%=*}" "${t#*=}"
 			((clients > 1)) || cc_rados seq "$clients" "$qd" "$run" "$tag" "rados-seq-4M-$tag" "${t%%=*}" "${t#*=}"
 			"$CCBENCH" cleanup -p "$POOL" --run-name "${t%%=*}-$tag-$run" -q >/dev/null ||
@@ -315,9 +317,10 @@ main() {
 		report
 		return
 	fi
-	# Memstore holds every object in RAM: 5 s of 4M writes at 1 GiB/s, the
-	# image and what a delete has not yet given back must fit.
-	MC_ARGS=${MC_ARGS:---osd-mem 4G}
+	# Memstore holds every object in RAM: 5 s of 8 x 32 4M writes at 1.5
+	# GiB/s (a quiet machine), with about twice the average on one of the 3
+	# OSDs, and the image must fit. Only what is written takes memory.
+	MC_ARGS=${MC_ARGS:---osd-mem 6G}
 	bench_init rados rbd fio numfmt
 	local c t0=$SECONDS image=0
 	# The rados cases first: their objects are gone before the image is made.
