@@ -61,7 +61,8 @@ on_exit() {
 bench_init() {
 	local t
 	for t in "$CCBENCH" /usr/bin/time jq awk "$@"; do
-		command -v "$t" >/dev/null || die "$t not found (CCBENCH=$CCBENCH; apt-get install time jq)"
+		command -v "$t" >/dev/null ||
+			die "$t not found (CCBENCH=$CCBENCH; apt-get install time jq fio linux-perf)"
 	done
 	WORK=$(mktemp -d /tmp/ccb-bench.XXXXXX)
 	RESULTS=$WORK/results
