@@ -112,7 +112,7 @@ rb_run() {
 		read -r bw bytes cpu rss flt < <(awk -v bw="$bw" -v by="$bytes" -v c="$cpu" -v r="$rss" \
 			-v fl="$flt" -v b="$b" -v n="$n" -v sz="$sz" -v cc="$(cpu_s "$name")" \
 			-v rr="$(rss_kib "$name")" -v ff="$(faults "$name")" \
-			'BEGIN { printf "%.3f %d %.3f %d %d\n", bw + b, by + n * sz, c + cc, r + rr, fl + ff }')
+			'BEGIN { printf "%.3f %.0f %.3f %.0f %.0f\n", bw + b, by + n * sz, c + cc, r + rr, fl + ff }')
 	done
 	rec "$case" rados-bench "$run" "$bw" "$bytes" "$cpu $rss $flt" - -
 }

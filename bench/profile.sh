@@ -14,6 +14,7 @@
 #   rbd-read-4M-16   ccbench rbd read  vs rbd bench --io-type read   (one pass)
 #   rbd-write-4M-16  ccbench rbd write vs rbd bench --io-type write  (one pass)
 #   rados-seq-4M-16  ccbench rados seq vs rados bench seq (objects of a write)
+#   rados-write-4M-16  ccbench rados write vs rados bench write (DURATION)
 #
 # usage: bench/profile.sh
 #   CCBENCH=build/ccbench RUNS=3 POOL=rbd IMAGE_SIZE=1G DURATION=4 FREQ=1999
@@ -29,7 +30,7 @@ POOL=${POOL:-rbd}
 IMAGE_SIZE=${IMAGE_SIZE:-1G}
 DURATION=${DURATION:-4}
 FREQ=${FREQ:-1999}
-CASES=${CASES:-rbd-read-4M-16 rbd-write-4M-16 rados-seq-4M-16}
+CASES=${CASES:-rbd-read-4M-16 rbd-write-4M-16 rados-seq-4M-16 rados-write-4M-16}
 IMAGE=ccb-profile-$$
 OP4M=4194304
 # The ccbench binaries that take part: TOOL=PATH.
@@ -121,6 +122,25 @@ rados_case() { # RUN
 	done
 }
 
+rados_write_case() { # RUN
+	local run=$1 name n t tool rn
+	name=rb-write-$run
+	on_cleanup "rados -p $POOL cleanup --run-name profw-$run"
+	profiled "$name" "rados-write-4M-16 rados-bench $run" rados -p "$POOL" bench "$DURATION" write \
+		-t 16 -b $OP4M --run-name "profw-$run" --no-cleanup
+	n=$(awk -F: '$1 == "Total writes made" { gsub(/ /, "", $2); print $2 }' "$WORK/$name.out")
+	[[ -n "$n" ]] || die "$name: no 'Total writes made'"
+	one rados-write-4M-16 rados-bench "$run" $((n * OP4M)) "$name"
+	rados -p "$POOL" cleanup --run-name "profw-$run" >/dev/null || die "rados cleanup failed"
+	for t in "${CC_TOOLS[@]}"; do
+		tool=${t%%=*} name=${t%%=*}-write-$run
+		profiled "$name" "rados-write-4M-16 $tool $run" "${t#*=}" rados write -p "$POOL" -b $OP4M \
+			-t 16 -d "${DURATION}s" -f json -q
+		ccb_check "$name"
+		one rados-write-4M-16 "$tool" "$run" "$(ccb_field "$name" bytes)" "$name"
+	done
+}
+
 # The table: per case, CPU s/GiB by group for the peer and each ccbench
 # (all runs' CPU share over all runs' bytes), then what the goal leaves.
 report() {
@@ -191,6 +211,10 @@ main() {
 		rados-seq-4M-16)
 			log "$c: $RUNS alternating runs"
 			for ((run = 1; run <= RUNS; run++)); do rados_case "$run"; done
+			;;
+		rados-write-4M-16)
+			log "$c: $RUNS alternating runs"
+			for ((run = 1; run <= RUNS; run++)); do rados_write_case "$run"; done
 			;;
 		*) die "CASES: unknown '$c'" ;;
 		esac

@@ -77,7 +77,7 @@ rados_bench_run() {
 		fi
 		read -r bw bytes cpu rss < <(awk -v bw="$bw" -v by="$bytes" -v c="$cpu" -v r="$rss" \
 			-v b="$b" -v n="$n" -v sz="$sz" -v cc="$(cpu_s "$name")" -v rr="$(rss_kib "$name")" \
-			'BEGIN { printf "%.3f %d %.3f %d\n", bw + b, by + n * sz, c + cc, r + rr }')
+			'BEGIN { printf "%.3f %.0f %.3f %.0f\n", bw + b, by + n * sz, c + cc, r + rr }')
 	done
 	record "$kind ${tag}" rados-bench "$run" "$bw" "$bytes" "$cpu" "$rss"
 }
