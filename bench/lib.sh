@@ -64,6 +64,10 @@ bench_init() {
 		command -v "$t" >/dev/null ||
 			die "$t not found (CCBENCH=$CCBENCH; apt-get install time jq fio linux-perf)"
 	done
+	if ! [[ "${DRAIN_PCT:-40}" =~ ^[0-9]+$ ]] || ((${DRAIN_PCT:-40} < 1 || ${DRAIN_PCT:-40} > 99)); then
+		log "DRAIN_PCT '${DRAIN_PCT}': a whole percentage from 1 to 99"
+		exit 2
+	fi
 	WORK=$(mktemp -d /tmp/ccb-bench.XXXXXX)
 	RESULTS=$WORK/results
 	: >"$RESULTS"
@@ -145,6 +149,26 @@ cpu_s() { tail -n 1 "$WORK/$1.time" | awk '{ printf "%.3f", $2 + $3 }'; }
 rss_kib() { tail -n 1 "$WORK/$1.time" | awk '{ print $4 }'; }
 # faults NAME: page faults, major + minor.
 faults() { tail -n 1 "$WORK/$1.time" | awk '{ print $5 + $6 }'; }
+
+# rb_field FILE LABEL: the value after "LABEL:" in rados bench output.
+rb_field() {
+	awk -F: -v l="$2" '$1 == l { gsub(/ /, "", $2); print $2; found = 1 } END { exit !found }' "$1" ||
+		die "no '$2' in $1"
+}
+
+# rbdb_final NAME: "OPS OPS_PER_SEC" from rbd bench's final line,
+# "elapsed: 16   ops: 256   ops/sec: 15.2345   bytes/sec: 61 MiB/s".
+rbdb_final() {
+	local f
+	f=$(awk '$1 == "elapsed:" { print $4, $6 }' "$WORK/$1.out" | tail -n 1)
+	[[ -n "$f" ]] || die "$1: no final 'elapsed:' line"
+	echo "$f"
+}
+
+# The ccbench binaries that take part: TOOL=PATH (CCBENCH, and
+# CCBENCH_BASE as "ccb-base" for before/after figures from one run).
+CC_TOOLS=("ccbench=$CCBENCH")
+[[ -n "${CCBENCH_BASE:-}" ]] && CC_TOOLS+=("ccb-base=$CCBENCH_BASE")
 
 # ccb_field NAME FIELD: a top-level field of a ccbench JSON result.
 ccb_field() { jq -er ".$2" "$WORK/$1.out"; }

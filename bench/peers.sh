@@ -74,11 +74,6 @@ rec() {
 
 # ---- rados --------------------------------------------------------------
 
-rb_field() {
-	awk -F: -v l="$2" '$1 == l { gsub(/ /, "", $2); print $2; found = 1 } END { exit !found }' "$1" ||
-		die "no '$2' in $1"
-}
-
 # rb_run KIND(write|seq) CLIENTS QD RUN TAG CASE: CLIENTS concurrent rados
 # bench processes, their sum recorded.
 rb_run() {
@@ -117,9 +112,7 @@ rb_run() {
 	rec "$case" rados-bench "$run" "$bw" "$bytes" "$cpu $rss $flt" - -
 }
 
-# The ccbench binaries that take part: TOOL=PATH.
-CC_TOOLS=("ccbench=$CCBENCH")
-[[ -n "${CCBENCH_BASE:-}" ]] && CC_TOOLS+=("ccb-base=$CCBENCH_BASE")
+# The ccbench binaries that take part (CC_TOOLS, lib.sh), and more.
 # shellcheck disable=SC2206 # words on purpose: "ccb-NAME=PATH ..."
 [[ -n "${CCBENCH_MORE:-}" ]] && CC_TOOLS+=($CCBENCH_MORE)
 # Options a tool adds to every ccbench command line.
@@ -175,12 +168,12 @@ rados_case() {
 # ---- rbd ------------------------------------------------------------------
 
 rbd_bench_run() { # CASE RUN TYPE PATTERN IO QD TOTAL
-	local name=rbd-$1-$2 io ops ops_s
+	local name=rbd-$1-$2 io ops ops_s fin
 	timed "$name" rbd bench --io-type "$3" --io-pattern "$4" --io-size "$5" --io-threads "$6" \
 		--io-total "$7" "$POOL/$IMAGE"
 	io=$(bytes_of "$5")
-	read -r ops ops_s < <(awk '$1 == "elapsed:" { print $4, $6 }' "$WORK/$name.out" | tail -n 1)
-	[[ -n "${ops_s:-}" ]] || die "$name: no final 'elapsed:' line"
+	fin=$(rbdb_final "$name")
+	read -r ops ops_s <<<"$fin"
 	rec "$1" rbd-bench "$2" "$(awk -v o="$ops_s" -v b="$io" -v M=$MIB 'BEGIN { print o * b / M }')" \
 		"$((ops * io))" "$name" - -
 }

@@ -33,9 +33,6 @@ FREQ=${FREQ:-1999}
 CASES=${CASES:-rbd-read-4M-16 rbd-write-4M-16 rados-seq-4M-16 rados-write-4M-16}
 IMAGE=ccb-profile-$$
 OP4M=4194304
-# The ccbench binaries that take part: TOOL=PATH.
-CC_TOOLS=("ccbench=$CCBENCH")
-[[ -n "${CCBENCH_BASE:-}" ]] && CC_TOOLS+=("ccb-base=$CCBENCH_BASE")
 # Per-run lines in $WORK/dso: CASE TOOL RUN BYTES CPU_S GROUP SHARE(0..1)
 
 # profiled NAME TAG CMD...: CMD under perf record (CPU from
@@ -78,12 +75,12 @@ one() {
 }
 
 rbd_case() { # CASE TYPE RUN
-	local c=$1 type=$2 run=$3 name extra=() ops t
+	local c=$1 type=$2 run=$3 name extra=() ops t fin
 	name=rbdb-$c-$run
 	profiled "$name" "$c rbd-bench $run" rbd bench --io-type "$type" --io-size 4M --io-threads 16 \
 		--io-total "$IMAGE_SIZE" --io-pattern seq "$POOL/$IMAGE"
-	ops=$(awk '$1 == "elapsed:" { print $4 }' "$WORK/$name.out" | tail -n 1)
-	[[ -n "$ops" ]] || die "$name: no final 'elapsed:' line"
+	fin=$(rbdb_final "$name")
+	read -r ops _ <<<"$fin"
 	one "$c" rbd-bench "$run" $((ops * OP4M)) "$name"
 	[[ $type == write ]] && extra=(--allow-write-existing)
 	for t in "${CC_TOOLS[@]}"; do
@@ -103,8 +100,7 @@ rados_case() { # RUN
 	name=rb-seq-$run
 	profiled "$name" "rados-seq-4M-16 rados-bench $run" rados -p "$POOL" bench 600 seq -t 16 \
 		--run-name "prof-$run"
-	n=$(awk -F: '$1 == "Total reads made" { gsub(/ /, "", $2); print $2 }' "$WORK/$name.out")
-	[[ -n "$n" ]] || die "$name: no 'Total reads made'"
+	n=$(rb_field "$WORK/$name.out" 'Total reads made')
 	one rados-seq-4M-16 rados-bench "$run" $((n * OP4M)) "$name"
 	rados -p "$POOL" cleanup --run-name "prof-$run" >/dev/null || die "rados cleanup failed"
 	for t in "${CC_TOOLS[@]}"; do
@@ -128,8 +124,7 @@ rados_write_case() { # RUN
 	on_cleanup "rados -p $POOL cleanup --run-name profw-$run"
 	profiled "$name" "rados-write-4M-16 rados-bench $run" rados -p "$POOL" bench "$DURATION" write \
 		-t 16 -b $OP4M --run-name "profw-$run" --no-cleanup
-	n=$(awk -F: '$1 == "Total writes made" { gsub(/ /, "", $2); print $2 }' "$WORK/$name.out")
-	[[ -n "$n" ]] || die "$name: no 'Total writes made'"
+	n=$(rb_field "$WORK/$name.out" 'Total writes made')
 	one rados-write-4M-16 rados-bench "$run" $((n * OP4M)) "$name"
 	rados -p "$POOL" cleanup --run-name "profw-$run" >/dev/null || die "rados cleanup failed"
 	for t in "${CC_TOOLS[@]}"; do

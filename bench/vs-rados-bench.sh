@@ -38,12 +38,6 @@ LOADS=${LOADS:-1x16 8x32}
 OP_BYTES=4194304
 SEQ_LIMIT=600 # seconds; both seq readers stop earlier, when all is read
 
-# rb_field FILE LABEL: the value after "LABEL:" in rados bench output.
-rb_field() {
-	awk -F: -v l="$2" '$1 == l { gsub(/ /, "", $2); print $2; found = 1 } END { exit !found }' "$1" ||
-		die "no '$2' in $1"
-}
-
 # rados_bench_run KIND(write|seq) CLIENTS QD RUN TAG: run CLIENTS
 # concurrent rados bench processes and record their sum.
 rados_bench_run() {

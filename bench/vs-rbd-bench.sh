@@ -47,13 +47,12 @@ bytes_of() { numfmt --from=iec "$1"; }
 
 # rbd_bench_run CASE RUN TYPE(read|write) PATTERN(seq|rand) IO QD TOTAL
 rbd_bench_run() {
-	local name=rbd-$1-$2 io_bytes ops ops_s
+	local name=rbd-$1-$2 io_bytes ops ops_s fin
 	timed "$name" rbd bench --io-type "$3" --io-pattern "$4" --io-size "$5" \
 		--io-threads "$6" --io-total "$7" "$POOL/$IMAGE"
 	io_bytes=$(bytes_of "$5")
-	# Final line: "elapsed: 16   ops: 256   ops/sec: 15.2345   bytes/sec: 61 MiB/s"
-	read -r ops ops_s < <(awk '$1 == "elapsed:" { print $4, $6 }' "$WORK/$name.out" | tail -n 1)
-	[[ -n "${ops_s:-}" ]] || die "$name: no final 'elapsed:' line"
+	fin=$(rbdb_final "$name")
+	read -r ops ops_s <<<"$fin"
 	record "$1" rbd-bench "$2" "$(awk -v o="$ops_s" -v b="$io_bytes" -v M=$MIB 'BEGIN { print o * b / M }')" \
 		"$((ops * io_bytes))" "$(cpu_s "$name")" "$(rss_kib "$name")"
 }
