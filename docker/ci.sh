@@ -6,8 +6,9 @@
 #   docker run --rm --network host -v /etc/ceph:/etc/ceph:ro -v $PWD/results:/results \
 #       -e BASELINE=/results/baseline.json ccbench ci readahead-librbd-vs-krbd -p rbd
 #
-# CONFIG is a path, or the name of a file in configs/ (with or without
-# .json). Further arguments go to `ccbench sweep` (-p POOL, --id ...).
+# CONFIG is a path, or the name of a shipped config (quick, with or without
+# .json: `ccbench sweep NAME` finds it in the package's configs, or in a
+# build tree's). Further arguments go to `ccbench sweep` (-p POOL, --id ...).
 # Environment:
 #   CEPH_CONF      a mounted cluster's conf; without it (and without
 #                  /etc/ceph/ceph.conf) a throwaway cluster is started here
@@ -28,12 +29,20 @@ log() { echo "ci: $*" >&2; }
 [[ $# -ge 1 ]] || { log "usage: ci CONFIG [ccbench sweep options]"; exit 2; }
 config=$1
 shift
-if [[ ! -f "$config" ]]; then
-	for c in "$top/configs/$config" "$top/configs/$config.json"; do
-		[[ -f "$c" ]] && config=$c && break
-	done
+# No cluster given: one is started here, and its rbd pool used unless the
+# arguments name a pool.
+own_cluster=0
+[[ -z "${CEPH_CONF:-}" && ! -f /etc/ceph/ceph.conf ]] && own_cluster=1
+pool_args=()
+if ((own_cluster)) && [[ " $* " != *" -p "* && " $* " != *" --pool"* ]]; then
+	pool_args=(-p rbd)
 fi
-[[ -f "$config" ]] || { log "no config '$config' (nor in $top/configs)"; exit 2; }
+# The config and the options checked before any cluster starts: a dry run
+# contacts nothing (an unknown name is refused, exit 2, with the shipped
+# configs' names).
+rc=0
+"$ccbench" sweep "$config" --dry-run -q "${pool_args[@]}" "$@" >/dev/null || rc=$?
+[[ $rc -eq 0 ]] || { log "config '$config' refused (exit $rc)"; exit "$rc"; }
 name=$(basename "$config" .json)
 results=${RESULTS:-/results}
 mkdir -p "$results"
@@ -46,7 +55,7 @@ stop_cluster() {
 trap stop_cluster EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-if [[ -z "${CEPH_CONF:-}" && ! -f /etc/ceph/ceph.conf ]]; then
+if ((own_cluster)); then
 	cluster=$(mktemp -d /tmp/ccbench-ci.XXXXXX)/cluster
 	log "no cluster given: starting a throwaway one in $cluster"
 	# shellcheck disable=SC2086 # CCB_MINICLUSTER_ARGS is a list of options
@@ -54,11 +63,6 @@ if [[ -z "${CEPH_CONF:-}" && ! -f /etc/ceph/ceph.conf ]]; then
 	export CEPH_CONF=$cluster/ceph.conf
 fi
 
-# The throwaway cluster has an rbd pool; use it unless told otherwise.
-pool_args=()
-if [[ -n "$cluster" && " $* " != *" -p "* && " $* " != *" --pool"* ]]; then
-	pool_args=(-p rbd)
-fi
 rc=0
 "$ccbench" sweep "$config" --json "$results/$name.json" --csv "$results/$name.csv" \
 	--svg "$results/$name.svg" "${pool_args[@]}" "$@" | tee "$results/$name.txt" || rc=${PIPESTATUS[0]}

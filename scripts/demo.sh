@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job on a throwaway local cluster, from a fresh Debian 12 machine:
-# packages, build, cluster (unless -c / CEPH_CONF names one), a rados write
-# / seq / rand round and the quick librbd readahead sweep (configs/quick.json),
-# results on stdout, cluster stopped.
+# The main job on a throwaway local cluster, from a fresh Debian 12 (Ceph
+# 16.2), 13 (18.2) or testing (20.2) machine: the packages the demo needs
+# (scripts/deps.sh --demo), build, cluster (unless -c / CEPH_CONF names
+# one), a rados write / seq / rand round and the quick librbd readahead sweep
+# (configs/quick.json), results on stdout, cluster stopped.
 #
 # usage: scripts/demo.sh [-c CEPH_CONF] [-p POOL]
 set -euo pipefail
@@ -13,12 +14,12 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-c | --conf) conf=$2; shift 2 ;;
 	-p | --pool) pool=$2; shift 2 ;;
-	-h | --help) sed -n '2,6p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,8p' "$0"; exit 0 ;;
 	*) echo "demo.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
 
-"$top/scripts/deps.sh"
+"$top/scripts/deps.sh" --demo
 cmake -S "$top" -B "$top/build" >/dev/null
 make -C "$top/build" -j"$(nproc)" --no-print-directory >&2
 ccbench=$top/build/ccbench

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# All tests, from a fresh Debian 12 machine: packages, the formatting check,
+# All tests, from a fresh Debian 12 machine: packages, the formatting check
+# and the check for circles between source files (scripts/circles.py),
 # an ASan+UBSan build with -Werror, the cmocka unit tests, the same tests on
 # the C fallback of the zero-copy calls (-DCCB_ZEROCOPY=OFF), the fuzz targets
 # (bounded time each), then the integration tests against a throwaway
 # cluster that tests/integration/run.sh starts and always stops (among them
-# the container test and the real rbd driver in a qemu guest).
+# the container test and the real rbd driver in a qemu guest), TSan, and
+# last the release stages: for each Ceph release (Debian 12 / Ceph 16.2,
+# Debian 13 / 18.2, Debian testing / 20.2), in that release's own image,
+# a -Werror build, the unit tests and an integration subset against a
+# throwaway cluster of that release (scripts/release.sh stage).
 #
 # usage: scripts/test.sh [INTEGRATION_TEST_PATTERN]
+#   The pattern, if given, selects the release stages' tests too.
+#   CCB_RELEASES="trixie forky"  the release stages to run (default: all)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -42,13 +49,40 @@ fallback_build() {
 		(cd "$b" && ctest --output-on-failure)
 }
 
-stage "formatting" "$top/scripts/format-check.sh"
+# The lint stage: the formatting, then no circle between the core
+# library's files (scripts/circles.py, on the build above: the library's
+# members, exactly this build's objects; CMakeFiles/ may keep a stale one
+# of a renamed file). Both run, whatever the first says.
+lint() {
+	local rc=0
+	"$top/scripts/format-check.sh" || rc=1
+	python3 "$top/scripts/circles.py" "$build/libccbcore.a" || rc=1
+	return "$rc"
+}
+stage "formatting and file circles" lint
 stage "unit tests" unit_tests
 stage "C fallback build (CCB_ZEROCOPY=OFF) and unit tests" fallback_build
 stage "fuzzing" "$top/tests/fuzz/run.sh"
 stage "integration tests" env CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"
 # TSan build: unit tests and one integration test per path
 stage "TSan" "$top/scripts/tsan.sh"
+# One stage per release; a failing release does not stop the others.
+# Each: the stage in the release's image (-Werror build, unit tests, the
+# integration subset), then, on a full run, its .deb built there and
+# installed into a clean system of the release (tests/release/t_install.sh;
+# nocheck: the stage has just run the unit tests in the same image).
+release_stage() {
+	local rel=$1 rc=0
+	shift
+	"$top/scripts/release.sh" stage "$rel" "$@" || rc=1
+	if (($# == 0)); then
+		DEB_BUILD_OPTIONS=nocheck "$top/tests/release/t_install.sh" "$rel" || rc=1
+	fi
+	return "$rc"
+}
+for rel in ${CCB_RELEASES:-bookworm trixie forky}; do
+	stage "release $rel" release_stage "$rel" "$@"
+done
 
 ((${#failed[@]} == 0)) || echo "test.sh: failed: ${failed[*]}" >&2
 echo "stages: $((stages - ${#failed[@]})) passed, ${#failed[@]} failed"

@@ -22,8 +22,10 @@ trap 'rm -rf "$logs"' EXIT
 export TSAN_OPTIONS="suppressions=$top/tests/tsan.supp halt_on_error=1 exitcode=66 log_path=$logs/tsan"
 # One short test per path. t_krbd_device reads a loop device (streams,
 # O_DIRECT through io_uring, whose reaper thread hands slots back);
-# t_krbd_map_fuse_loop maps an image through rbd-fuse + loop.
-pattern=${1:-@(rados_write_seq_rand|rbd_layout|krbd_device|krbd_map_fuse_loop|fs_stream)}
+# t_krbd_map_fuse_loop maps an image through rbd-fuse + loop;
+# t_fs_mount_faults runs the fs calls on worker threads through ceph-fuse,
+# and abandons stuck ones (a monitor thread) when the OSDs freeze.
+pattern=${1:-@(rados_write_seq_rand|rbd_layout|krbd_device|krbd_map_fuse_loop|fs_stream|fs_mount_faults)}
 
 reports() {
 	local f n=0

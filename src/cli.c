@@ -10,107 +10,356 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct command {
-	const char *name;               /* one or two words */
-	const struct ccb_path_ops *ops; /* the path table a workload runs through, else NULL */
-	unsigned mask;
-	enum ccb_mode mode;
-	const char *summary;
-	const char *const *defaults; /* command-specific defaults: name, value, ..., NULL */
-	int n_args;                  /* positional arguments after the command words */
-	const char *args_help;
-};
-
+/* Defaults that differ by command, and how a default reads where no value
+ * says it (see struct ccb_command). */
 static const char *const rbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
 static const char *const krbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
+static const char *const image_notes[] = {"duration", "one pass over the image", NULL};
+static const char *const device_notes[] = {"duration", "one pass over the device", NULL};
+static const char *const file_notes[] = {"duration", "the whole file", NULL};
+static const char *const meta_notes[] = {"duration", "every file once", NULL};
 
-static const struct command commands[] = {
-    {"rados write", &ccb_path_rados, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
-     "write objects through librados (like rados bench write)", NULL, 0, NULL},
-    {"rados seq", &ccb_path_rados, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-     "read a kept write run's objects in order", NULL, 0, NULL},
-    {"rados rand", &ccb_path_rados, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, CCB_MODE_RAND,
-     "read a kept write run's objects at random", NULL, 0, NULL},
-    {"cleanup", NULL, CCB_CMD_CONN | CCB_CMD_CLEANUP, CCB_MODE_WRITE,
-     "remove the objects a run left (--run-name NAME or --all-runs)", NULL, 0, NULL},
-#define RBD_CMD(word, mode, what)                                                                  \
-	{                                                                                          \
-		"rbd " word, &ccb_path_rbd, CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT, mode,     \
-		    what, rbd_defaults, 0, NULL                                                    \
-	}
-    RBD_CMD("read", CCB_MODE_SEQ, "sequential reads of an image through librbd"),
-    RBD_CMD("randread", CCB_MODE_RAND, "random reads of an image through librbd"),
-    RBD_CMD("write", CCB_MODE_WRITE, "sequential writes through librbd"),
-    RBD_CMD("randwrite", CCB_MODE_RANDWRITE, "random writes through librbd"),
-    RBD_CMD("rw", CCB_MODE_RW, "mixed reads and writes (--rw-mix-read, --pattern)"),
-#undef RBD_CMD
-    {"krbd read", &ccb_path_krbd, CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-     "sequential reads of a kernel block device (read_ahead_kb set, then restored)", krbd_defaults,
-     0, NULL},
-    {"krbd randread", &ccb_path_krbd, CCB_CMD_KRBD | CCB_CMD_OUTPUT, CCB_MODE_RAND,
-     "random reads of a kernel block device", krbd_defaults, 0, NULL},
-    {"krbd restore", NULL, CCB_CMD_KRBD_RESTORE, CCB_MODE_SEQ,
-     "put back read_ahead_kb values and mappings a killed run left", NULL, 0, NULL},
-    {"fs write", &ccb_path_cephfs, CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_WRITE,
-     "dd-style file writes through libcephfs, one file per client", NULL, 0, NULL},
-    {"fs read", &ccb_path_cephfs, CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-     "dd-style file reads through libcephfs, one file per client", NULL, 0, NULL},
-    {"fs meta", &ccb_path_cephfs_meta, CCB_CMD_FS | CCB_CMD_OUTPUT, CCB_MODE_RW,
-     "bonnie++-style small-file create, stat+read, delete rates", NULL, 0, NULL},
-    {"sweep", NULL, CCB_CMD_SWEEP | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-     "run a parameter grid from a JSON config", NULL, 1, "CONFIG"},
-    {"report", NULL, CCB_CMD_REPORT | CCB_CMD_OUTPUT, CCB_MODE_SEQ,
-     "re-render a saved sweep or run result", NULL, 1, "RESULTS.json"},
-    {"explain", NULL, CCB_CMD_EXPLAIN, CCB_MODE_SEQ,
-     "say what limited a saved run or sweep result (re-derived from its figures)", NULL, 1,
-     "RESULT.json"},
-    {"compare", NULL, CCB_CMD_COMPARE, CCB_MODE_SEQ,
-     "compare a result against a baseline; exit 1 on regression", NULL, 2,
-     "BASELINE.json CURRENT.json"},
-    {"group report", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ,
-     "gather and add up the results of a group's members", NULL, 1, "NAME"},
-    {"group rm", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ, "remove a group's objects", NULL, 1, "NAME"},
-    {"group ls", NULL, CCB_CMD_GROUP, CCB_MODE_SEQ, "list groups", NULL, 0, NULL},
+#define RADOS_MASK (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+#define RBD_MASK   (CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT)
+#define KRBD_MASK  (CCB_CMD_KRBD | CCB_CMD_OUTPUT)
+#define FS_MASK    (CCB_CMD_FS | CCB_CMD_OUTPUT)
+
+/* The words of every command live here, as data: the help, the man page,
+ * the completion and docs/commands.md are rendered from these rows. */
+static const struct ccb_command commands[] = {
+    {
+        .name = "rados write",
+        .ops = &ccb_path_rados,
+        .mask = RADOS_MASK,
+        .mode = CCB_MODE_WRITE,
+        .summary = "write objects through librados (like rados bench write)",
+        .description =
+            "Writes objects of --op-size through librados, --queue-depth in flight per client, "
+            "each of --clients on a connection of its own, for --duration or --total "
+            "(whichever comes first). The objects live in their own RADOS namespace (-N) under "
+            "a run name, each with a header that rados seq and rand verify; they are removed "
+            "at the end unless --no-cleanup keeps them for a read run.",
+        .example = "ccbench rados write -p rbd -d 30s -t 32 --clients 4",
+    },
+    {
+        .name = "rados seq",
+        .ops = &ccb_path_rados,
+        .mask = RADOS_MASK,
+        .mode = CCB_MODE_SEQ,
+        .summary = "read a kept write run's objects in order",
+        .description = "Reads each object of a write run kept with --no-cleanup (--run-name) "
+                       "once, in order, and checks its header unless --no-verify.",
+        .example = "ccbench rados seq -p rbd --run-name r1",
+    },
+    {
+        .name = "rados rand",
+        .ops = &ccb_path_rados,
+        .mask = RADOS_MASK,
+        .mode = CCB_MODE_RAND,
+        .summary = "read a kept write run's objects at random",
+        .description = "Reads the objects of a write run kept with --no-cleanup (--run-name) "
+                       "at random, for --duration or --total.",
+        .example = "ccbench rados rand -p rbd --run-name r1 -d 30s",
+    },
+    {
+        .name = "cleanup",
+        .mask = CCB_CMD_CONN | CCB_CMD_CLEANUP,
+        .mode = CCB_MODE_WRITE,
+        .summary = "remove the objects a run left (--run-name NAME or --all-runs)",
+        .description =
+            "Removes the objects of a kept or interrupted rados run: --run-name NAME when "
+            "NAME.meta carries ccbench's header (--force: without it), or --all-runs, every "
+            "ccbench run in the namespace. Objects without ccbench's names are never touched.",
+        .example = "ccbench cleanup -p rbd --run-name r1",
+    },
+    {
+        .name = "rbd read",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_SEQ,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "sequential reads of an image through librbd",
+        .description =
+            "Reads an image in order through librbd, by default at depth 1 like dd or a "
+            "booting VM. Without --image it creates a temporary image (--size, --order or "
+            "--object-size, striping, features), fills it with data and removes it at the end "
+            "unless --keep; --image POOL/NAME reads an existing image, opened read-only. The "
+            "readahead and cache options set librbd's rbd_readahead_* and rbd_cache_*; the "
+            "values librbd really used are read back into the result.",
+        .example = "ccbench rbd read --size 1G --readahead 4M --sim-osd-latency 2ms",
+    },
+    {
+        .name = "rbd randread",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_RAND,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "random reads of an image through librbd",
+        .description = "Reads an image at random offsets through librbd; the image is made "
+                       "or named as for rbd read.",
+        .example = "ccbench rbd randread --image rbd/vm1 -t 32 --io-size 4K -d 30s",
+    },
+    {
+        .name = "rbd write",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_WRITE,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "sequential writes through librbd",
+        .description = "Writes an image in order through librbd: a temporary image, or an "
+                       "existing --image only with --allow-write-existing.",
+        .example = "ccbench rbd write --order 22 --io-size 4M -t 16 --total 4G",
+    },
+    {
+        .name = "rbd randwrite",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_RANDWRITE,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "random writes through librbd",
+        .description = "Writes an image at random offsets through librbd; the image is made "
+                       "or named as for rbd write.",
+        .example = "ccbench rbd randwrite --io-size 4K -t 32 -d 30s",
+    },
+    {
+        .name = "rbd rw",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_RW,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "mixed reads and writes (--rw-mix-read, --pattern)",
+        .description = "Mixes reads and writes through librbd: --rw-mix-read percent of the "
+                       "I/Os read, at --pattern seq or rand offsets.",
+        .example = "ccbench rbd rw --pattern rand --rw-mix-read 70 -t 8 -d 30s",
+    },
+    {
+        .name = "krbd read",
+        .ops = &ccb_path_krbd,
+        .mask = KRBD_MASK,
+        .mode = CCB_MODE_SEQ,
+        .defaults = krbd_defaults,
+        .default_notes = device_notes,
+        .summary = "sequential reads of a kernel block device (read_ahead_kb set, then "
+                   "restored)",
+        .description =
+            "Reads a block device in order: --device (any block device, opened read-only), "
+            "--map POOL/IMAGE (mapped for the run through the kernel's rbd driver or rbd-fuse "
+            "and a loop device, see --map-via, and unmapped after), or else a temporary image "
+            "laid out as for rbd read, filled, mapped and removed. --read-ahead-kb sets the "
+            "device's read_ahead_kb for the run and restores it after. Reads go through the "
+            "page cache (dropped first) or, with --direct, O_DIRECT through io_uring.",
+        .example = "ccbench krbd read --map rbd/vm1 --read-ahead-kb 4096",
+    },
+    {
+        .name = "krbd randread",
+        .ops = &ccb_path_krbd,
+        .mask = KRBD_MASK,
+        .mode = CCB_MODE_RAND,
+        .defaults = krbd_defaults,
+        .default_notes = device_notes,
+        .summary = "random reads of a kernel block device",
+        .description = "Reads a block device at random offsets; the device is named, mapped "
+                       "or made as for krbd read.",
+        .example = "ccbench krbd randread --device /dev/rbd0 --io-size 4K -d 30s",
+    },
+    {
+        .name = "krbd restore",
+        .mask = CCB_CMD_KRBD_RESTORE,
+        .mode = CCB_MODE_SEQ,
+        .summary = "the same as restore (its older name)",
+        .description = "The same as ccbench restore, under the name it had before CephFS mounts "
+                       "and OSD latency injection were recorded too.",
+        .example = "ccbench krbd restore",
+    },
+    {
+        .name = "fs write",
+        .ops = &ccb_path_cephfs,
+        .mask = FS_MASK,
+        .mode = CCB_MODE_WRITE,
+        .default_notes = file_notes,
+        .summary = "dd-style file writes, one file per client (libcephfs or a mount)",
+        .description =
+            "Writes one file per client, dd-style: --block-size per call up to --file-size, "
+            "each client on a mount of its own, the final fsync inside the measured time. "
+            "The client is libcephfs in ccbench, or with --mount-via fuse|kernel a ceph-fuse "
+            "or kernel mount ccbench makes per client and takes down at the end, or with "
+            "--mount DIR any mounted directory (POSIX calls). The files go under --dir, which "
+            "the run creates and removes at the end unless --keep; an existing directory is "
+            "used only with --reuse.",
+        .example = "ccbench fs write --file-size 1G --block-size 4M --clients 2",
+    },
+    {
+        .name = "fs read",
+        .ops = &ccb_path_cephfs,
+        .mask = FS_MASK,
+        .mode = CCB_MODE_SEQ,
+        .default_notes = file_notes,
+        .summary = "dd-style cold file reads, one file per client (libcephfs or a mount)",
+        .description =
+            "Reads one file per client, cold: through libcephfs from a fresh mount, or through "
+            "a mount (--mount-via, --mount) with each file dropped from the page cache first "
+            "(or --direct, O_DIRECT). Without --dir it first writes the files (not measured); "
+            "--dir with --reuse reads the files a fs write --keep left there.",
+        .example = "ccbench fs read --mount-via fuse --clients 2 --file-size 1G",
+    },
+    {
+        .name = "fs meta",
+        .ops = &ccb_path_cephfs_meta,
+        .mask = FS_MASK,
+        .mode = CCB_MODE_RW,
+        .default_notes = meta_notes,
+        .summary = "bonnie++-style small-file create, stat+read, delete rates",
+        .description =
+            "Creates, stats and reads, then deletes small files through libcephfs as "
+            "bonnie++ -n does, in order and then at random, and reports each phase's rate and "
+            "latencies. --files N:MAX:MIN:DIRS (or -n with no dot in it) asks for N x 1024 "
+            "files of MIN to MAX bytes over DIRS directories.",
+        .example = "ccbench fs meta -n 1:4k:1k:4",
+    },
+    {
+        .name = "restore",
+        .mask = CCB_CMD_KRBD_RESTORE,
+        .mode = CCB_MODE_SEQ,
+        .summary = "undo what a killed run left (read_ahead_kb, maps, mounts, OSD delay, "
+                   "images)",
+        .description =
+            "Undoes what a killed run recorded in the state directory, newest first: puts "
+            "back read_ahead_kb values, unmaps its mappings, detaches its loop devices, "
+            "unmounts its rbd-fuse, ceph-fuse and kernel CephFS mounts, puts back the "
+            "OSD settings an --osd-latency run changed (on the cluster the record names), and "
+            "removes its temporary rbd image while that name still holds the image it made "
+            "(the recorded id). A record whose shape or target no longer matches the system "
+            "is named and kept, and nothing of it is touched.",
+        .example = "ccbench restore",
+    },
+    {
+        .name = "sweep",
+        .mask = CCB_CMD_SWEEP | CCB_CMD_OUTPUT,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "CONFIG",
+        .args_kind = CCB_ARG_CONFIG,
+        .summary = "run a parameter grid from a JSON config",
+        .description =
+            "Runs the points of a JSON config: a command, fixed params and a matrix whose "
+            "product is the grid, each point --repeat times, interleaved or shuffled with "
+            "--seed. CONFIG is a file, or the name of a shipped config (an unknown name lists "
+            "them). Prints a table and a recommendation; --json, --csv and --svg write the "
+            "runs, the points and a chart. --dry-run checks every point and estimates bytes "
+            "and time without contacting anything.",
+        .example = "ccbench sweep quick -p rbd --json q.json --svg q.svg",
+    },
+    {
+        .name = "report",
+        .mask = CCB_CMD_REPORT | CCB_CMD_OUTPUT,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "RESULTS.json",
+        .args_kind = CCB_ARG_FILE,
+        .summary = "re-render a saved sweep or run result",
+        .description = "Renders a saved result again: a sweep's table, CSV or chart, or a "
+                       "run's result in another --format.",
+        .example = "ccbench report q.json --csv q.csv --svg q.svg",
+    },
+    {
+        .name = "explain",
+        .mask = CCB_CMD_EXPLAIN,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "RESULT.json",
+        .args_kind = CCB_ARG_FILE,
+        .summary = "say what limited a saved run or sweep result (re-derived from its figures)",
+        .description = "Says what limited a saved run, group report or sweep, and whether to "
+                       "trust it: the why lines, derived again from the figures in the file "
+                       "(nothing is measured or contacted).",
+        .example = "ccbench explain result.json",
+    },
+    {
+        .name = "compare",
+        .mask = CCB_CMD_COMPARE,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 2,
+        .args_help = "BASELINE.json CURRENT.json",
+        .args_kind = CCB_ARG_FILE,
+        .summary = "compare a result against a baseline; exit 1 on regression",
+        .description =
+            "Compares a result with a baseline point by point on --metric and exits 1 when a "
+            "point is worse by more than --tolerance or failed. Results whose points do not "
+            "match, and points whose explain says distrust (unless --allow-distrust), are "
+            "refused with exit 2.",
+        .example = "ccbench compare baseline.json current.json --tolerance 10%",
+    },
+    {
+        .name = "group report",
+        .mask = CCB_CMD_GROUP,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "NAME",
+        .summary = "gather and add up the results of a group's members",
+        .description =
+            "Gathers the results the members of group NAME stored in RADOS and adds them up "
+            "over the window in which all of them ran: each member's and the aggregate's "
+            "bandwidth and latency, Jain's fairness index and the start skew.",
+        .example = "ccbench group report wk48 -p rbd",
+    },
+    {
+        .name = "group rm",
+        .mask = CCB_CMD_GROUP,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "NAME",
+        .summary = "remove a group's objects",
+        .description = "Removes group NAME's registrations and stored results.",
+        .example = "ccbench group rm wk48 -p rbd",
+    },
+    {
+        .name = "group ls",
+        .mask = CCB_CMD_GROUP,
+        .mode = CCB_MODE_SEQ,
+        .summary = "list groups",
+        .description = "Lists the groups in the group pool and their state.",
+        .example = "ccbench group ls -p rbd",
+    },
+    {
+        .name = "help",
+        .mode = CCB_MODE_SEQ,
+        .n_args = 2,
+        .args_help = "[COMMAND]",
+        .args_kind = CCB_ARG_COMMAND,
+        .summary = "show a command's synopsis, options and an example",
+        .description = "Shows what ccbench COMMAND --help shows: the command's synopsis, the "
+                       "options it takes with their defaults, and an example. Without "
+                       "COMMAND, the list of commands.",
+        .example = "ccbench help rbd read",
+    },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-void ccb_cli_usage(FILE *out, unsigned cmd_mask)
+const struct ccb_command *ccb_cli_commands(size_t *n)
 {
-	fprintf(out, "usage: ccbench COMMAND [options]\n\ncommands:\n");
-	for (size_t i = 0; i < N_COMMANDS; i++) {
-		char left[64];
-		snprintf(left, sizeof(left), "%s%s%s", commands[i].name,
-		         commands[i].args_help ? " " : "",
-		         commands[i].args_help ? commands[i].args_help : "");
-		fprintf(out, "  %-28s %s\n", left, commands[i].summary);
-	}
-	fprintf(out, "\noptions%s:\n", cmd_mask ? " of this command" : "");
-	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
-		char left[64];
-		if (cmd_mask && !(d->cmds & cmd_mask))
-			continue;
-		if (d->short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->short_name, d->name,
-			         d->argname ? " " : "", d->argname ? d->argname : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->argname ? " " : "",
-			         d->argname ? d->argname : "");
-		fprintf(out, "  %-32s %s", left, d->help);
-		if (d->def)
-			fprintf(out, " [%s]", d->def);
-		fputc('\n', out);
-	}
-	fprintf(out, "\nSizes take K, M, G, T (binary): 64K, 4M. Durations take us, ms, s, m, h: "
-	             "500ms, 10s, 2m.\nCEPH_ARGS is read as the ceph CLIs read it. Results go to "
-	             "stdout, progress to stderr.\n");
+	*n = N_COMMANDS;
+	return commands;
+}
+
+const struct ccb_command *ccb_cli_command_find(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
 }
 
 enum { OPT_HELP = 1000, OPT_VERSION };
 
 /* Defaults that differ by command (rbd reads at depth 1, like dd or a booting
  * VM); they apply where the user gave nothing and do not count as given. */
-static int apply_command_defaults(struct ccb_cli *cli, const struct command *cmd, char *err,
+static int apply_command_defaults(struct ccb_cli *cli, const struct ccb_command *cmd, char *err,
                                   size_t err_len)
 {
 	for (const char *const *kv = cmd->defaults; kv && kv[0]; kv += 2) {
@@ -125,18 +374,162 @@ static int apply_command_defaults(struct ccb_cli *cli, const struct command *cmd
 	return 0;
 }
 
+static void select_command(struct ccb_cli *cli, const struct ccb_command *cmd)
+{
+	cli->command = cmd->name;
+	cli->ops = cmd->ops;
+	cli->path = cmd->ops ? cmd->ops->name : NULL;
+	cli->cmd_mask = cmd->mask;
+	cli->mode = cmd->mode;
+}
+
+/* The command that the first of @p nwords words select ("rbd" "read"), or
+ * NULL; *need receives the number of words its name has. */
+static const struct ccb_command *match_command(int nwords, char *const *words, int *need)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const struct ccb_command *cmd = &commands[i];
+		size_t l0 = strlen(words[0]);
+		int n = strchr(cmd->name, ' ') ? 2 : 1;
+
+		/* The first word must be all of a one-word command or the first of a
+		 * two-word one: "group ls" as one argument is neither. */
+		if (strncmp(cmd->name, words[0], l0) != 0 || cmd->name[l0] != (n == 2 ? ' ' : '\0'))
+			continue;
+		if (n == 2 && (nwords < 2 || strcmp(cmd->name + l0 + 1, words[1]) != 0))
+			continue;
+		*need = n;
+		return cmd;
+	}
+	return NULL;
+}
+
+/* @p word is the first word of two-word commands ("rbd"). */
+static bool is_group_word(const char *word)
+{
+	size_t l = strlen(word);
+
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (l && strncmp(commands[i].name, word, l) == 0 && commands[i].name[l] == ' ')
+			return true;
+	return false;
+}
+
+/* "rbd: expected read, randread, write, randwrite or rw, not 'x'", from the table. */
+static int unknown_command(int nwords, char *const *words, char *err, size_t err_len)
+{
+	size_t l = strlen(words[0]), n = 0, k = 0, used;
+	const char *second[N_COMMANDS];
+
+	if (!is_group_word(words[0])) {
+		snprintf(err, err_len, "unknown command '%s'", words[0]);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (strncmp(commands[i].name, words[0], l) == 0 && commands[i].name[l] == ' ')
+			second[n++] = commands[i].name + l + 1;
+	used = (size_t)snprintf(err, err_len, "%s: expected ", words[0]);
+	for (k = 0; k < n && used < err_len; k++)
+		used += (size_t)snprintf(err + used, err_len - used, "%s%s",
+		                         k == 0       ? ""
+		                         : k + 1 == n ? " or "
+		                                      : ", ",
+		                         second[k]);
+	if (used < err_len && nwords > 1)
+		snprintf(err + used, err_len - used, ", not '%s'", words[1]);
+	return -EINVAL;
+}
+
+/* `help [COMMAND]`: the command (or group of commands) to show. */
+static int help_topic(struct ccb_cli *cli, int nwords, char *const *words, char *err,
+                      size_t err_len)
+{
+	const struct ccb_command *cmd = match_command(nwords, words, &(int){0});
+
+	if (cmd && nwords == (strchr(cmd->name, ' ') ? 2 : 1)) {
+		select_command(cli, cmd);
+		return 0;
+	}
+	if (nwords == 1 && is_group_word(words[0])) {
+		cli->help_group = words[0];
+		return 0;
+	}
+	if (cmd) {
+		snprintf(err, err_len, "help: unexpected argument '%s'", words[nwords - 1]);
+		return -EINVAL;
+	}
+	if (is_group_word(words[0]))
+		return unknown_command(nwords, words, err, err_len);
+	snprintf(err, err_len, "help: unknown command '%s'", words[0]);
+	return -EINVAL;
+}
+
+/* The option of short name @p c, or NULL. */
+static const struct ccb_opt_desc *short_option(int c)
+{
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
+		if (d->short_name == c)
+			return d;
+	return NULL;
+}
+
+/* [@p name, @p end) is a long option (a row of the table, help or version). */
+static bool long_option(const char *name, const char *end)
+{
+	size_t l = (size_t)(end - name);
+
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
+		if (strlen(d->name) == l && strncmp(d->name, name, l) == 0)
+			return true;
+	return (l == 4 && strncmp(name, "help", 4) == 0) ||
+	       (l == 7 && strncmp(name, "version", 7) == 0);
+}
+
+/*
+ * The command that argv names, found without getopt (which stopped at a
+ * bad option): words that are neither options nor their values, as the
+ * option table says which options take one. Only for the hint.
+ */
+static const struct ccb_command *guess_command(int argc, char **argv)
+{
+	char *words[2];
+	int n = 0, need;
+	bool all_words = false;
+
+	for (int i = 1; i < argc && n < 2; i++) {
+		const char *a = argv[i];
+
+		if (all_words || a[0] != '-' || a[1] == '\0') {
+			words[n++] = argv[i];
+		} else if (strcmp(a, "--") == 0) {
+			all_words = true;
+		} else if (a[1] == '-') {
+			size_t l = strcspn(a + 2, "=");
+			for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
+				if (strlen(d->name) == l && strncmp(d->name, a + 2, l) == 0 &&
+				    !a[2 + l] && d->type != CCB_OPT_FLAG)
+					i++;
+		} else {
+			for (const char *p = a + 1; *p; p++) {
+				const struct ccb_opt_desc *d = short_option(*p);
+				if (d && d->type != CCB_OPT_FLAG) {
+					i += p[1] == '\0';
+					break;
+				}
+			}
+		}
+	}
+	return n ? match_command(n, words, &need) : NULL;
+}
+
 int ccb_cli_select(struct ccb_cli *cli, const char *name, char *err, size_t err_len)
 {
 	for (size_t i = 0; i < N_COMMANDS; i++) {
-		const struct command *cmd = &commands[i];
+		const struct ccb_command *cmd = &commands[i];
 
 		if (strcmp(cmd->name, name) != 0)
 			continue;
-		cli->command = cmd->name;
-		cli->ops = cmd->ops;
-		cli->path = cmd->ops ? cmd->ops->name : NULL;
-		cli->cmd_mask = cmd->mask;
-		cli->mode = cmd->mode;
+		select_command(cli, cmd);
 		return apply_command_defaults(cli, cmd, err, err_len);
 	}
 	snprintf(err, err_len, "unknown command '%s'", name);
@@ -149,8 +542,9 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 	struct option *longopts = calloc(n + 3, sizeof(*longopts));
 	char shortopts[128] = ":h";
 	size_t sl = strlen(shortopts);
-	const char *words[2] = {NULL, NULL};
-	int nwords = 0, c, r = 0;
+	const struct ccb_command *cmd;
+	char **words;
+	int nwords = 0, need = 0, c, r = 0;
 
 	memset(cli, 0, sizeof(*cli));
 	ccb_opts_defaults(&cli->opts);
@@ -195,9 +589,12 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 
 			/* A long flag given a value also lands here, with optopt its
 			 * internal code (not a character to print). */
-			if (strncmp(arg, "--", 2) == 0 && eq)
+			if (strncmp(arg, "--", 2) == 0 && eq && long_option(arg + 2, eq))
 				snprintf(err, err_len, "option '%.*s' takes no value",
 				         (int)(eq - arg), arg);
+			else if (strncmp(arg, "--", 2) == 0 && eq)
+				snprintf(err, err_len, "unknown option '%.*s'", (int)(eq - arg),
+				         arg);
 			else if (optopt > ' ' && optopt < 127 && strncmp(arg, "--", 2) != 0)
 				snprintf(err, err_len, "unknown option '-%c'", optopt);
 			else
@@ -210,19 +607,21 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 			r = -EINVAL;
 			break;
 		}
-		if (c >= 2000)
-			d = &ccb_opt_table[c - 2000];
-		else
-			for (size_t i = 0; i < n && !d; i++)
-				if (ccb_opt_table[i].short_name == c)
-					d = &ccb_opt_table[i];
+		d = c >= 2000 ? &ccb_opt_table[c - 2000] : short_option(c);
 		r = ccb_opt_set(&cli->opts, d, optarg, err, err_len);
 		if (r < 0)
 			break;
 	}
 	free(longopts);
-	if (r < 0)
+	if (r < 0) {
+		/* getopt stopped at the bad option: find the command in argv
+		 * ourselves, so that the hint can name its --help. */
+		const struct ccb_command *guess = guess_command(argc, argv);
+
+		if (guess)
+			cli->command = guess->name;
 		return r;
+	}
 	nwords = argc - optind;
 	if (nwords == 0) {
 		if (cli->help || cli->version)
@@ -230,74 +629,57 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 		snprintf(err, err_len, "no command given");
 		return -EINVAL;
 	}
-	for (int i = 0; i < nwords && i < 2; i++)
-		words[i] = argv[optind + i];
-	for (size_t i = 0; i < N_COMMANDS; i++) {
-		const struct command *cmd = &commands[i];
-		size_t l0 = strlen(words[0]);
-		int need = strchr(cmd->name, ' ') ? 2 : 1;
-
-		/* The first word must be all of a one-word command or the first of a
-		 * two-word one: "group ls" as one argument is neither. */
-		if (strncmp(cmd->name, words[0], l0) != 0 ||
-		    cmd->name[l0] != (need == 2 ? ' ' : '\0'))
-			continue;
-		if (need == 2 && (nwords < 2 || strcmp(cmd->name + l0 + 1, words[1]) != 0))
-			continue;
-		if (nwords - need > cmd->n_args) {
-			snprintf(err, err_len, "unexpected argument '%s'",
-			         argv[optind + need + cmd->n_args]);
-			return -EINVAL;
-		}
-		if (nwords - need < cmd->n_args && !cli->help) {
-			snprintf(err, err_len, "%s: expected %s", cmd->name, cmd->args_help);
-			return -EINVAL;
-		}
-		for (int a = 0; a < nwords - need; a++)
-			cli->args[cli->n_args++] = argv[optind + need + a];
-		cli->command = cmd->name;
-		cli->ops = cmd->ops;
-		cli->path = cmd->ops ? cmd->ops->name : NULL;
-		cli->cmd_mask = cmd->mask;
-		cli->mode = cmd->mode;
-		/* bonnie++ spells the file spec -n; ceph spells the entity name -n. A
-		 * name always has a dot (client.admin), a file spec never does. */
-		const struct ccb_opt_desc *f = ccb_opt_find("files");
-		if ((cmd->mask & f->cmds) && cli->opts.name && !strchr(cli->opts.name, '.')) {
-			if (ccb_opt_set(&cli->opts, f, cli->opts.name, err, err_len) < 0)
-				return -EINVAL;
-			cli->opts.name = NULL;
-			cli->opts.given[ccb_opt_find("name") - ccb_opt_table] = false;
-		}
-		return apply_command_defaults(cli, cmd, err, err_len);
+	words = argv + optind;
+	if (strcmp(words[0], "help") == 0) {
+		cli->help = true;
+		return nwords == 1 ? 0 : help_topic(cli, nwords - 1, words + 1, err, err_len);
 	}
-	if (strcmp(words[0], "rados") == 0)
-		snprintf(err, err_len, "rados: expected write, seq or rand, not '%s'",
-		         nwords > 1 ? words[1] : "");
-	else if (strcmp(words[0], "rbd") == 0)
-		snprintf(err, err_len,
-		         "rbd: expected read, randread, write, randwrite or rw, not '%s'",
-		         nwords > 1 ? words[1] : "");
-	else if (strcmp(words[0], "krbd") == 0)
-		snprintf(err, err_len, "krbd: expected read, randread or restore, not '%s'",
-		         nwords > 1 ? words[1] : "");
-	else if (strcmp(words[0], "fs") == 0)
-		snprintf(err, err_len, "fs: expected write, read or meta, not '%s'",
-		         nwords > 1 ? words[1] : "");
-	else if (strcmp(words[0], "group") == 0)
-		snprintf(err, err_len, "group: expected report, rm or ls, not '%s'",
-		         nwords > 1 ? words[1] : "");
-	else
-		snprintf(err, err_len, "unknown command '%s'", words[0]);
-	return -EINVAL;
+	cmd = match_command(nwords, words, &need);
+	if (!cmd) {
+		if (is_group_word(words[0]))
+			cli->help_group = words[0];
+		if (cli->help && nwords == 1 && cli->help_group)
+			return 0;
+		return unknown_command(nwords, words, err, err_len);
+	}
+	select_command(cli, cmd);
+	if (nwords - need > cmd->n_args) {
+		snprintf(err, err_len, "unexpected argument '%s'", words[need + cmd->n_args]);
+		return -EINVAL;
+	}
+	if (nwords - need < cmd->n_args && !cli->help) {
+		snprintf(err, err_len, "%s: expected %s", cmd->name, cmd->args_help);
+		return -EINVAL;
+	}
+	for (int a = 0; a < nwords - need; a++)
+		cli->args[cli->n_args++] = words[need + a];
+	/* bonnie++ spells the file spec -n; ceph spells the entity name -n. A
+	 * name always has a dot (client.admin), a file spec never does. */
+	const struct ccb_opt_desc *f = ccb_opt_find("files");
+	if ((cmd->mask & f->cmds) && cli->opts.name && !strchr(cli->opts.name, '.')) {
+		if (ccb_opt_set(&cli->opts, f, cli->opts.name, err, err_len) < 0)
+			return -EINVAL;
+		cli->opts.name = NULL;
+		cli->opts.given[ccb_opt_find("name") - ccb_opt_table] = false;
+	}
+	return apply_command_defaults(cli, cmd, err, err_len);
 }
 
 int ccb_cli_validate(const struct ccb_cli *cli, char *err, size_t err_len)
 {
+	const struct ccb_path_ops *ops = ccb_path_for(cli->ops, &cli->opts);
+
 	if (ccb_opts_validate(&cli->opts, cli->cmd_mask, err, err_len) < 0)
 		return -EINVAL;
-	if (cli->ops && cli->ops->validate && cli->ops->validate(&cli->opts, err, err_len) < 0)
+	if (ops && ops->validate && ops->validate(&cli->opts, err, err_len) < 0)
 		return -EINVAL;
+	if (cli->ops && (cli->ops->flags & CCB_PATH_PHASED) && cli->opts.until_steady.on) {
+		snprintf(err, err_len,
+		         "--until-steady: not for %s, whose phases each run to completion (no "
+		         "per-second rate to settle)",
+		         cli->command);
+		return -EINVAL;
+	}
 	return 0;
 }
 

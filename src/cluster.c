@@ -7,12 +7,15 @@
 #include <ccbench/cluster.h>
 #include <ccbench/units.h>
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 const char *ccb_cluster_conf_path(const struct ccb_opts *o, char *buf, size_t buf_len)
@@ -284,6 +287,117 @@ int ccb_cluster_connect_handle(rados_t r, const struct ccb_opts *o, char *err, s
 	return ret;
 }
 
+int ccb_cluster_connect_bounded(const struct ccb_opts *o, const char *op_timeout_s, rados_t *out,
+                                char *err, size_t err_len)
+{
+	int r = ccb_cluster_configure(o, out, err, err_len);
+
+	if (r < 0)
+		return r;
+	r = rados_conf_set(*out, "rados_osd_op_timeout", op_timeout_s);
+	if (r < 0) {
+		snprintf(err, err_len, "rados_conf_set(rados_osd_op_timeout): %s", strerror(-r));
+		rados_shutdown(*out);
+		return r;
+	}
+	r = ccb_cluster_connect_handle(*out, o, err, err_len);
+	if (r < 0)
+		rados_shutdown(*out);
+	return r;
+}
+
+int ccb_cluster_record_conn(const struct ccb_opts *o, json_t *rec)
+{
+	char ent[256], conf_buf[PATH_MAX], conf_real[PATH_MAX], key_real[PATH_MAX];
+	const char *conf = ccb_cluster_conf_path(o, conf_buf, sizeof(conf_buf));
+	int r = json_object_set_new(rec, "entity",
+	                            json_string(ccb_cluster_entity(o, ent, sizeof(ent))));
+
+	r |= json_object_set_new(rec, "conf",
+	                         json_string(realpath(conf, conf_real) ? conf_real : conf));
+	if (o->keyring && realpath(o->keyring, key_real))
+		r |= json_object_set_new(rec, "keyring", json_string(key_real));
+	return r ? -ENOMEM : 0;
+}
+
+/* Absent, null, or an absolute printable path. */
+static bool valid_path(const json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	return !v || json_is_null(v) ||
+	       (s && s[0] == '/' && strlen(s) < PATH_MAX && ccb_is_printable(s));
+}
+
+static bool valid_entity(const char *s)
+{
+	const char *dot = s ? strchr(s, '.') : NULL;
+
+	if (!dot || dot == s || !dot[1] || strlen(s) > 128)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
+			return false;
+	return true;
+}
+
+bool ccb_cluster_record_conn_valid(const json_t *rec, const char **what)
+{
+	if (!valid_path(json_object_get(rec, "conf")) ||
+	    !valid_path(json_object_get(rec, "keyring"))) {
+		*what = "conf or keyring is not an absolute path";
+		return false;
+	}
+	if (!valid_entity(json_string_value(json_object_get(rec, "entity")))) {
+		*what = "entity is not TYPE.ID";
+		return false;
+	}
+	return true;
+}
+
+static void record_opts(const json_t *rec, struct ccb_opts *o)
+{
+	const char *conf = json_string_value(json_object_get(rec, "conf"));
+
+	if (!o->conf && conf && access(conf, R_OK) == 0)
+		o->conf = conf;
+	if (!o->name && !o->id)
+		o->name = json_string_value(json_object_get(rec, "entity"));
+	if (!o->keyring)
+		o->keyring = json_string_value(json_object_get(rec, "keyring"));
+}
+
+int ccb_cluster_connect_record(const json_t *rec, const struct ccb_opts *given,
+                               const char *op_timeout_s, const char *what, rados_t *out, char *msg,
+                               size_t msg_len)
+{
+	const char *fsid = json_string_value(json_object_get(rec, "fsid"));
+	struct ccb_opts o = *given;
+	char now[64] = "", err[512];
+	int r;
+
+	/* The command line first; else how the run connected, while its conf
+	 * is still there (else $CEPH_CONF, /etc/ceph: the fsid check below
+	 * refuses another cluster). */
+	record_opts(rec, &o);
+	r = ccb_cluster_connect_bounded(&o, op_timeout_s, out, err, sizeof(err));
+	if (r < 0) {
+		snprintf(msg, msg_len, "%s: %s (kept; give -c, -n, -k to restore)", what, err);
+		return r == -EINVAL ? -EIO : r;
+	}
+	r = rados_cluster_fsid(*out, now, sizeof(now));
+	if (r < 0 || !fsid || strcasecmp(now, fsid) != 0) {
+		snprintf(
+		    msg, msg_len,
+		    "%s: connected to cluster %s instead; nothing touched (give -c CONF of that "
+		    "cluster)",
+		    what, r < 0 ? "(unknown)" : now);
+		rados_shutdown(*out);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len)
 {
 	rados_t r;
@@ -300,6 +414,27 @@ int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_
 	return 0;
 }
 
+int ccb_cluster_set_sim_latency(rados_t r, uint64_t usec, char *err, size_t err_len)
+{
+	const char *keys[] = {"ms_inject_delay_type", "ms_inject_delay_max",
+	                      "ms_inject_delay_probability"};
+	char max[32];
+	const char *vals[] = {"osd", max, "1"};
+
+	/* ms_inject_delay_max is the upper bound of a uniform delay: twice the
+	 * mean gives about usec per message from an OSD. */
+	snprintf(max, sizeof(max), "%.6f", 2.0 * (double)usec / 1e6);
+	for (size_t i = 0; i < 3; i++) {
+		int ret = rados_conf_set(r, keys[i], vals[i]);
+		if (ret < 0) {
+			snprintf(err, err_len, "rados_conf_set(%s=%s): %s", keys[i], vals[i],
+			         strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, char *err,
                       size_t err_len)
 {
@@ -312,6 +447,58 @@ int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, c
 	}
 	rados_ioctx_set_namespace(*out, o->rados_namespace ? o->rados_namespace : "");
 	return 0;
+}
+
+json_t *ccb_cluster_mon_json(rados_t r, const char *cmd, int *err)
+{
+	const char *cmds[] = {cmd};
+	char *out = NULL, *st = NULL;
+	size_t out_len = 0, st_len = 0;
+	json_t *j = NULL;
+	int ret;
+
+	ret = rados_mon_command(r, cmds, 1, NULL, 0, &out, &out_len, &st, &st_len);
+	if (ret == 0) {
+		j = json_loadb(out, out_len, 0, NULL);
+		if (!j)
+			ret = -EBADMSG;
+	}
+	if (ret < 0 && !*err)
+		*err = ret;
+	rados_buffer_free(out);
+	rados_buffer_free(st);
+	return j;
+}
+
+json_t *ccb_cluster_osd_json(rados_t r, int osd, const char *cmd, int *err)
+{
+	const char *cmds[] = {cmd};
+	char *out = NULL, *st = NULL;
+	size_t out_len = 0, st_len = 0;
+	json_t *j = NULL;
+	int ret;
+
+	ret = rados_osd_command(r, osd, cmds, 1, NULL, 0, &out, &out_len, &st, &st_len);
+	if (ret == 0) {
+		j = json_loadb(out, out_len, 0, NULL);
+		if (!j)
+			ret = -EBADMSG;
+	}
+	if (ret < 0 && !*err)
+		*err = ret;
+	rados_buffer_free(out);
+	rados_buffer_free(st);
+	return j;
+}
+
+bool ccb_cluster_has_flag(const char *flags, const char *flag)
+{
+	size_t fl = strlen(flag);
+
+	for (const char *f = flags; f && (f = strstr(f, flag)); f += fl)
+		if ((f == flags || f[-1] == ',') && (f[fl] == '\0' || f[fl] == ','))
+			return true;
+	return false;
 }
 
 /* Append "osd.N" names of the OSDs that are down (at most a few). */
@@ -341,21 +528,15 @@ static void down_osds(json_t *dump, char *buf, size_t len)
 
 int ccb_cluster_diagnose(rados_t r, const char *pool, const char *pool2, char *why, size_t len)
 {
-	const char *cmd[] = {"{\"prefix\": \"osd dump\", \"format\": \"json\"}"};
-	char *out = NULL, *st = NULL, down[128];
-	size_t out_len = 0, st_len = 0, i;
+	char down[128];
+	size_t i;
 	json_t *dump, *p;
 	int ret = 0;
 
 	why[0] = '\0';
-	ret = rados_mon_command(r, cmd, 1, NULL, 0, &out, &out_len, &st, &st_len);
-	if (ret < 0)
-		goto out;
-	dump = json_loadb(out, out_len, 0, NULL);
-	if (!dump) {
-		ret = -EBADMSG;
-		goto out;
-	}
+	dump = ccb_cluster_mon_json(r, "{\"prefix\": \"osd dump\", \"format\": \"json\"}", &ret);
+	if (!dump)
+		return ret;
 	json_array_foreach(json_object_get(dump, "pools"), i, p)
 	{
 		const char *name = json_string_value(json_object_get(p, "pool_name"));
@@ -364,14 +545,15 @@ int ccb_cluster_diagnose(rados_t r, const char *pool, const char *pool2, char *w
 		if (!name || !flags ||
 		    (strcmp(name, pool) != 0 && (!pool2 || strcmp(name, pool2) != 0)))
 			continue;
-		/* "full_quota" contains "full": test it first. */
-		if (strstr(flags, "full_quota")) {
+		/* Whole flags: "nearfull" (an OSD of the pool past its
+		 * nearfull ratio) does not stop I/O. */
+		if (ccb_cluster_has_flag(flags, "full_quota")) {
 			snprintf(why, len, "pool %s is over its quota (osdmap flag full_quota)",
 			         name);
 			ret = -EDQUOT;
 			break;
 		}
-		if (strstr(flags, "full")) {
+		if (ccb_cluster_has_flag(flags, "full")) {
 			snprintf(why, len, "pool %s is full (osdmap flag full)", name);
 			ret = -ENOSPC;
 			break;
@@ -383,8 +565,5 @@ int ccb_cluster_diagnose(rados_t r, const char *pool, const char *pool2, char *w
 			snprintf(why, len, "%s down", down);
 	}
 	json_decref(dump);
-out:
-	rados_buffer_free(out);
-	rados_buffer_free(st);
 	return ret;
 }

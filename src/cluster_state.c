@@ -5,7 +5,7 @@
  * connection, so an unreachable mon costs at most its op timeout
  * (--connect-timeout) per command and never a hang. Paths that lend no
  * rados handle (krbd, CephFS) get a connection of their own for each
- * snapshot, bounded by the same timeout (ccb_cluster_state_connect()).
+ * snapshot from the engine, bounded by the same timeout.
  */
 #include <ccbench/cluster.h>
 #include <ccbench/cluster_state.h>
@@ -23,27 +23,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* One mon command with JSON output: the parsed reply, or NULL with -errno in *err. */
+/* One mon command with JSON output, by its prefix. */
 static json_t *mon_json(rados_t r, const char *prefix, int *err)
 {
-	char cmd[128], *out = NULL, *st = NULL;
-	const char *cmds[] = {cmd};
-	size_t out_len = 0, st_len = 0;
-	json_t *j = NULL;
-	int ret;
+	char cmd[128];
 
 	snprintf(cmd, sizeof(cmd), "{\"prefix\": \"%s\", \"format\": \"json\"}", prefix);
-	ret = rados_mon_command(r, cmds, 1, NULL, 0, &out, &out_len, &st, &st_len);
-	if (ret == 0) {
-		j = json_loadb(out, out_len, 0, NULL);
-		if (!j)
-			ret = -EBADMSG;
-	}
-	if (ret < 0 && !*err)
-		*err = ret;
-	rados_buffer_free(out);
-	rados_buffer_free(st);
-	return j;
+	return ccb_cluster_mon_json(r, cmd, err);
 }
 
 /* The host part of "127.0.0.1:6800" or "[::1]:6800", once in @p list. */
@@ -88,6 +74,35 @@ static json_int_t count(const json_t *o, const char *key)
 	return json_integer_value(json_object_get(o, key));
 }
 
+/*
+ * Since Luminous the full flags are health checks, not map flags, and
+ * their names are not one pattern: POOL_NEARFULL (an OSD of the pool past
+ * its nearfull ratio) beside POOL_NEAR_FULL (a pool near its quota), so
+ * "FULL" in a name does not mean full. The names, as Pacific 16 through
+ * Tentacle 20 raise them (mon/OSDMap.cc, mon/PGMap.cc).
+ */
+static const struct {
+	const char *check, *kind;
+} full_checks[] = {
+    {"OSD_FULL", "full"},
+    {"OSD_FAILSAFE_FULL", "full"},
+    {"POOL_FULL", "full"},
+    {"OSD_NEARFULL", "nearfull"},
+    {"OSD_BACKFILLFULL", "nearfull"},
+    {"POOL_NEARFULL", "nearfull"},
+    {"POOL_NEAR_FULL", "nearfull"},
+    {"POOL_BACKFILLFULL", "nearfull"},
+    {"CACHE_POOL_NEAR_FULL", "nearfull"},
+};
+
+bool ccb_cluster_state_check_is(const char *check, const char *kind)
+{
+	for (size_t i = 0; i < sizeof(full_checks) / sizeof(full_checks[0]); i++)
+		if (strcmp(check, full_checks[i].check) == 0)
+			return strcmp(kind, full_checks[i].kind) == 0;
+	return false;
+}
+
 json_t *ccb_cluster_state_parse(const json_t *status, const json_t *osd_dump,
                                 const json_t *mon_dump)
 {
@@ -112,20 +127,13 @@ json_t *ccb_cluster_state_parse(const json_t *status, const json_t *osd_dump,
 		const char *msg =
 		    json_string_value(json_object_get(json_object_get(v, "summary"), "message"));
 		json_object_set_new(checks, key, json_string(msg ? msg : ""));
-		/* Since Luminous the full flags are health checks, not map flags. */
-		if (strstr(key, "NEARFULL") || strstr(key, "BACKFILLFULL"))
-			nearfull = true;
-		else if (strstr(key, "FULL"))
-			full = true;
+		full |= ccb_cluster_state_check_is(key, "full");
+		nearfull |= ccb_cluster_state_check_is(key, "nearfull");
 	}
-	if (flags && strstr(flags, "nearfull"))
+	if (ccb_cluster_has_flag(flags, "nearfull"))
 		nearfull = true;
-	if (flags) {
-		/* "full" itself, not inside "nearfull" or "full_quota". */
-		for (const char *f = flags; (f = strstr(f, "full")); f += 4)
-			if ((f == flags || f[-1] == ',') && (f[4] == '\0' || f[4] == ','))
-				full = true;
-	}
+	if (ccb_cluster_has_flag(flags, "full"))
+		full = true;
 	json_array_foreach(json_object_get(json_object_get(status, "pgmap"), "pgs_by_state"), i, pg)
 	{
 		const char *st = json_string_value(json_object_get(pg, "state_name"));
@@ -207,19 +215,6 @@ json_t *ccb_cluster_state(rados_t r)
 	json_decref(status);
 	json_decref(dump);
 	json_decref(mons);
-	return s;
-}
-
-json_t *ccb_cluster_state_connect(const struct ccb_opts *o)
-{
-	char err[512];
-	rados_t r;
-	json_t *s;
-
-	if (ccb_cluster_connect(o, &r, err, sizeof(err)) < 0)
-		return json_pack("{s:s}", "error", err);
-	s = ccb_cluster_state(r);
-	rados_shutdown(r);
 	return s;
 }
 

@@ -4,7 +4,10 @@
  * Library threads only stamp and queue completed slots (ccb_slot_done), so
  * all statistics are written by exactly one thread and merged after join.
  */
+#include <ccbench/cluster.h>
+#include <ccbench/cluster_sched.h>
 #include <ccbench/cluster_state.h>
+#include <ccbench/release.h>
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
 #include <ccbench/progress.h>
@@ -442,19 +445,70 @@ static void *diag_main(void *arg)
 /* Supervisor: note when completions stop while ops are in flight. */
 static void watch_stall(struct ccb_run *run, uint64_t now, uint64_t *last_ops)
 {
-	uint64_t ops = 0, in_flight = 0;
+	struct ccb_run_totals t;
 
-	for (unsigned i = 0; i < run->n_clients; i++) {
-		ops += atomic_load_explicit(&run->clients[i].ops_done, memory_order_relaxed);
-		in_flight +=
-		    atomic_load_explicit(&run->clients[i].in_flight_now, memory_order_relaxed);
-	}
-	if (ops != *last_ops || !in_flight) {
-		*last_ops = ops;
+	ccb_run_totals(run, &t);
+	if (t.ops != *last_ops || !t.in_flight) {
+		*last_ops = t.ops;
 		atomic_store(&run->stalled_since_nsec, 0);
 	} else if (!atomic_load(&run->stalled_since_nsec)) {
 		atomic_store(&run->stalled_since_nsec, now);
 	}
+}
+
+/*
+ * --until-steady. The ramp: --steady-ramp as given, else a second and
+ * whatever bytes the path says must pass first (a readahead window
+ * growing to its size, a cache filling). Set up with the clients open, so
+ * the path can read what it learnt (the image's order, librbd's settings).
+ */
+static int steady_setup(struct ccb_run *run)
+{
+	const struct ccb_opts *o = run->opts;
+	bool given = ccb_opt_given(o, "steady-ramp");
+	uint64_t ramp_bytes = 0;
+	char basis[128] = "";
+	int r;
+
+	if (!o->until_steady.on)
+		return 0;
+	run->steady = calloc(1, sizeof(*run->steady));
+	if (!run->steady)
+		return -ENOMEM;
+	if (!given && run->ops->steady_ramp_bytes)
+		ramp_bytes = run->ops->steady_ramp_bytes(run, basis, sizeof(basis));
+	r = ccb_steady_init(run->steady, &o->until_steady,
+	                    (given ? o->steady_ramp_usec : CCB_STEADY_RAMP_MIN_USEC) * 1000ull,
+	                    ramp_bytes, !given, given ? "--steady-ramp" : basis);
+	if (r < 0) {
+		free(run->steady);
+		run->steady = NULL;
+	}
+	return r;
+}
+
+/* Supervisor: the run's counters to the steady-state detector, which is
+ * path-independent; once its window holds, the run stops like at its
+ * duration (drained, flushed, measured to its last op). */
+static void steady_tick(struct ccb_run *run, uint64_t now)
+{
+	const struct ccb_steady *d = run->steady;
+	struct ccb_run_totals t;
+
+	if (!d || atomic_load(&run->stop) != CCB_STOP_NONE || now <= run->start_nsec)
+		return;
+	ccb_run_totals(run, &t);
+	if (!ccb_steady_feed(run->steady, now - run->start_nsec, t.bytes, t.ops, t.lat_sum_nsec))
+		return;
+	ccb_run_stop(run, CCB_STOP_DONE, 0,
+	             "steady state (--until-steady %s): %.1f %s within %.1f %% for %zu s, from "
+	             "%.1f s",
+	             d->spec.text, d->band.mean,
+	             d->spec.metric == CCB_STEADY_BW     ? "MiB/s"
+	             : d->spec.metric == CCB_STEADY_IOPS ? "IOPS"
+	                                                 : "µs mean latency",
+	             d->spec.slope ? d->band.trend_pct : d->band.max_deviation_pct, d->window_n,
+	             d->band.from_s);
 }
 
 /* ---- what explain needs: the cluster's state, the threads' CPU ---------- */
@@ -578,29 +632,50 @@ static bool explain_on(const struct ccb_run *run)
 	return !run->opts->explain || strcmp(run->opts->explain, "off") != 0;
 }
 
-/* The cluster's state at "start" or "end" (and the route to it, at the
- * start), on the connection the path lent, else (krbd, CephFS) on one of
- * its own for a path that talks to the cluster at all. */
+/*
+ * The cluster's state at "start" or "end" (and at the start the route to
+ * it and the OSD scheduler), and at the start the cluster's releases,
+ * which every result names, --explain=off or not. On the connection the
+ * path lent, else (krbd, CephFS) on one of their own for a path that
+ * talks to the cluster at all, made and shut down here.
+ */
 static void cluster_state(struct ccb_run *run, const char *when)
 {
 	const struct ccb_path_ops *ops = run->ops;
+	bool start = strcmp(when, "start") == 0, explain = explain_on(run);
+	rados_t r = (rados_t)run->mon, own = NULL;
+	char err[512] = "";
 	json_t *cs, *st;
 
-	if (!run->extra || !explain_on(run) ||
+	if (!run->extra || (!explain && !start) ||
 	    (!run->mon && ops->needs_cluster && !ops->needs_cluster(run->opts)))
 		return;
-	cs = json_object_get(run->extra, "cluster_state");
-	if (!cs) {
-		cs = json_object();
-		if (json_object_set_new(run->extra, "cluster_state", cs) < 0)
-			return;
+	if (!r && ccb_cluster_connect(run->opts, &own, err, sizeof(err)) == 0)
+		r = own;
+	if (start)
+		json_object_set_new(
+		    run->extra, "releases",
+		    json_pack("{s:o}", "cluster",
+		              r ? ccb_release_cluster(r) : json_pack("{s:s}", "error", err)));
+	if (explain) {
+		cs = json_object_get(run->extra, "cluster_state");
+		if (!cs) {
+			cs = json_object();
+			if (json_object_set_new(run->extra, "cluster_state", cs) < 0)
+				goto out;
+		}
+		st = r ? ccb_cluster_state(r) : json_pack("{s:s}", "error", err);
+		if (!st)
+			goto out;
+		if (start && r) {
+			json_object_set_new(run->extra, "network", ccb_cluster_network(st));
+			json_object_set_new(st, "osd_scheduler", ccb_cluster_sched(r));
+		}
+		json_object_set_new(cs, when, st);
 	}
-	st = run->mon ? ccb_cluster_state((rados_t)run->mon) : ccb_cluster_state_connect(run->opts);
-	if (!st)
-		return;
-	if (strcmp(when, "start") == 0)
-		json_object_set_new(run->extra, "network", ccb_cluster_network(st));
-	json_object_set_new(cs, when, st);
+out:
+	if (own)
+		rados_shutdown(own);
 }
 
 /*
@@ -612,7 +687,7 @@ static void cluster_state(struct ccb_run *run, const char *when)
  * buffer mapped and faulted in anew). malloc_trim(0) every 100 ms hands
  * back the freed pages of all arenas: peak RSS a quarter to a half lower,
  * for up to twice the page faults and 5-12 % more CPU on 4M reads
- * (bench/peers.sh, README). Off by default: the CPU is the figure a
+ * (bench/peers.sh, docs/performance.md). Off by default: the CPU is the figure a
  * benchmark client must not spend; memory-capped containers can ask.
  */
 static void trim_tick(struct ccb_run *run, uint64_t now, uint64_t *last, unsigned *n)
@@ -728,6 +803,9 @@ int ccb_run_execute(struct ccb_run *run)
 		if (r < 0)
 			goto close;
 	}
+	r = steady_setup(run);
+	if (r < 0)
+		goto close;
 	if (explain_on(run) && (tasks0 = calloc(MAX_TASKS, sizeof(*tasks0)))) {
 		n_tasks0 = tasks_read(tasks0, MAX_TASKS);
 		if (!host_ticks(&host0[0], &host0[1]))
@@ -782,6 +860,7 @@ int ccb_run_execute(struct ccb_run *run)
 		if (!active)
 			break;
 		watch_stall(run, ccb_now_nsec(), &last_ops);
+		steady_tick(run, ccb_now_nsec());
 		trim_tick(run, ccb_now_nsec(), &last_trim, &trims);
 		ccb_progress_tick(&prog, run, ccb_now_nsec());
 		nanosleep(&ts, NULL);
@@ -848,6 +927,11 @@ void ccb_run_free(struct ccb_run *run)
 		if (!stranded)
 			free(run->clients);
 		run->clients = NULL;
+	}
+	if (run->steady) {
+		ccb_steady_free(run->steady);
+		free(run->steady);
+		run->steady = NULL;
 	}
 	json_decref(run->warnings);
 	json_decref(run->layout);

@@ -2,37 +2,24 @@
  * Every result explains itself. Each kind reads only the result document
  * (and, for the CPU, what the run measured and stored in it), so a saved
  * result re-derives the same list: `ccbench explain RESULT.json`.
- * Thresholds are in explain.h and README; each check says nothing rather
+ * Thresholds are in explain.h and docs/explain.md; each check says nothing rather
  * than guess when a figure it needs is missing.
  */
 #include <ccbench/explain.h>
 #include <ccbench/units.h>
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "explain_int.h"
 
-/* Appends {kind, severity, text, figures}; @p figures is stolen. */
-void ccb_explain_add(json_t *list, const char *kind, const char *severity, json_t *figures,
-                     const char *fmt, ...)
+/* MiB to a tenth, whole ones without it: "627.3M", "64M". */
+static void fmt_mib(double bytes, char *buf, size_t len)
 {
-	char text[512];
-	va_list ap;
+	double m = bytes / 1048576;
 
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o}", "kind", kind, "severity",
-	                                      severity, "text", text, "figures",
-	                                      figures ? figures : json_object()));
-}
-
-void ccb_explain_fmt_bytes(double b, char *buf, size_t len)
-{
-	ccb_format_bytes(b > 0 ? (uint64_t)b : 0, buf, len);
+	snprintf(buf, len, fabs(m - round(m)) < 0.05 ? "%.0fM" : "%.1fM", m);
 }
 
 /*
@@ -209,8 +196,46 @@ json_t *ccb_explain_cpu_json(const struct ccb_explain_ctx *ctx)
 {
 	if (!ctx || !ctx->have_cpu)
 		return NULL;
-	return json_pack("{s:f, s:f, s:f, s:i}", "user_s", ctx->cpu_user_s, "sys_s", ctx->cpu_sys_s,
-	                 "wall_s", ctx->wall_s, "online_cpus", ctx->online_cpus);
+	return json_pack("{s:f, s:f, s:f, s:i, s:s?}", "user_s", ctx->cpu_user_s, "sys_s",
+	                 ctx->cpu_sys_s, "wall_s", ctx->wall_s, "online_cpus", ctx->online_cpus,
+	                 "emulated", ctx->emulated);
+}
+
+/*
+ * A client on an emulated CPU (the krbd-vm guest: qemu TCG, where every
+ * instruction of the kernel client -- its messenger, crc32c in software,
+ * the page-cache copies -- is translated): once its CPUs are busy, the
+ * emulator sets the figure. Most of that work is the kernel's, outside
+ * this process, so the machine's busy share says it, not the process's.
+ */
+static void emulated(const json_t *r, json_t *list)
+{
+	const json_t *c = json_object_get(r, "client_cpu");
+	const json_t *host = json_object_get(json_object_get(r, "thread_cpu"), "host_busy_share");
+	const char *what = str(c, "emulated");
+	double busy = json_number_value(host);
+
+	if (!what || !json_is_number(host))
+		return;
+	if (busy >= CCB_EXPLAIN_EMULATED_BUSY)
+		ccb_explain_add(
+		    list, "client-cpu", "warn",
+		    json_pack("{s:s, s:f, s:f}", "emulated", what, "host_busy_share", busy,
+		              "online_cpus", num(c, "online_cpus")),
+		    "this client runs on an emulated CPU (%s, no hardware virtualization) "
+		    "and its %.0f CPU%s %s %.0f %% busy: the emulation of the client's "
+		    "work (the kernel's messenger, crc32c, copies) sets this figure, not "
+		    "the cluster",
+		    what, num(c, "online_cpus"), num(c, "online_cpus") == 1 ? "" : "s",
+		    num(c, "online_cpus") == 1 ? "was" : "were", busy * 100);
+	else
+		ccb_explain_add(
+		    list, "client-cpu", "info",
+		    json_pack("{s:s, s:f}", "emulated", what, "host_busy_share", busy),
+		    "this client runs on an emulated CPU (%s), %.0f %% busy, under the "
+		    "%.0f %% at which the emulation becomes the limit: the figure follows "
+		    "the cluster's latency, not the emulator's speed",
+		    what, busy * 100, CCB_EXPLAIN_EMULATED_BUSY * 100);
 }
 
 /*
@@ -229,7 +254,9 @@ static void host_cpu(const json_t *r, json_t *list)
 	bool local = false;
 	size_t i;
 
-	if (!json_is_number(host) || cpus <= 0 || wall <= 0)
+	/* An emulated client's busy CPU is the emulation's (emulated() says it);
+	 * its loopback is a relay, not OSDs beside it. */
+	if (!json_is_number(host) || cpus <= 0 || wall <= 0 || str(c, "emulated"))
 		return;
 	own = (num(c, "user_s") + num(c, "sys_s")) / wall / cpus;
 	if (json_number_value(host) < CCB_EXPLAIN_HOST_BUSY || own >= CCB_EXPLAIN_CPU_WARN)
@@ -400,9 +427,10 @@ static void readahead(const json_t *r, json_t *list)
 		ccb_explain_add(
 		    list, "readahead", "warn",
 		    json_pack("{s:f, s:f}", "readahead_bytes", ra, "cache_bytes", cache),
-		    "readahead of %s at or above rbd_cache_size %s: sequential reads collapse (on "
-		    "the test cluster 901 MiB/s at 8M, ~30 at 32M and more); keep it below the "
-		    "cache",
+		    "readahead of %s at or above rbd_cache_size %s: the cache evicts what was read "
+		    "ahead before it is used, and sequential reads collapse (seed 002's grid: "
+		    "from hundreds of MiB/s below the cache to tens at and above it); keep it "
+		    "below the cache",
 		    a, b);
 		return;
 	}
@@ -529,17 +557,59 @@ static void variance(const json_t *r, json_t *list)
 	    cov * 100, sd, mean);
 }
 
+/*
+ * Injected latency, and on which side: the OSDs' (--osd-latency: every
+ * client sees it, the kernel's too), the client's (--sim-osd-latency: a
+ * librados setting, librbd only), both. An OSD that restarted during the
+ * run lost it: the run then measured less latency than it records.
+ */
 static void simulated(const json_t *r, json_t *list)
 {
+	const json_t *li = json_object_get(r, "latency_injection");
 	const json_t *v = json_object_get(json_object_get(r, "layout"), "simulated_osd_latency_us");
-	char d[32];
+	const json_t *lost = json_object_get(li, "lost"), *probe = json_object_get(li, "probe");
+	double osd = num(li, "osd_us"), client = li ? num(li, "client_us") : json_number_value(v);
+	char d[32], c[32], pr[96] = "";
 
-	if (!json_is_number(v) || json_number_value(v) <= 0)
+	if (json_array_size(lost)) {
+		ccb_explain_add(
+		    list, "simulated", "distrust",
+		    json_pack("{s:f, s:O}", "osd_latency_us", osd, "lost", lost),
+		    "the OSD-side latency was not on every OSD for all of this run (%s%s): "
+		    "it measured less latency than it records",
+		    json_string_value(json_array_get(lost, 0)),
+		    json_array_size(lost) > 1 ? ", ..." : "");
+	}
+	if (osd <= 0 && client <= 0)
 		return;
-	ccb_format_duration((uint64_t)json_number_value(v), d, sizeof(d));
-	ccb_explain_add(
-	    list, "simulated", "info", json_pack("{s:f}", "osd_latency_us", json_number_value(v)),
-	    "simulated %s OSD latency (--sim-osd-latency): real OSD latency differs", d);
+	ccb_format_duration((uint64_t)osd, d, sizeof(d));
+	ccb_format_duration((uint64_t)client, c, sizeof(c));
+	if (json_is_number(json_object_get(probe, "mean_us")))
+		snprintf(pr, sizeof(pr), "; probe: round trips at depth 1 took %.2f ms on average",
+		         num(probe, "mean_us") / 1e3);
+	if (osd > 0 && client > 0)
+		ccb_explain_add(
+		    list, "simulated", "info",
+		    json_pack("{s:f, s:f}", "osd_latency_us", osd, "client_latency_us", client),
+		    "injected latency on both sides: about %s on every OSD (--osd-latency) plus %s "
+		    "on "
+		    "this client (--sim-osd-latency)%s; a kernel client gets only the first; real "
+		    "OSD latency differs",
+		    d, c, pr);
+	else if (osd > 0)
+		ccb_explain_add(
+		    list, "simulated", "info", json_pack("{s:f}", "osd_latency_us", osd),
+		    "injected latency on the OSDs: about %s on each client message "
+		    "(--osd-latency), the same for librbd and the kernel client%s; real OSD "
+		    "latency differs",
+		    d, pr);
+	else
+		ccb_explain_add(
+		    list, "simulated", "info", json_pack("{s:f}", "osd_latency_us", client),
+		    "simulated %s OSD latency (--sim-osd-latency), on this client only: a "
+		    "kernel client cannot get it, so compare with runs under the same "
+		    "latency side%s; real OSD latency differs",
+		    c, pr);
 }
 
 /*
@@ -578,11 +648,10 @@ static void cache(const json_t *r, json_t *list)
 		share = 1 - read / served;
 		if (share < CCB_EXPLAIN_CACHE_WARN)
 			return;
-		ccb_explain_fmt_bytes(read, a, sizeof(a));
-		/* Messenger bytes are never round: "15.7M", not "16479393". */
-		if (librbd && fmod(read, 1024) != 0)
-			snprintf(a, sizeof(a), "%.1fM", read / 1048576);
-		ccb_explain_fmt_bytes(served, b, sizeof(b));
+		/* Both in one unit, to a tenth: messenger bytes are never round
+		 * ("627.3M for 1226.4M", not "627.3M for 1255872K"). */
+		fmt_mib(read, a, sizeof(a));
+		fmt_mib(served, b, sizeof(b));
 		ccb_explain_add(
 		    list, "cache", share >= CCB_EXPLAIN_CACHE_DISTRUST ? "distrust" : "warn",
 		    json_pack("{s:f, s:f, s:f}", "served_bytes", served,
@@ -612,14 +681,18 @@ json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx)
 		return list;
 	littles_law(result, list);
 	client_cpu(result, ctx, list);
+	emulated(result, list);
 	readahead(result, list);
 	krbd_readahead(result, list);
 	cache(result, list);
+	ccb_explain_fs(result, list);
 	ccb_explain_stall(result, list);
 	ccb_explain_cluster(result, list);
+	ccb_explain_sched(result, list);
 	ccb_explain_network(result, list);
 	variance(result, list);
 	simulated(result, list);
+	ccb_explain_steady(result, list);
 	return list;
 }
 

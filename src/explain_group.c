@@ -3,6 +3,7 @@
  * kinds per member), and re-deriving a saved group report's lists.
  */
 #include <ccbench/explain.h>
+#include <ccbench/release.h>
 
 #include <math.h>
 #include <stdbool.h>
@@ -109,6 +110,15 @@ json_t *ccb_explain_group(const json_t *report)
 		    "%zu member%s never reported: the aggregate is of %zu of %lld", missing,
 		    missing == 1 ? "" : "s", done,
 		    (long long)json_integer_value(json_object_get(report, "members_expected")));
+	/* Members' clients of different releases: the sum mixes them. */
+	json_t *rel = ccb_release_of_doc(report);
+	const char *crel = str(json_object_get(rel, "client"), "release");
+	if (crel && strchr(crel, '+'))
+		ccb_explain_add(list, "group", "warn", json_pack("{s:s}", "client_releases", crel),
+		                "members ran client libraries of different releases (%s): the "
+		                "aggregate mixes them",
+		                crel);
+	json_decref(rel);
 	json_object_foreach(hosts, key, e)
 	{
 		if (json_array_size(e) < 2)

@@ -1,7 +1,9 @@
 /*
  * What the explain modules share (explain.c, explain_state.c,
- * explain_group.c): reading figures that may be missing, and appending an
- * entry. Internal: the interface is include/ccbench/explain.h.
+ * explain_sched.c, explain_group.c, explain_fs.c, explain_steady.c): reading
+ * figures that may be missing, appending an entry and formatting its text
+ * (explain_list.c, below them all), and the kinds explain.c runs.
+ * Internal: the interface is include/ccbench/explain.h.
  */
 #ifndef CCBENCH_EXPLAIN_INT_H
 #define CCBENCH_EXPLAIN_INT_H
@@ -26,7 +28,8 @@ static inline const char *str_or(const json_t *o, const char *key, const char *d
 	return s ? s : dflt;
 }
 
-/* Appends {kind, severity, text, figures} to @p list; @p figures is stolen. */
+/* Appends {kind, severity, text, figures} to @p list; @p figures is stolen
+ * (explain_list.c, like the two formatters below). */
 void ccb_explain_add(json_t *list, const char *kind, const char *severity, json_t *figures,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
@@ -42,5 +45,11 @@ void ccb_explain_stall(const json_t *r, json_t *list);
 void ccb_explain_cluster(const json_t *r, json_t *list);
 /* The route to the cluster and its link speed. */
 void ccb_explain_network(const json_t *r, json_t *list);
+/* What --until-steady found (explain_steady.c). */
+void ccb_explain_steady(const json_t *r, json_t *list);
+/* The OSD op scheduler and what its mClock profile gives clients (explain_sched.c). */
+void ccb_explain_sched(const json_t *r, json_t *list);
+/* An fs run through a mount: the client's limits, the page cache (explain_fs.c). */
+void ccb_explain_fs(const json_t *r, json_t *list);
 
 #endif

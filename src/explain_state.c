@@ -71,26 +71,6 @@ void ccb_explain_stall(const json_t *r, json_t *list)
 	}
 }
 
-/* "osd.1, osd.2" of @p names (a JSON array), at most a few. */
-void ccb_explain_names(const json_t *a, char *buf, size_t len)
-{
-	const json_t *v;
-	size_t i, o = 0;
-
-	buf[0] = '\0';
-	json_array_foreach(a, i, v)
-	{
-		if (i == 4) {
-			snprintf(buf + o, len - o, " and %zu more", json_array_size(a) - 4);
-			break;
-		}
-		int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", json_string_value(v));
-		if (n < 0 || (size_t)n >= len - o)
-			break;
-		o += (size_t)n;
-	}
-}
-
 /* In @p a (a JSON array of strings), @p s. */
 static bool has_name(const json_t *a, const char *s)
 {
@@ -167,8 +147,18 @@ void ccb_explain_cluster(const json_t *r, json_t *list)
 {
 	const json_t *cs = json_object_get(r, "cluster_state"), *v;
 	const json_t *st = json_object_get(cs, "start"), *en = json_object_get(cs, "end");
+	const json_t *rel = json_object_get(json_object_get(r, "releases"), "cluster");
 	char a[160], b[160], c[400];
 
+	/* Daemons of two releases: an upgrade in progress, whose OSDs may
+	 * differ in more than their version (the scheduler, its defaults). */
+	if (str(rel, "release") && strchr(str(rel, "release"), '+'))
+		ccb_explain_add(list, "cluster", "warn",
+		                json_pack("{s:s, s:O}", "releases", str(rel, "release"),
+		                          "ceph_versions", json_object_get(rel, "ceph_versions")),
+		                "the cluster's daemons run different releases (%s): an upgrade in "
+		                "progress; the figure is of the mix",
+		                str(rel, "release"));
 	if (!json_is_object(cs))
 		return;
 	if (str(st, "error") || str(en, "error")) {
@@ -285,6 +275,15 @@ void ccb_explain_network(const json_t *r, json_t *list)
 	}
 	if (!n)
 		return;
+	/* In an emulated machine (the krbd-vm guest) loopback addresses are
+	 * relays to its host: neither "this host's CPU" nor "no link" holds. */
+	if (loop == n && str(json_object_get(r, "client_cpu"), "emulated")) {
+		ccb_explain_add(list, "network", "info", json_pack("{s:b}", "loopback", 1),
+		                "mons and OSDs reached through loopback relays of this emulated "
+		                "machine (%s): its network is emulated, and carried by its CPU",
+		                str(json_object_get(r, "client_cpu"), "emulated"));
+		return;
+	}
 	if (loop == n) {
 		ccb_explain_add(
 		    list, "network", "info", json_pack("{s:b}", "loopback", 1),

@@ -7,6 +7,7 @@
 #include <ccbench/explain.h>
 #include <ccbench/group_agg.h>
 #include <ccbench/path.h>
+#include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
 #include <ccbench/stats.h>
@@ -584,6 +585,9 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	json_object_set(report, "members", members);
 	json_object_set(report, "missing", missing);
 	json_object_set(report, "malformed", malformed);
+	/* Over the members' results: hosts of a group may run other client
+	 * releases. */
+	json_object_set_new(report, "releases", ccb_release_of_doc(report));
 	json_object_set_new(report, "explain", ccb_explain_group(report));
 out:
 	for (i = 0; done && i < n_done; i++)

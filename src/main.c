@@ -8,10 +8,12 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/group.h>
+#include <ccbench/help.h>
 #include <ccbench/path.h>
 #include <ccbench/path_krbd.h>
 #include <ccbench/path_rados.h>
 #include <ccbench/point.h>
+#include <ccbench/release.h>
 #include <ccbench/sweep.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int run_command(struct ccb_cli *cli, int argc, char **argv)
 {
@@ -66,8 +69,8 @@ static int dispatch(struct ccb_cli *cli, int argc, char **argv)
 		r = ccb_krbd_restore(&cli->opts);
 		return r == 0 ? 0 : r == -EINVAL ? 2 : 1;
 	}
-	/* Settings a killed run left (read_ahead_kb, mappings) are reported
-	 * before this run starts; `ccbench krbd restore` puts them back. */
+	/* Settings a killed run left (read_ahead_kb, mappings, mounts) are reported
+	 * before this run starts; `ccbench restore` puts them back. */
 	ccb_undo_state_report();
 	if (cli->cmd_mask & CCB_CMD_GROUP)
 		return ccb_group_command(cli);
@@ -86,6 +89,30 @@ static int dispatch(struct ccb_cli *cli, int argc, char **argv)
 	return run_command(cli, argc, argv);
 }
 
+/* ccbench's version and the client libraries' it runs with: their
+ * runtime versions, which a result also records, not the headers'. */
+static int print_version(void)
+{
+	json_t *c = ccb_release_client();
+	const char *k;
+
+	printf("ccbench %s\n", CCB_VERSION);
+	if (c) {
+		printf(
+		    "ceph client libraries: librados %s, librbd %s, libcephfs %s (ceph %s, %s)\n",
+		    json_string_value(json_object_get(c, "librados")),
+		    json_string_value(json_object_get(c, "librbd")),
+		    json_string_value(json_object_get(c, "libcephfs")),
+		    json_string_value(json_object_get(c, "ceph_version")),
+		    json_string_value(json_object_get(c, "release")));
+		k = json_string_value(json_object_get(c, "kernel"));
+		if (k)
+			printf("kernel (the krbd client): %s\n", k);
+	}
+	json_decref(c);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct ccb_cli cli;
@@ -94,28 +121,35 @@ int main(int argc, char **argv)
 	int r;
 
 	if (ccb_cli_parse(argc, argv, &cli, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ccbench: %s\nTry 'ccbench --help'.\n", err);
+		fprintf(stderr, "ccbench: %s\n", err);
+		ccb_help_hint(stderr, cli.command ? cli.command : cli.help_group);
 		return 2;
 	}
-	if (cli.version) {
-		printf("ccbench %s\n", CCB_VERSION);
-		return 0;
-	}
+	if (cli.version)
+		return print_version();
 	if (cli.help) {
-		ccb_cli_usage(stdout, cli.cmd_mask);
+		if (cli.command)
+			ccb_help_command(stdout, ccb_cli_command_find(cli.command));
+		else
+			ccb_help_overview(stdout, cli.help_group);
 		return 0;
 	}
 	if (ccb_cluster_apply_ceph_args(&cli.opts, err, sizeof(err)) < 0 ||
 	    ccb_cli_validate(&cli, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);
+		ccb_help_hint(stderr, cli.command);
 		return 2;
 	}
 	/* Every -o key, the conf file and CEPH_ARGS are checked on a handle that
 	 * never connects, so a typo costs nothing on the cluster. Workloads ask
 	 * their path (a plain krbd --device run needs no cluster); krbd
-	 * restore, report and compare need none. */
-	if ((cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) ||
-	    (cli.ops && (!cli.ops->needs_cluster || cli.ops->needs_cluster(&cli.opts)))) {
+	 * restore, report and compare need none; nor does a sweep's dry run
+	 * (it contacts nothing) on a host with no conf file to check. */
+	const struct ccb_path_ops *ops = ccb_path_for(cli.ops, &cli.opts);
+	if (((cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) ||
+	     (ops && (!ops->needs_cluster || ops->needs_cluster(&cli.opts)))) &&
+	    !(cli.opts.dry_run &&
+	      access(ccb_cluster_conf_path(&cli.opts, err, sizeof(err)), F_OK) < 0)) {
 		r = ccb_cluster_configure(&cli.opts, &probe, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: %s\n", err);

@@ -11,8 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define OFF(f)  offsetof(struct ccb_opts, f)
-#define CONN    (CCB_CMD_CONN | CCB_CMD_KRBD | CCB_CMD_FS | CCB_CMD_GROUP | CCB_CMD_SWEEP)
+#define OFF(f) offsetof(struct ccb_opts, f)
+/* krbd restore connects too: to put back what --osd-latency set on the OSDs. */
+#define CONN                                                                                       \
+	(CCB_CMD_CONN | CCB_CMD_KRBD | CCB_CMD_FS | CCB_CMD_GROUP | CCB_CMD_SWEEP |                \
+	 CCB_CMD_KRBD_RESTORE)
 #define RADOS   CCB_CMD_RADOS
 #define CLEANUP CCB_CMD_CLEANUP
 #define OUT     CCB_CMD_OUTPUT
@@ -30,6 +33,7 @@
 #define LAYOUT  CCB_OPTF_LAYOUT
 #define TEMP    CCB_OPTF_TEMP
 #define TARGET  CCB_OPTF_TARGET
+#define WIDE    CCB_OPTF_SWEEP_WIDE
 
 /* 1 TiB ops make no sense for a benchmark and keep products within 64 bits. */
 #define MAX_OP_BYTES (1ull << 30)
@@ -74,6 +78,17 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      "stop after BYTES (with --duration too: whichever comes first)", 0},
     {"max-objects", 0, CCB_OPT_UINT, OFF(max_objects), NULL, 1, 1ull << 40, RADOS, "N",
      "stop writing after N objects", 0},
+    {"until-steady", 0, CCB_OPT_STEADY, OFF(until_steady), NULL, 2000000, 3600000000ull, WORK,
+     "[METRIC:]TOL[/WINDOW]",
+     "end the run once the per-second METRIC (bw, iops, lat; METRIC_slope: its trend) has held "
+     "within TOL (0.1% to 100%) of its mean for WINDOW (whole seconds, 2s to 1h, default 5s) "
+     "after the ramp; still bounded by --duration, --total or one pass (with none of them: "
+     "at most 60s)",
+     0},
+    {"steady-ramp", 0, CCB_OPT_DURATION, OFF(steady_ramp_usec), NULL, 0, 3600000000ull, WORK, "DUR",
+     "with --until-steady: samples count after DUR (default: after 1s and twice the readahead, "
+     "object or cache the path fills)",
+     0},
     {"run-name", 0, CCB_OPT_NAME, OFF(run_name), NULL, 0, 0, RADOS | CLEANUP, "NAME",
      "object name prefix (default: unique per run)", 0},
     {"no-cleanup", 0, CCB_OPT_FLAG, OFF(no_cleanup), NULL, 0, 0, RADOS, NULL,
@@ -124,6 +139,17 @@ const struct ccb_opt_desc ccb_opt_table[] = {
     {"no-cache", 0, CCB_OPT_FLAG, OFF(no_cache), NULL, 0, 0, RBD, NULL, "rbd_cache=false", 0},
     {"sim-osd-latency", 0, CCB_OPT_DURATION, OFF(sim_osd_latency_usec), NULL, 1, 10000000, RBD,
      "DUR", "inject about DUR of OSD latency on the client (a simulated run)", 0},
+    {"osd-latency", 0, CCB_OPT_DURATION, OFF(osd_latency_usec), NULL, 100, 10000000, WORK | SWEEP,
+     "DUR",
+     "make every OSD delay each client message by about DUR for the run (librbd and the kernel "
+     "client alike); put back after. Slows every client of the cluster: only on a throwaway "
+     "cluster (daemons on loopback) or with --osd-latency-cluster",
+     WIDE},
+    {"osd-latency-cluster", 0, CCB_OPT_STR, OFF(osd_latency_cluster), NULL, 0, 0, WORK | SWEEP,
+     "FSID",
+     "allow --osd-latency on the cluster with this fsid (any cluster, not only a throwaway "
+     "one: every client of it is slowed down)",
+     WIDE},
     /* krbd */
     {"device", 0, CCB_OPT_STR, OFF(device), NULL, 0, 0, KRBD | RESTORE, "DEV",
      "block device to read (/dev/rbdN, /dev/rbd/POOL/IMAGE, any block device)", TARGET},
@@ -139,17 +165,29 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      "start reading at BYTES", 0},
     {"streams", 0, CCB_OPT_UINT, OFF(streams), "1", 1, 256, KRBD, "N",
      "readers on separate regions", 0},
-    {"direct", 0, CCB_OPT_FLAG, OFF(direct), NULL, 0, 0, KRBD, NULL,
-     "O_DIRECT reads through io_uring at --queue-depth", 0},
+    {"direct", 0, CCB_OPT_FLAG, OFF(direct), NULL, 0, 0, KRBD | FS, NULL,
+     "O_DIRECT (krbd: reads through io_uring at --queue-depth; fs: the files, on a mount)", 0},
     /* fs */
     {"file-size", 0, CCB_OPT_BYTES, OFF(file_size_bytes), "1G", 4096, 1ull << 50, FS, "BYTES",
      "bytes per file (per client), like dd count x bs", 0},
     {"block-size", 0, CCB_OPT_BYTES, OFF(block_size_bytes), "4M", 4096, 1ull << 30, FS, "BYTES",
      "bytes per write or read call, like dd bs", 0},
-    {"dir", 0, CCB_OPT_STR, OFF(dir), NULL, 0, 0, FS, "PATH",
-     "CephFS directory of the run (default /ccbench-RUN; removed unless --keep)", 0},
+    {"dir", 0, CCB_OPT_STR, OFF(dir), NULL, 0, 0, FS, "FS_PATH",
+     "directory of the run in the file system (below --mount DIR with --mount; default "
+     "/ccbench-RUN; removed unless --keep)",
+     0},
     {"files", 0, CCB_OPT_STR, OFF(files_spec), "1:4k:0:1", 0, 0, FS, "N[:MAX[:MIN[:DIRS]]]",
      "fs meta: bonnie++ -n spec, N x 1024 files (also given as -n SPEC)", 0},
+    {"mount", 0, CCB_OPT_STR, OFF(mount), NULL, 0, 0, FS, "DIR",
+     "run in this mounted directory (a CephFS kernel or ceph-fuse mount, or any local file "
+     "system) through POSIX calls; --dir is then below DIR",
+     0},
+    {"mount-via", 0, CCB_OPT_CHOICE, OFF(mount_via), NULL, 0, 0, FS, "libcephfs|fuse|kernel",
+     "the client: libcephfs in ccbench (the default), or ccbench mounts the CephFS itself, one "
+     "mount per client (ceph-fuse, or mount -t ceph), unmounted at the end",
+     0},
+    {"mount-options", 0, CCB_OPT_STR, OFF(mount_options), NULL, 0, 0, FS, "OPTS",
+     "with --mount-via: -o of mount -t ceph (rasize=N,wsize=N,...) or of ceph-fuse", 0},
     /* group */
     {"group", 0, CCB_OPT_NAME, OFF(group), NULL, 0, 0, WORK, "NAME",
      "join group NAME: start with the other members, results add up", 0},
@@ -175,14 +213,32 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      0},
     {"repeat", 0, CCB_OPT_UINT, OFF(repeat), NULL, 1, 1000, SWEEP, "N",
      "run every point N times (overrides the config's repeat)", 0},
+    {"repeat-until", 0, CCB_OPT_PCT, OFF(repeat_until_centipct), NULL, 0, 10000, SWEEP, "PCT",
+     "stop repeating a point once the 95% confidence interval of its mean bandwidth is within "
+     "±PCT of it (Student t; at least 2 runs, at most the repeat count; 0: off; overrides the "
+     "config's repeat_until)",
+     0},
     {"dry-run", 0, CCB_OPT_FLAG, OFF(dry_run), NULL, 0, 0, SWEEP, NULL,
      "check every point, print the grid and an estimate of bytes and time; contact nothing", 0},
+    {"runner", 0, CCB_OPT_STR, OFF(runner), NULL, 0, 0, SWEEP, "PATH=CMD",
+     "run the points of PATH (krbd, librbd, ...) through the command CMD, which gets each point's "
+     "ccbench arguments and prints its -f json result (tests/krbd-vm/runner.sh: the real rbd "
+     "driver in a qemu guest)",
+     0},
     {"tolerance", 0, CCB_OPT_STR, OFF(tolerance), "10%", 0, 0, COMPARE, "PCT",
      "a point regresses when worse by more than PCT", 0},
     {"metric", 0, CCB_OPT_CHOICE, OFF(metric), "bandwidth", 0, 0, COMPARE, "bandwidth|p99",
      "what compare judges", 0},
     {"allow-distrust", 0, CCB_OPT_FLAG, OFF(allow_distrust), NULL, 0, 0, COMPARE, NULL,
      "gate on points whose explain says distrust (refused otherwise)", 0},
+    {"same-answer", 0, CCB_OPT_FLAG, OFF(same_answer), NULL, 0, 0, COMPARE, NULL,
+     "judge whether CURRENT gives BASELINE's answer: every point within --tolerance either way "
+     "or within its 95% confidence interval (for a point whose runs all ran to their bound "
+     "both ways, the two-sample interval), and the same knees (or ones the baseline's "
+     "repeats do not tell apart); exit 1 otherwise",
+     0},
+    {"allow-release-change", 0, CCB_OPT_FLAG, OFF(allow_release_change), NULL, 0, 0, COMPARE, NULL,
+     "gate across Ceph releases of the cluster or the client (refused otherwise)", 0},
     {"format", 'f', CCB_OPT_FORMAT, OFF(format), "text", 0, 0, OUT | GROUP | EXPLAIN,
      "text|json|csv", "result format", 0},
     {"output", 0, CCB_OPT_STR, OFF(output), NULL, 0, 0, OUT, "FILE",
@@ -289,6 +345,18 @@ static int set_value(struct ccb_opts *o, const struct ccb_opt_desc *d, const cha
 		}
 		o->params[o->n_params++] = value;
 		return 0;
+	case CCB_OPT_STEADY: {
+		char why[200];
+		if (ccb_steady_parse(value, d->min, d->max, (struct ccb_steady_spec *)field, why,
+		                     sizeof(why)) < 0) {
+			snprintf(err, err_len, "--%s '%s': %s", d->name, value, why);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	case CCB_OPT_PCT:
+		r = ccb_parse_pct_centi(value, &v);
+		break;
 	case CCB_OPT_UINT:
 		r = ccb_parse_u64(value, &v);
 		break;
@@ -301,16 +369,8 @@ static int set_value(struct ccb_opts *o, const struct ccb_opt_desc *d, const cha
 	}
 	if (r == -ERANGE || (r == 0 && (v < d->min || v > d->max))) {
 		char lo[32], hi[32];
-		if (d->type == CCB_OPT_BYTES) {
-			ccb_format_bytes(d->min, lo, sizeof(lo));
-			ccb_format_bytes(d->max, hi, sizeof(hi));
-		} else if (d->type == CCB_OPT_DURATION) {
-			ccb_format_duration(d->min, lo, sizeof(lo));
-			ccb_format_duration(d->max, hi, sizeof(hi));
-		} else {
-			snprintf(lo, sizeof(lo), "%llu", (unsigned long long)d->min);
-			snprintf(hi, sizeof(hi), "%llu", (unsigned long long)d->max);
-		}
+		ccb_opt_format_value(d, d->min, lo, sizeof(lo));
+		ccb_opt_format_value(d, d->max, hi, sizeof(hi));
 		snprintf(err, err_len, "--%s '%s': out of range (%s to %s)", d->name, value, lo,
 		         hi);
 		return -EINVAL;
@@ -320,12 +380,25 @@ static int set_value(struct ccb_opts *o, const struct ccb_opt_desc *d, const cha
 		    [CCB_OPT_UINT] = "an integer",
 		    [CCB_OPT_BYTES] = "a size such as 4096, 64K, 4M, 1G",
 		    [CCB_OPT_DURATION] = "a duration such as 500ms, 10s, 2m",
+		    [CCB_OPT_PCT] = "a percentage such as 5% or 2.5%",
 		};
 		snprintf(err, err_len, "--%s '%s': not %s", d->name, value, what[d->type]);
 		return -EINVAL;
 	}
 	*(uint64_t *)field = v;
 	return 0;
+}
+
+void ccb_opt_format_value(const struct ccb_opt_desc *d, uint64_t v, char *buf, size_t len)
+{
+	if (d->type == CCB_OPT_BYTES)
+		ccb_format_bytes(v, buf, len);
+	else if (d->type == CCB_OPT_DURATION)
+		ccb_format_duration(v, buf, len);
+	else if (d->type == CCB_OPT_PCT)
+		ccb_format_pct_centi(v, buf, len);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
 int ccb_opt_set(struct ccb_opts *o, const struct ccb_opt_desc *d, const char *value, char *err,
@@ -411,6 +484,35 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 		snprintf(err, err_len, "--run-name and --all-runs: give one of them");
 		return -EINVAL;
 	}
+	if (ccb_opt_given(o, "steady-ramp") && !o->until_steady.on) {
+		snprintf(err, err_len, "--steady-ramp: only with --until-steady");
+		return -EINVAL;
+	}
+	/* A group's members add up over the window in which all ran: each
+	 * stopping on its own steady state would shrink it to the first. */
+	if (o->until_steady.on && o->group) {
+		snprintf(
+		    err, err_len,
+		    "--until-steady: not with --group (each member would stop at its own time)");
+		return -EINVAL;
+	}
+	if (o->osd_latency_cluster && !o->osd_latency_usec) {
+		snprintf(err, err_len, "--osd-latency-cluster: only with --osd-latency DUR");
+		return -EINVAL;
+	}
+	if (o->osd_latency_cluster && !ccb_is_fsid(o->osd_latency_cluster)) {
+		snprintf(err, err_len,
+		         "--osd-latency-cluster '%s': expected the cluster's fsid "
+		         "(8-4-4-4-12 hex digits, as `ceph fsid` prints it)",
+		         o->osd_latency_cluster);
+		return -EINVAL;
+	}
+	if (o->osd_latency_usec && o->group) {
+		snprintf(err, err_len,
+		         "--osd-latency with --group: set the OSDs' latency once for the cluster, "
+		         "not per member (run the members without it)");
+		return -EINVAL;
+	}
 	if (!o->group != !ccb_opt_given(o, "members")) {
 		snprintf(err, err_len, "--group NAME and --members N: give both or neither");
 		return -EINVAL;
@@ -454,6 +556,12 @@ json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd)
 			for (unsigned i = 0; i < o->n_params; i++)
 				json_array_append_new(v, json_string(o->params[i]));
 			break;
+		case CCB_OPT_STEADY: {
+			const struct ccb_steady_spec *sp = field;
+			v = sp->on ? json_string(sp->text) : json_null();
+			break;
+		}
+		case CCB_OPT_PCT:
 		case CCB_OPT_UINT:
 		case CCB_OPT_BYTES:
 		case CCB_OPT_DURATION: {
@@ -463,6 +571,8 @@ json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd)
 				v = json_null();
 			else if (d->type == CCB_OPT_DURATION)
 				v = json_real((double)n / 1e6); /* seconds, like the result's */
+			else if (d->type == CCB_OPT_PCT)
+				v = json_real((double)n / 100); /* percent */
 			else
 				v = json_integer((json_int_t)n);
 			break;

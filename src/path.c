@@ -1,29 +1,12 @@
-/* The path registry: a new path is one file and one line here. */
+/*
+ * What every path's table answers through one function: op size, queue
+ * depth, a target image, a temporary image. The paths call these too, so
+ * this file sits below all of them; the list of the paths' tables is
+ * path_registry.c, above them.
+ */
 #include <ccbench/path.h>
 
 #include <stdbool.h>
-#include <string.h>
-
-const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode)
-{
-	/* First match wins: a workload bound to a mode comes before its
-	 * path's default table. */
-	static const struct {
-		const struct ccb_path_ops *ops;
-		bool any_mode;
-		enum ccb_mode mode;
-	} paths[] = {
-	    {&ccb_path_rados, true, 0},  {&ccb_path_rbd, true, 0},
-	    {&ccb_path_krbd, true, 0},   {&ccb_path_cephfs_meta, false, CCB_MODE_RW},
-	    {&ccb_path_cephfs, true, 0},
-	};
-
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if (strcmp(paths[i].ops->name, name) == 0 &&
-		    (paths[i].any_mode || paths[i].mode == mode))
-			return paths[i].ops;
-	return NULL;
-}
 
 uint64_t ccb_path_op_bytes(const struct ccb_path_ops *ops, const struct ccb_opts *o)
 {

@@ -3,6 +3,8 @@
  * and each member of a group, so they cannot drift apart.
  */
 #include <ccbench/explain.h>
+#include <ccbench/latency_probe.h>
+#include <ccbench/osd_inject.h>
 #include <ccbench/path.h>
 #include <ccbench/point.h>
 #include <ccbench/result.h>
@@ -29,6 +31,34 @@ static double mono_s(void)
 }
 
 /*
+ * What emulates this machine's CPU: a qemu machine (its DMI vendor) with
+ * no KVM clock is qemu's TCG, which translates every instruction (the
+ * krbd-vm guest); a figure measured there is the emulator's once its CPU
+ * is busy (explain's client-cpu). NULL: real hardware, or hardware
+ * virtualization.
+ */
+static const char *emulated_cpu(void)
+{
+	char vendor[64] = "", clocks[256] = "";
+	FILE *f = fopen("/sys/class/dmi/id/sys_vendor", "r");
+
+	if (f) {
+		if (!fgets(vendor, sizeof(vendor), f))
+			vendor[0] = '\0';
+		fclose(f);
+	}
+	if (strncmp(vendor, "QEMU", 4) != 0)
+		return NULL;
+	f = fopen("/sys/devices/system/clocksource/clocksource0/available_clocksource", "r");
+	if (f) {
+		if (!fgets(clocks, sizeof(clocks), f))
+			clocks[0] = '\0';
+		fclose(f);
+	}
+	return strstr(clocks, "kvm-clock") ? NULL : "qemu-tcg";
+}
+
+/*
  * The result's "client_cpu" and "explain". The CPU is the whole process's
  * (client threads and the library's) over ccb_run_execute(), so set-up
  * (prefill, connecting) does not count; stored so a saved result
@@ -43,6 +73,7 @@ static int add_explain(json_t *result, const struct ccb_opts *o, const struct ru
 	    .cpu_sys_s = tv_s(ru1->ru_stime) - tv_s(ru0->ru_stime),
 	    .wall_s = wall_s,
 	    .online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+	    .emulated = emulated_cpu(),
 	};
 	json_t *cpu, *ex;
 
@@ -67,10 +98,14 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	int r, status = 1;
 	struct rusage ru0, ru1;
 	double t0, wall_s;
+	json_t *probe = NULL;
 
 	*result = NULL;
 	run.opts = o;
-	run.ops = pt->ops ? pt->ops : pt->path ? ccb_path_find(pt->path, pt->mode) : NULL;
+	run.ops = ccb_path_for(pt->ops    ? pt->ops
+	                       : pt->path ? ccb_path_find(pt->path, pt->mode)
+	                                  : NULL,
+	                       o);
 	if (!run.ops) {
 		fprintf(stderr, "ccbench: %s: no such path '%s' in this build\n", pt->command,
 		        pt->path ? pt->path : "");
@@ -91,9 +126,30 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	if (ccb_opt_given(o, "duration") ||
 	    (!ccb_opt_given(o, "total") && !(run.ops->flags & CCB_PATH_ONE_PASS)))
 		run.duration_usec = o->duration_usec;
+	/* Until steady, with nothing else to end it: not the 10 s default, which
+	 * a ramp and a window may need most of, but at most a minute. */
+	if (o->until_steady.on && !ccb_opt_given(o, "duration") && !ccb_opt_given(o, "total") &&
+	    !(run.ops->flags & CCB_PATH_ONE_PASS))
+		run.duration_usec = CCB_STEADY_MAX_USEC;
 	/* else: one pass (rbd and krbd over the image or device, fs one file
 	 * per client, like dd); the path ends it with CCB_SUBMIT_END. */
 	atomic_init(&run.stop, CCB_STOP_NONE);
+
+	/* OSD-side latency, before anything connects: it applies to the
+	 * connections made after it (a sweep sets it once, for all points). */
+	if (o->osd_latency_usec && !ccb_osd_inject_active()) {
+		char err[1024];
+
+		r = ccb_osd_inject_start(o, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "ccbench: %s: %s\n", pt->command, err);
+			status = r == -EPERM || r == -EACCES ? 2
+			         : ccb_signal_pending        ? 128 + ccb_signal_pending
+			                                     : 1;
+			goto out;
+		}
+		probe = ccb_latency_probe(o, o->sim_osd_latency_usec);
+	}
 
 	/* What the path makes before prepare (krbd: a temporary image). */
 	if (run.ops->setup) {
@@ -124,6 +180,11 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	if (run.ops->finish)
 		run.ops->finish(&run);
 	*result = ccb_result_build(&run, pt->cmd_mask, pt->argc, pt->argv);
+	/* Which side the latency was on, and whether the OSDs kept theirs. */
+	ccb_osd_inject_annotate(*result, o->sim_osd_latency_usec,
+	                        ccb_osd_inject_active() ? ccb_osd_inject_check() : NULL);
+	if (*result && probe)
+		json_object_set(json_object_get(*result, "latency_injection"), "probe", probe);
 	if (*result && add_explain(*result, o, &ru0, &ru1, wall_s) < 0) {
 		json_decref(*result);
 		*result = NULL;
@@ -141,5 +202,6 @@ out:
 	 * connections; entries older than this point (a sweep's) stay. */
 	ccb_undo_unwind_to(mark);
 	ccb_run_free(&run);
+	json_decref(probe);
 	return status;
 }

@@ -17,7 +17,8 @@ void ccb_progress_init(struct ccb_progress *p, bool quiet)
 
 void ccb_progress_tick(struct ccb_progress *p, struct ccb_run *run, uint64_t now_nsec)
 {
-	uint64_t bytes = 0, ops = 0, lat = 0, in_flight = 0;
+	struct ccb_run_totals t;
+	uint64_t bytes, ops, lat, in_flight;
 	uint64_t since;
 	double elapsed, dt, now_mib, avg_mib, lat_ms;
 
@@ -28,13 +29,11 @@ void ccb_progress_tick(struct ccb_progress *p, struct ccb_run *run, uint64_t now
 	}
 	if (now_nsec - p->last_nsec < 1000000000ull)
 		return;
-	for (unsigned i = 0; i < run->n_clients; i++) {
-		struct ccb_client *cl = &run->clients[i];
-		bytes += atomic_load_explicit(&cl->bytes_done, memory_order_relaxed);
-		ops += atomic_load_explicit(&cl->ops_done, memory_order_relaxed);
-		lat += atomic_load_explicit(&cl->lat_sum_nsec, memory_order_relaxed);
-		in_flight += atomic_load_explicit(&cl->in_flight_now, memory_order_relaxed);
-	}
+	ccb_run_totals(run, &t);
+	bytes = t.bytes;
+	ops = t.ops;
+	lat = t.lat_sum_nsec;
+	in_flight = t.in_flight;
 	elapsed = (double)(now_nsec - run->start_nsec) / 1e9;
 	dt = (double)(now_nsec - p->last_nsec) / 1e9;
 	now_mib = (double)(bytes - p->last_bytes) / 1048576.0 / dt;
@@ -58,6 +57,20 @@ void ccb_progress_tick(struct ccb_progress *p, struct ccb_run *run, uint64_t now
 		fprintf(stderr, "  no completion for %.0f s%s%s", (double)(now_nsec - since) / 1e9,
 		        why[0] ? ": " : "", why);
 		p->stall_shown = true;
+	} else if (run->steady) {
+		/* --until-steady: where the detector is (fed on this thread). */
+		const struct ccb_steady *d = run->steady;
+
+		if (!d->ramp_over)
+			fprintf(stderr, "  until steady: ramp");
+		else if (d->have_band)
+			fprintf(stderr, "  until steady: last %zu s within %.0f %%", d->window_n,
+			        d->spec.slope ? d->band.trend_pct : d->band.max_deviation_pct);
+		else
+			fprintf(stderr, "  until steady: %zu of %zu s", d->n, d->window_n);
+		if (p->tty)
+			fprintf(stderr, "\033[K"); /* and erase what a longer note left */
+		p->stall_shown = false;
 	} else if (p->tty && p->stall_shown) {
 		fprintf(stderr, "\033[K"); /* erase the old note */
 		p->stall_shown = false;

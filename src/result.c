@@ -4,6 +4,7 @@
  */
 #include <ccbench/result.h>
 #include <ccbench/path.h>
+#include <ccbench/release.h>
 #include <ccbench/stats.h>
 
 #include <ctype.h>
@@ -62,6 +63,17 @@ static json_t *series_json(const struct ccb_series *s)
 		                 s->ops[i] ? (double)s->lat_sum_nsec[i] / 1e3 / (double)s->ops[i]
 		                           : 0.0));
 	return a;
+}
+
+double ccb_result_level(const json_t *run, const char *what)
+{
+	const json_t *ss = json_object_get(run, "steady_state");
+	const json_t *w = json_object_get(ss, "window");
+
+	if (json_is_true(json_object_get(ss, "attained")) &&
+	    json_is_number(json_object_get(w, what)))
+		return json_number_value(json_object_get(w, what));
+	return json_number_value(json_object_get(run, what));
 }
 
 static double mib_s(uint64_t bytes, double secs)
@@ -260,8 +272,24 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 	clients = NULL;
 	json_object_set_new(res, "warnings",
 	                    run->warnings ? json_incref(run->warnings) : json_array());
+	/* A pass that ran out of work sets no reason. */
+	if (run->steady)
+		json_object_set_new(
+		    res, "steady_state",
+		    ccb_steady_json(run->steady, run->reason[0] ? run->reason : "its pass was over",
+		                    bytes));
 	if (run->extra)
 		json_object_update(res, run->extra);
+	/* The client side of "releases" (the engine read the cluster's). */
+	{
+		json_t *rel = json_object_get(res, "releases");
+
+		if (!json_is_object(rel)) {
+			rel = json_object();
+			json_object_set_new(res, "releases", rel);
+		}
+		json_object_set_new(rel, "client", ccb_release_client());
+	}
 	if (run->ops->result)
 		run->ops->result(run, res);
 	/* Last, over everything, the path's own additions too (krbd's

@@ -121,6 +121,50 @@ void ccb_series_bw_summary(const struct ccb_series *s, uint64_t run_nsec,
 	              : 0;
 }
 
+double ccb_t95(size_t df)
+{
+	static const double table[] = {
+	    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	    2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	    2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+	const double z = 1.959964, n = (double)df;
+
+	if (df == 0)
+		return INFINITY;
+	if (df <= sizeof(table) / sizeof(table[0]))
+		return table[df - 1];
+	return z + (z * z * z + z) / (4 * n) +
+	       (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+}
+
+double ccb_mean_ci95(const double *v, size_t n, double *half)
+{
+	double sum = 0, ss = 0, mean;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	mean = n ? sum / (double)n : 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	*half = n > 1 ? ccb_t95(n - 1) * sqrt(ss / (double)(n - 1)) / sqrt((double)n) : INFINITY;
+	return mean;
+}
+
+double ccb_welch_half95(double sd1, size_t n1, double sd2, size_t n2)
+{
+	double v1, v2, df;
+
+	if (n1 < 2 || n2 < 2)
+		return INFINITY;
+	v1 = sd1 * sd1 / (double)n1;
+	v2 = sd2 * sd2 / (double)n2;
+	if (v1 + v2 == 0)
+		return 0;
+	df = (v1 + v2) * (v1 + v2) / (v1 * v1 / (double)(n1 - 1) + v2 * v2 / (double)(n2 - 1));
+	return ccb_t95(df < 1 ? 1 : (size_t)df) * sqrt(v1 + v2);
+}
+
 double ccb_jain_index(const double *v, size_t n)
 {
 	double sum = 0, sumsq = 0;

@@ -13,6 +13,7 @@
 #include <ccbench/result.h>
 #include <ccbench/sweep.h>
 #include <ccbench/sweep_point.h>
+#include <ccbench/sweep_runner.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 
@@ -26,8 +27,9 @@
 
 static bool key_allowed(const char *k)
 {
-	static const char *const keys[] = {"name",   "description", "command", "params",
-	                                   "matrix", "path_params", "repeat",  "tradeoff"};
+	static const char *const keys[] = {"name",     "description",   "command", "params",
+	                                   "matrix",   "path_params",   "repeat",  "repeat_until",
+	                                   "tradeoff", "tradeoff_runs", "runners"};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(k, keys[i]) == 0)
 			return true;
@@ -115,7 +117,7 @@ static int apply_param(json_t *cfg, const char *arg, char *err, size_t err_len)
 		return -EINVAL;
 	}
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
-	if (strcmp(key, "path") != 0 && !ccb_opt_find(key)) {
+	if (strcmp(key, "path") != 0 && strcmp(key, "command") != 0 && !ccb_opt_find(key)) {
 		snprintf(err, err_len, "--param '%s': no such option '%s'", arg, key);
 		return -EINVAL;
 	}
@@ -139,6 +141,11 @@ static int apply_param(json_t *cfg, const char *arg, char *err, size_t err_len)
 			json_object_del(params, key);
 		json_object_foreach(scopes, sk, sv) json_object_del(sv, key);
 		json_object_set_new(matrix, key, v);
+		return 0;
+	}
+	/* The config's command, unless the matrix varies it. */
+	if (strcmp(key, "command") == 0 && !json_object_get(matrix, key)) {
+		json_object_set_new(cfg, "command", v);
 		return 0;
 	}
 	if (json_object_get(matrix, key)) {
@@ -198,7 +205,47 @@ static int apply_overrides(json_t *cfg, const struct ccb_opts *o, char *err, siz
 			return -EINVAL;
 	if (ccb_opt_given(o, "repeat"))
 		json_object_set_new(cfg, "repeat", json_integer((json_int_t)o->repeat));
+	if (ccb_opt_given(o, "repeat-until")) {
+		char pct[32];
+		ccb_format_pct_centi(o->repeat_until_centipct, pct, sizeof(pct));
+		json_object_set_new(cfg, "repeat_until", json_string(pct));
+	}
 	return 0;
+}
+
+/* "repeat_until": "5%", "2.5" or a number (percent); 0 is off. */
+static int repeat_until_of(const json_t *v, uint64_t *centi)
+{
+	char buf[64];
+
+	*centi = 0;
+	if (!v)
+		return 0;
+	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 100) {
+		*centi = (uint64_t)json_integer_value(v) * 100;
+		return 0;
+	}
+	if (json_is_real(v))
+		snprintf(buf, sizeof(buf), "%g", json_real_value(v));
+	else if (json_is_string(v))
+		snprintf(buf, sizeof(buf), "%s", json_string_value(v));
+	else
+		return -EINVAL;
+	if (ccb_parse_pct_centi(buf, centi) < 0 || *centi > 10000)
+		return -EINVAL;
+	return 0;
+}
+
+uint64_t ccb_sweep_repeat_until(const json_t *config)
+{
+	const json_t *rep = json_object_get(config, "repeat");
+	uint64_t c;
+
+	/* At most CCB_SWEEP_MIN_RUNS repeats (a config shrunk with --repeat 1):
+	 * nothing could stop early, so nothing is said of it. */
+	if (!json_is_integer(rep) || json_integer_value(rep) <= CCB_SWEEP_MIN_RUNS)
+		return 0;
+	return repeat_until_of(json_object_get(config, "repeat_until"), &c) < 0 ? 0 : c;
 }
 
 /* path_params: {PATH: {option: value}}, each key in one place only. */
@@ -248,6 +295,74 @@ static int check_path_params(const json_t *scopes, const json_t *params, const j
 	}
 	return 0;
 }
+/*
+ * Options that change something for the whole sweep (CCB_OPTF_SWEEP_WIDE:
+ * --osd-latency) are made once, before the first point: in a config they
+ * belong in "params", never in a matrix or a path's scope, where they
+ * would seem to vary per point. Their values are checked here, as the
+ * command line's are, so a bad one fails before anything runs.
+ */
+static int check_sweep_wide(const json_t *cfg, const struct ccb_opts *sweep_opts, const char *file,
+                            char *err, size_t err_len)
+{
+	struct ccb_opts wide;
+	json_t *strings = json_array();
+	int r = ccb_sweep_wide_opts(cfg, sweep_opts, &wide, strings, err, err_len);
+	const char *sk;
+	json_t *sv;
+
+	json_decref(strings);
+	if (r < 0)
+		return r;
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
+		const char *where = NULL;
+
+		if (!(d->flags & CCB_OPTF_SWEEP_WIDE))
+			continue;
+		if (json_object_get(json_object_get(cfg, "matrix"), d->name))
+			where = "matrix";
+		json_object_foreach(json_object_get(cfg, "path_params"), sk,
+		                    sv) if (json_object_get(sv, d->name)) where = "path_params";
+		if (where) {
+			snprintf(
+			    err, err_len,
+			    "%s: '%s' in %s: it applies to the whole sweep (set once before the "
+			    "first point); give it in params or on the command line",
+			    file, d->name, where);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int ccb_sweep_wide_opts(const json_t *cfg, const struct ccb_opts *sweep_opts, struct ccb_opts *wide,
+                        json_t *strings, char *err, size_t err_len)
+{
+	const json_t *params = json_object_get(cfg, "params");
+
+	*wide = *sweep_opts;
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
+		const json_t *v = json_object_get(params, d->name);
+		const char *sval;
+		char num[64];
+
+		/* The command line's own value wins over the config's. */
+		if (!(d->flags & CCB_OPTF_SWEEP_WIDE) || !v || ccb_opt_given(sweep_opts, d->name))
+			continue;
+		if (ccb_sweep_value_string(v, num, sizeof(num), &sval) < 0 || !sval) {
+			snprintf(err, err_len, "params.%s: expected a string or a number", d->name);
+			return -EINVAL;
+		}
+		json_array_append_new(strings, json_string(sval));
+		sval = json_string_value(json_array_get(strings, json_array_size(strings) - 1));
+		if (ccb_opt_set(wide, d, sval, err, err_len) < 0)
+			return -EINVAL;
+	}
+	/* The sweep command's own options (its output ones too), with the point options
+	 * the whole sweep may take. */
+	return ccb_opts_validate(wide, CCB_CMD_SWEEP | CCB_CMD_OUTPUT | CCB_CMD_CONN, err, err_len);
+}
+
 int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t **out_config,
                    json_t **out_points, char *err, size_t err_len)
 {
@@ -255,8 +370,8 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 	json_t *cfg = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	json_t *matrix, *params, *scopes, *points = NULL, *v;
 	const char *key, *command;
-	size_t total = 1;
-	bool tradeoff;
+	size_t total = 1, n_tradeoff = 0, tradeoff_runs;
+	uint64_t tradeoff_sizes[CCB_SWEEP_TRADEOFF_MAX];
 	char e2[512];
 
 	if (!cfg) {
@@ -277,7 +392,8 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 			snprintf(
 			    err, err_len,
 			    "%s: unknown key '%s' (expected name, description, command, params, "
-			    "matrix, path_params, repeat, tradeoff)",
+			    "matrix, path_params, repeat, repeat_until, tradeoff, tradeoff_runs, "
+			    "runners)",
 			    path, key);
 			goto bad;
 		}
@@ -303,18 +419,52 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 	if (apply_overrides(cfg, sweep_opts, err, err_len) < 0)
 		goto bad;
 	params = json_object_get(cfg, "params"); /* an override may have made it */
+	if (check_sweep_wide(cfg, sweep_opts, path, err, err_len) < 0)
+		goto bad;
+	if (ccb_sweep_runners_check(json_object_get(cfg, "runners"), sweep_opts->runner, e2,
+	                            sizeof(e2)) < 0) {
+		snprintf(err, err_len, "%s: %s", path, e2);
+		goto bad;
+	}
+	command = json_string_value(json_object_get(cfg, "command")); /* or replaced it */
+	if (!command) {
+		snprintf(err, err_len, "%s: 'command' must be a string such as \"rbd read\"", path);
+		goto bad;
+	}
 	v = json_object_get(cfg, "repeat");
 	if (v &&
 	    (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1000)) {
 		snprintf(err, err_len, "%s: 'repeat' must be an integer from 1 to 1000", path);
 		goto bad;
 	}
-	v = json_object_get(cfg, "tradeoff");
-	if (v && !json_is_boolean(v)) {
-		snprintf(err, err_len, "%s: 'tradeoff' must be true or false", path);
+	{
+		uint64_t ru;
+
+		v = json_object_get(cfg, "repeat_until");
+		if (repeat_until_of(v, &ru) < 0) {
+			snprintf(
+			    err, err_len,
+			    "%s: 'repeat_until' must be a percentage from 0%% to 100%% such as "
+			    "\"5%%\" (0: off)",
+			    path);
+			goto bad;
+		}
+	}
+	if (ccb_sweep_tradeoff_sizes(json_object_get(cfg, "tradeoff"), tradeoff_sizes, &n_tradeoff,
+	                             e2, sizeof(e2)) < 0) {
+		snprintf(err, err_len, "%s: %s", path, e2);
 		goto bad;
 	}
-	tradeoff = json_is_true(v);
+	v = json_object_get(cfg, "tradeoff_runs");
+	if (v &&
+	    (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1000)) {
+		snprintf(err, err_len,
+		         "%s: 'tradeoff_runs' must be an integer from 1 to 1000 (the runs of each "
+		         "point that measure the tradeoff; default: all)",
+		         path);
+		goto bad;
+	}
+	tradeoff_runs = v ? (size_t)json_integer_value(v) : 0;
 	v = json_object_get(cfg, "name");
 	if (v && !json_is_string(v)) {
 		snprintf(err, err_len, "%s: 'name' must be a string", path);
@@ -345,7 +495,7 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 		json_t *p = params ? json_deep_copy(params) : json_object();
 		json_t *mvals = json_object(), *scope;
 		size_t rest = idx, stride = total;
-		const char *pp;
+		const char *pp, *pcmd;
 		struct ccb_sweep_point b;
 
 		json_object_foreach(matrix, key, v)
@@ -357,12 +507,28 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 			json_object_set(p, key, val);
 			json_object_set(mvals, key, val);
 		}
+		/* A "command" axis runs each point's own command (fs write and fs
+		 * read side by side); the config's names the rest. */
+		pcmd = command;
+		if (json_object_get(p, "command")) {
+			pcmd = json_string_value(json_object_get(mvals, "command"));
+			json_object_del(p, "command");
+		}
 		/* Parameters scoped to this point's path join its own. */
-		pp = point_path(command, p);
+		pp = pcmd ? point_path(pcmd, p) : NULL;
 		scope = pp ? json_object_get(scopes, pp) : NULL;
 		if (scope)
 			json_object_update(p, scope);
-		if (ccb_sweep_build_point(sweep_opts, command, p, &b, e2, sizeof(e2)) < 0) {
+		/* The whole sweep's (--osd-latency): made once by the sweep, not per point. */
+		for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
+			if (d->flags & CCB_OPTF_SWEEP_WIDE)
+				json_object_del(p, d->name);
+		if (!pcmd) {
+			snprintf(e2, sizeof(e2),
+			         "matrix.command: expected strings such as \"fs read\"");
+			memset(&b, 0, sizeof(b));
+		}
+		if (!pcmd || ccb_sweep_build_point(sweep_opts, pcmd, p, &b, e2, sizeof(e2)) < 0) {
 			char where[256] = "";
 			json_object_foreach(mvals, key, v)
 			{
@@ -379,12 +545,17 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 			json_decref(mvals);
 			goto bad;
 		}
-		json_array_append_new(
-		    points, json_pack("{s:s, s:o, s:o, s:o}", "command", b.cli.command, "params", p,
-		                      "matrix", mvals, "estimate",
-		                      ccb_sweep_estimate_run(
-		                          &b, tradeoff && (json_object_get(p, "readahead") ||
-		                                           json_object_get(p, "read-ahead-kb")))));
+		json_t *est = ccb_sweep_estimate_run(&b, json_object_get(p, "readahead") ||
+		                                                 json_object_get(p, "read-ahead-kb")
+		                                             ? n_tradeoff
+		                                             : 0);
+		/* tradeoff_runs: after the point's first N runs only. */
+		if (tradeoff_runs && json_object_get(est, "tradeoff_seconds"))
+			json_object_set_new(est, "tradeoff_runs",
+			                    json_integer((json_int_t)tradeoff_runs));
+		json_array_append_new(points,
+		                      json_pack("{s:s, s:o, s:o, s:o}", "command", b.cli.command,
+		                                "params", p, "matrix", mvals, "estimate", est));
 		ccb_sweep_point_free(&b);
 	}
 	*out_config = cfg;

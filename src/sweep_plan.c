@@ -9,7 +9,10 @@
  * bytes (one pass over an image, --total, a file size) takes as long as
  * the cluster needs ("unknown"). Both are said as such, never guessed.
  */
+#include <ccbench/fs_mount.h>
 #include <ccbench/sweep.h>
+#include <ccbench/sweep_runner.h>
+#include <ccbench/units.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -54,9 +57,14 @@ static void append_kv(char *buf, size_t len, const char *key, const json_t *v)
 struct totals {
 	double run_bytes, prefill_bytes, seconds;
 	size_t runs, bytes_unbounded, bytes_unknown, seconds_unknown, images;
+	/* --until-steady and repeat_until: every run steady at its first
+	 * chance (expected), and also every point settled after the fewest
+	 * runs (fastest); the ramps' bytes, whose time the cluster sets. */
+	double expected, fastest, ramp_bytes;
+	size_t steady_runs, expected_unknown;
 };
 
-static void add_up(const json_t *points, size_t repeat, struct totals *t)
+static void add_up(const json_t *points, size_t repeat, size_t min_runs, struct totals *t)
 {
 	json_t *seen = json_object(), *p;
 	size_t i;
@@ -80,8 +88,38 @@ static void add_up(const json_t *points, size_t repeat, struct totals *t)
 			t->seconds += json_number_value(s) * (double)repeat;
 		else
 			t->seconds_unknown += repeat;
-		t->seconds +=
-		    json_number_value(json_object_get(e, "tradeoff_seconds")) * (double)repeat;
+		/* The random-read cost after each run, or the first tradeoff_runs. */
+		double trade = json_number_value(json_object_get(e, "tradeoff_seconds"));
+		double trade_runs = (double)repeat;
+
+		if (json_is_integer(json_object_get(e, "tradeoff_runs")) &&
+		    json_number_value(json_object_get(e, "tradeoff_runs")) < trade_runs)
+			trade_runs = json_number_value(json_object_get(e, "tradeoff_runs"));
+
+		t->seconds += trade * trade_runs;
+		{
+			const json_t *st = json_object_get(e, "steady");
+			double one = -1;
+
+			if (st) {
+				one = json_number_value(json_object_get(st, "expected_seconds"));
+				t->steady_runs += repeat;
+				t->ramp_bytes +=
+				    json_number_value(json_object_get(st, "ramp_bytes")) *
+				    (double)repeat;
+			} else if (json_is_number(s)) {
+				one = json_number_value(s);
+			}
+			if (one < 0) {
+				t->expected_unknown += repeat;
+			} else {
+				t->expected += one * (double)repeat + trade * trade_runs;
+				t->fastest +=
+				    one * (double)min_runs + trade * (trade_runs < (double)min_runs
+				                                          ? trade_runs
+				                                          : (double)min_runs);
+			}
+		}
 		/* One prefilled image per layout, made once for the whole sweep. */
 		if (pf) {
 			const char *k = json_string_value(json_object_get(pf, "layout"));
@@ -96,7 +134,7 @@ static void add_up(const json_t *points, size_t repeat, struct totals *t)
 }
 
 static json_t *plan_json(const char *path, const json_t *config, const json_t *points,
-                         size_t repeat, const struct totals *t)
+                         size_t repeat, uint64_t until, const struct totals *t)
 {
 	json_t *pts = json_array(), *p;
 	size_t i;
@@ -108,7 +146,7 @@ static json_t *plan_json(const char *path, const json_t *config, const json_t *p
 		json_object_set_new(q, "index", json_integer((json_int_t)i + 1));
 		json_array_append_new(pts, q);
 	}
-	return json_pack(
+	json_t *plan = json_pack(
 	    "{s:s, s:s, s:O?, s:O, s:I, s:I, s:o, s:{s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:f, s:I}}",
 	    "kind", "sweep-plan", "config_file", path, "name", json_object_get(config, "name"),
 	    "config", (json_t *)config, "repeat", (json_int_t)repeat, "runs", (json_int_t)t->runs,
@@ -120,10 +158,26 @@ static json_t *plan_json(const char *path, const json_t *config, const json_t *p
 	    (json_int_t)t->bytes_unknown, "seconds",
 	    t->seconds_unknown ? json_null() : json_real(t->seconds), "seconds_known_part",
 	    t->seconds, "runs_seconds_unknown", (json_int_t)t->seconds_unknown);
+	json_t *est = json_object_get(plan, "estimate");
+	if (est && (t->steady_runs || until)) {
+		json_object_set_new(est, "seconds_expected",
+		                    t->expected_unknown ? json_null() : json_real(t->expected));
+		json_object_set_new(est, "seconds_expected_known_part", json_real(t->expected));
+		json_object_set_new(est, "runs_expected_unknown",
+		                    json_integer((json_int_t)t->expected_unknown));
+		json_object_set_new(est, "steady_runs", json_integer((json_int_t)t->steady_runs));
+		json_object_set_new(est, "steady_ramp_bytes", json_real(t->ramp_bytes));
+	}
+	if (est && until) {
+		json_object_set_new(est, "repeat_until_pct", json_real((double)until / 100));
+		json_object_set_new(est, "seconds_if_settled_early",
+		                    t->expected_unknown ? json_null() : json_real(t->fastest));
+	}
+	return plan;
 }
 
 static void plan_text(const char *path, const json_t *config, const json_t *points, size_t repeat,
-                      const struct totals *t, const struct ccb_opts *o, FILE *f)
+                      uint64_t until, const struct totals *t, const struct ccb_opts *o, FILE *f)
 {
 	const char *name = json_string_value(json_object_get(config, "name"));
 	const char *command = json_string_value(json_object_get(config, "command"));
@@ -136,20 +190,41 @@ static void plan_text(const char *path, const json_t *config, const json_t *poin
 	        "contacted\n",
 	        name ? name : "?", path, command, n, n == 1 ? "" : "s", repeat,
 	        repeat == 1 ? "" : "s", t->runs);
-	if (o->n_params || ccb_opt_given(o, "repeat")) {
+	if (o->n_params || ccb_opt_given(o, "repeat") || ccb_opt_given(o, "repeat-until")) {
 		fprintf(f, "overrides:");
 		for (unsigned k = 0; k < o->n_params; k++)
 			fprintf(f, " --param %s", o->params[k]);
 		if (ccb_opt_given(o, "repeat"))
 			fprintf(f, " --repeat %llu", (unsigned long long)o->repeat);
+		if (ccb_opt_given(o, "repeat-until")) {
+			char pc[32];
+			ccb_format_pct_centi(o->repeat_until_centipct, pc, sizeof(pc));
+			fprintf(f, " --repeat-until %s", pc);
+		}
 		fputc('\n', f);
+	}
+	if (o->osd_latency_usec) {
+		ccb_format_duration(o->osd_latency_usec, a, sizeof(a));
+		fprintf(f,
+		        "whole sweep: --osd-latency %s: every OSD delays each client message by "
+		        "about %s, set before the first point and put back after the last\n",
+		        a, a);
+	}
+	{
+		const char *k;
+		json_t *v;
+		json_object_foreach(json_object_get(config, "runners"), k, v)
+		    fprintf(f, "runner of %s points: %s\n", k,
+		            ccb_sweep_runner_of(k, o->runner, json_object_get(config, "runners")));
+		if (o->runner)
+			fprintf(f, "--runner %s\n", o->runner);
 	}
 	fprintf(f, "\npoint  command and parameters (matrix | fixed)  ->  per run\n");
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *m = json_object_get(p, "matrix"), *e = json_object_get(p, "estimate");
 		const json_t *eb = json_object_get(e, "bytes"), *es = json_object_get(e, "seconds");
-		char mline[512] = "", fline[1024] = "", cost[160];
+		char mline[512] = "", fline[1024] = "", cost[256];
 		const char *k;
 		json_t *v;
 
@@ -165,9 +240,27 @@ static void plan_text(const char *path, const json_t *config, const json_t *poin
 			human_seconds(json_number_value(es), b, sizeof(b));
 		else
 			snprintf(b, sizeof(b), "time unknown");
-		snprintf(cost, sizeof(cost), "%s, %s (%s)%s", a, b,
-		         json_string_value(json_object_get(e, "bound")),
-		         json_object_get(e, "tradeoff_seconds") ? " + 3 s tradeoff" : "");
+		snprintf(cost, sizeof(cost), "%s, %s (%s)", a, b,
+		         json_string_value(json_object_get(e, "bound")));
+		if (json_object_get(e, "tradeoff_seconds"))
+			snprintf(cost + strlen(cost), sizeof(cost) - strlen(cost),
+			         " + %.0f s tradeoff%s",
+			         json_number_value(json_object_get(e, "tradeoff_seconds")),
+			         json_object_get(e, "tradeoff_runs") ? " (first runs)" : "");
+		const json_t *st = json_object_get(e, "steady");
+		if (st) {
+			char rb[64] = "";
+			size_t l = strlen(cost);
+			if (json_number_value(json_object_get(st, "ramp_bytes")) > 0) {
+				human_bytes(json_number_value(json_object_get(st, "ramp_bytes")),
+				            rb, sizeof(rb));
+				snprintf(rb + strlen(rb), sizeof(rb) - strlen(rb), " and ");
+			}
+			snprintf(cost + l, sizeof(cost) - l,
+			         "; until steady: ramp %s%.0f s, window %.0f s", rb,
+			         json_number_value(json_object_get(st, "ramp_s")),
+			         json_number_value(json_object_get(st, "window_s")));
+		}
 		fprintf(f, "%5zu  %s %s | %s  ->  %s\n", i + 1,
 		        json_string_value(json_object_get(p, "command")), mline, fline, cost);
 	}
@@ -219,23 +312,99 @@ static void plan_text(const char *path, const json_t *config, const json_t *poin
 		        "estimated time: %s of measurement (set-up, connecting and prefill come "
 		        "on top)\n",
 		        a);
+	if (t->steady_runs) {
+		human_bytes(t->ramp_bytes, b, sizeof(b));
+		human_seconds(t->expected, a, sizeof(a));
+		if (t->expected_unknown)
+			fprintf(
+			    f,
+			    "expected with --until-steady: unknown: %zu of %zu runs are bounded "
+			    "by bytes alone (known part: %s)\n",
+			    t->expected_unknown, t->runs, a);
+		else
+			fprintf(
+			    f,
+			    "expected with --until-steady: %s, if every run is steady after its "
+			    "ramp and one window (%zu of %zu runs; the ramps' %s take the "
+			    "cluster's time on top); a run that never settles goes to its bound "
+			    "(the estimate above is that worst case)\n",
+			    a, t->steady_runs, t->runs, b);
+	}
+	if (until && !t->expected_unknown) {
+		human_seconds(t->fastest, a, sizeof(a));
+		fprintf(f,
+		        "with repeat_until %g %%: %s if every point settles after %d runs; %zu "
+		        "repeats at most\n",
+		        (double)until / 100, a, CCB_SWEEP_MIN_RUNS, repeat);
+	}
+}
+
+/*
+ * What this host could not run: a plan is checked as the run would be,
+ * but a client the local kernel lacks (--mount-via kernel without the
+ * CephFS module) is the host's, not the config's; the plan may be meant
+ * for another host. A real run refuses those points (exit 2) before it
+ * starts. [{mount_via, points, why}].
+ */
+static json_t *host_refusals(const json_t *points)
+{
+	json_t *out = json_array(), *p;
+	size_t i;
+
+	json_array_foreach((json_t *)points, i, p)
+	{
+		const char *via =
+		    json_string_value(json_object_get(json_object_get(p, "params"), "mount-via"));
+		char why[512];
+		json_t *e = NULL, *x;
+		size_t j;
+
+		if (!via || ccb_fsmount_available(via, why, sizeof(why)) == 0)
+			continue;
+		json_array_foreach(out, j,
+		                   x) if (strcmp(json_string_value(json_object_get(x, "mount_via")),
+		                                 via) == 0) e = x;
+		if (!e) {
+			e = json_pack("{s:s, s:[], s:s}", "mount_via", via, "points", "why", why);
+			json_array_append_new(out, e);
+		}
+		json_array_append_new(json_object_get(e, "points"),
+		                      json_integer((json_int_t)i + 1));
+	}
+	return out;
 }
 
 int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *points,
                       const struct ccb_opts *o, FILE *out)
 {
+	json_t *refusals = host_refusals(points), *x;
+	size_t k;
 	const json_t *r = json_object_get(config, "repeat");
 	size_t repeat = json_is_integer(r) ? (size_t)json_integer_value(r) : 1;
+	uint64_t until = ccb_sweep_repeat_until(config);
 	struct totals t;
 
-	add_up(points, repeat, &t);
+	add_up(points, repeat, until && repeat > CCB_SWEEP_MIN_RUNS ? CCB_SWEEP_MIN_RUNS : repeat,
+	       &t);
 	if (o->format == CCB_FMT_JSON) {
-		json_t *doc = plan_json(path, config, points, repeat, &t);
+		json_t *doc = plan_json(path, config, points, repeat, until, &t);
+		json_object_set(doc, "host_refusals", refusals);
 		json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', out);
 		json_decref(doc);
 	} else {
-		plan_text(path, config, points, repeat, &t, o, out);
+		plan_text(path, config, points, repeat, until, &t, o, out);
+		json_array_foreach(refusals, k, x)
+		{
+			fprintf(out,
+			        "on this host: the %zu mount-via=%s point%s would be refused when "
+			        "run (exit 2): %s\n",
+			        json_array_size(json_object_get(x, "points")),
+			        json_string_value(json_object_get(x, "mount_via")),
+			        json_array_size(json_object_get(x, "points")) == 1 ? "" : "s",
+			        json_string_value(json_object_get(x, "why")));
+		}
 	}
+	json_decref(refusals);
 	return fflush(out) == 0 && !ferror(out) ? 0 : 1;
 }

@@ -205,12 +205,83 @@ void ccb_sweep_point_free(struct ccb_sweep_point *b)
 }
 
 /*
+ * --until-steady's share of the estimate: a run that is steady at its
+ * first chance lasts its ramp and one window; the ramp's bytes (the
+ * path's, from the options alone here) take the cluster's time on top.
+ */
+static json_t *estimate_steady(const struct ccb_sweep_point *b)
+{
+	struct ccb_opts eo = b->cli.opts;
+	struct ccb_run stub = {.opts = &eo, .ops = b->cli.ops, .mode = b->cli.mode};
+	bool given = ccb_opt_given(&eo, "steady-ramp");
+	double ramp_s = (double)(given ? eo.steady_ramp_usec : CCB_STEADY_RAMP_MIN_USEC) / 1e6;
+	double window_s = (double)eo.until_steady.window_usec / 1e6;
+	uint64_t ramp_bytes = 0;
+	char basis[128] = "";
+
+	/* A shared image is laid out by the point's layout options. */
+	if (b->share_image) {
+		eo.order = b->layout.order;
+		eo.object_size_bytes = b->layout.object_size_bytes;
+	}
+	if (!given && b->cli.ops->steady_ramp_bytes)
+		ramp_bytes = b->cli.ops->steady_ramp_bytes(&stub, basis, sizeof(basis));
+	return json_pack("{s:s, s:f, s:I, s:o, s:f, s:f}", "spec", eo.until_steady.text, "ramp_s",
+	                 ramp_s, "ramp_bytes", (json_int_t)ramp_bytes, "ramp_basis",
+	                 basis[0] ? json_string(basis) : json_null(), "window_s", window_s,
+	                 "expected_seconds", ramp_s + window_s);
+}
+
+/*
  * What one run of a point will cost, as far as the options say: bytes
  * (null when the run is bound by time, "unbounded", or by something only
  * the cluster knows, "unknown") and seconds (null when bound by bytes).
  * Set-up, connecting and prefilling are not in the seconds.
  */
-json_t *ccb_sweep_estimate_run(const struct ccb_sweep_point *b, bool tradeoff)
+int ccb_sweep_tradeoff_sizes(const json_t *v, uint64_t sizes[CCB_SWEEP_TRADEOFF_MAX], size_t *n,
+                             char *err, size_t err_len)
+{
+	const json_t *e;
+	size_t i;
+
+	*n = 0;
+	if (!v || json_is_false(v))
+		return 0;
+	if (json_is_true(v)) {
+		sizes[(*n)++] = 4096;
+		return 0;
+	}
+	if (!json_is_array(v) || !json_array_size(v) ||
+	    json_array_size(v) > CCB_SWEEP_TRADEOFF_MAX) {
+		snprintf(err, err_len,
+		         "'tradeoff' must be true, false or a list of 1 to %d read sizes such as "
+		         "[\"4K\", \"64K\"]",
+		         CCB_SWEEP_TRADEOFF_MAX);
+		return -EINVAL;
+	}
+	json_array_foreach(v, i, e)
+	{
+		uint64_t b;
+		const char *sv = json_string_value(e);
+
+		if (!sv || ccb_parse_bytes(sv, &b) < 0 || b < 512 || b > (1ull << 30)) {
+			snprintf(err, err_len,
+			         "tradeoff[%zu]: expected a read size from 512 to 1G "
+			         "such as \"4K\"",
+			         i);
+			return -EINVAL;
+		}
+		for (size_t j = 0; j < *n; j++)
+			if (sizes[j] == b) {
+				snprintf(err, err_len, "tradeoff[%zu]: '%s' twice", i, sv);
+				return -EINVAL;
+			}
+		sizes[(*n)++] = b;
+	}
+	return 0;
+}
+
+json_t *ccb_sweep_estimate_run(const struct ccb_sweep_point *b, size_t n_tradeoff)
 {
 	const struct ccb_opts *o = &b->cli.opts;
 	const struct ccb_path_ops *ops = b->cli.ops;
@@ -224,7 +295,11 @@ json_t *ccb_sweep_estimate_run(const struct ccb_sweep_point *b, bool tradeoff)
 		bytes = json_integer((json_int_t)o->total_bytes);
 	} else if (ccb_opt_given(o, "duration") || !(ops->flags & CCB_PATH_ONE_PASS)) {
 		bound = "duration";
-		secs = json_real((double)o->duration_usec / 1e6);
+		/* Until steady with no bound of its own: at most a minute (point.c). */
+		secs = json_real((double)(o->until_steady.on && !ccb_opt_given(o, "duration")
+		                              ? CCB_STEADY_MAX_USEC
+		                              : o->duration_usec) /
+		                 1e6);
 	} else if (ops->flags & CCB_PATH_FILES) {
 		bound = "file size";
 	} else {
@@ -244,8 +319,11 @@ json_t *ccb_sweep_estimate_run(const struct ccb_sweep_point *b, bool tradeoff)
 		json_object_set_new(e, "prefill",
 		                    json_pack("{s:s, s:I}", "layout", b->layout_key, "bytes",
 		                              (json_int_t)b->layout.image_size_bytes));
-	if (tradeoff)
-		json_object_set_new(e, "tradeoff_seconds",
-		                    json_real((double)CCB_SWEEP_TRADEOFF_USEC / 1e6));
+	if (n_tradeoff)
+		json_object_set_new(
+		    e, "tradeoff_seconds",
+		    json_real((double)n_tradeoff * (double)CCB_SWEEP_TRADEOFF_USEC / 1e6));
+	if (o->until_steady.on)
+		json_object_set_new(e, "steady", estimate_steady(b));
 	return e;
 }

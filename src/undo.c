@@ -95,7 +95,7 @@ static void snap_entry(struct snap_buf *still, struct snap_buf *left, const stru
 		snap_add(left, "ccbench:   %s%s: %s\n", e->what, running ? " (was running)" : "",
 		         e->hint);
 	else if (e->record)
-		snap_add(left, "ccbench:   %s%s: ccbench krbd restore\n", e->what,
+		snap_add(left, "ccbench:   %s%s: ccbench restore\n", e->what,
 		         running ? " (was running)" : "");
 	else
 		snap_add(left, "ccbench:   %s%s (nothing to do by hand)\n", e->what,
@@ -509,7 +509,7 @@ int ccb_undo_unwind(void)
 	cap_entries = 0;
 	if (state_path[0])
 		fprintf(stderr,
-		        "ccbench: undo records kept in %s; 'ccbench krbd restore' retries them\n",
+		        "ccbench: undo records kept in %s; 'ccbench restore' retries them\n",
 		        state_path);
 	/* The file stays for `restore`; this process forgets it. */
 	json_decref(failed_records);
@@ -623,7 +623,7 @@ int ccb_undo_state_report(void)
 	if (n)
 		fprintf(stderr,
 		        "ccbench: warning: %d stranded change%s recorded in %s; put %s back "
-		        "with: ccbench krbd restore\n",
+		        "with: ccbench restore\n",
 		        n, n == 1 ? "" : "s", ccb_undo_state_dir(), n == 1 ? "it" : "them");
 	json_decref(list);
 	return n;

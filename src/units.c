@@ -8,6 +8,7 @@
  */
 #include "ccbench/units.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -131,6 +132,55 @@ int ccb_parse_u64(const char *s, uint64_t *out)
 	return parse_with_units(s, out, none, 1, strcmp);
 }
 
+int ccb_parse_pct_centi(const char *s, uint64_t *out_centipct)
+{
+	const char *p;
+	uint64_t whole = 0, frac = 0;
+	int ret, digits = 0;
+
+	if (!s || !out_centipct)
+		return -EINVAL;
+	ret = parse_digits(s, &whole, &p);
+	if (ret == -EINVAL)
+		return ret;
+	if (*p == '.') {
+		/* "5." and ".5" are refused: one spelling per number. */
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (++digits > 2)
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		}
+		if (!digits)
+			return -EINVAL;
+		if (digits == 1)
+			frac *= 10;
+	}
+	if (*p == '%')
+		p++;
+	if (*p)
+		return -EINVAL;
+	if (ret < 0 || whole > (UINT64_MAX - frac) / 100)
+		return -ERANGE;
+	*out_centipct = whole * 100 + frac;
+	return 0;
+}
+
+void ccb_format_pct_centi(uint64_t centipct, char *buf, size_t buf_len)
+{
+	uint64_t w = centipct / 100, f = centipct % 100;
+
+	if (!buf || buf_len == 0)
+		return;
+	if (!f)
+		snprintf(buf, buf_len, "%llu%%", (unsigned long long)w);
+	else if (f % 10 == 0)
+		snprintf(buf, buf_len, "%llu.%llu%%", (unsigned long long)w,
+		         (unsigned long long)(f / 10));
+	else
+		snprintf(buf, buf_len, "%llu.%02llu%%", (unsigned long long)w,
+		         (unsigned long long)f);
+}
+
 /*
  * Print @v with the largest suffix whose multiplier divides it exactly, so
  * that the text parses back to the same value. @units is ordered largest
@@ -181,4 +231,30 @@ void ccb_format_duration(uint64_t usec, char *buf, size_t buf_len)
 		return;
 	}
 	format_exact(usec, units, sizeof(units) / sizeof(units[0]), buf, buf_len);
+}
+
+/* Here, below options.c and osd_inject.c, which both check an fsid's
+ * spelling (--osd-latency-cluster, a crash record). */
+bool ccb_is_printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+bool ccb_is_fsid(const char *s)
+{
+	static const int groups[] = {8, 4, 4, 4, 12};
+
+	if (!s)
+		return false;
+	for (size_t g = 0; g < 5; g++) {
+		for (int i = 0; i < groups[g]; i++, s++)
+			if (!isxdigit((unsigned char)*s))
+				return false;
+		if (g < 4 && *s++ != '-')
+			return false;
+	}
+	return *s == '\0';
 }

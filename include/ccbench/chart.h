@@ -23,6 +23,9 @@ struct ccb_chart {
 	const char *x_title; /**< with its unit: "readahead (KiB, log2)" */
 	const char *y_title; /**< "MiB/s" */
 	bool x_log2;         /**< log2 axis (x values must be > 0) */
+	/** Names on the x axis (a categorical axis: x value i is x_labels[i]), or NULL. */
+	const char *const *x_labels;
+	size_t n_x_labels;
 	const struct ccb_chart_series *series;
 	size_t n_series;
 };

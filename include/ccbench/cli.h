@@ -13,6 +13,44 @@
 
 struct ccb_path_ops;
 
+/** What a command's positional arguments are, for the shell completion. */
+enum ccb_arg_kind {
+	CCB_ARG_NONE,    /**< none, or a name only the cluster knows (group NAME) */
+	CCB_ARG_FILE,    /**< files on this host (RESULT.json ...) */
+	CCB_ARG_CONFIG,  /**< a sweep config: a file, or the name of a shipped one */
+	CCB_ARG_COMMAND, /**< a command's words (help COMMAND) */
+};
+
+/**
+ * One row of the command table (src/cli.c): what argv's command words
+ * select, and the words a user reads about it. --help, `help CMD`, the man
+ * page, the bash completion and docs/commands.md are all rendered from
+ * these rows and the option table (see help.h, gendoc.h).
+ */
+struct ccb_command {
+	const char *name;               /**< one or two words: "cleanup", "rbd read" */
+	const struct ccb_path_ops *ops; /**< the path a workload runs through, else NULL */
+	unsigned mask;                  /**< enum ccb_cmd_mask bits: the options it takes */
+	enum ccb_mode mode;
+	int n_args;                  /**< positional arguments after the command words */
+	const char *args_help;       /**< their names ("BASELINE.json CURRENT.json"), or NULL */
+	enum ccb_arg_kind args_kind; /**< what they are, for completion */
+	/** Command-specific defaults: name, value, ..., NULL (applied, not given). */
+	const char *const *defaults;
+	/** How a default reads for this command where no value says it: name,
+	 * text, ..., NULL ("duration", "one pass over the image"). */
+	const char *const *default_notes;
+	const char *summary;     /**< one line, lower case, no full stop */
+	const char *description; /**< a paragraph: what it does, what it needs */
+	const char *example;     /**< one command line, starting with "ccbench " */
+};
+
+/** The command table, in the order help lists it; *@p n receives its length. */
+const struct ccb_command *ccb_cli_commands(size_t *n);
+
+/** The command called @p name ("rbd read"), or NULL. */
+const struct ccb_command *ccb_cli_command_find(const char *name);
+
 struct ccb_cli {
 	const char *command; /**< "rados write", "cleanup", ... */
 	const char *path;    /**< path name for run commands, NULL otherwise */
@@ -20,7 +58,8 @@ struct ccb_cli {
 	const struct ccb_path_ops *ops;
 	unsigned cmd_mask; /**< enum ccb_cmd_mask bits of the command */
 	enum ccb_mode mode;
-	bool help;
+	bool help; /**< --help, -h or `help [COMMAND]`: show help for command (or all) */
+	const char *help_group; /**< `rbd --help`: the first word of the commands to list */
 	bool version;
 	const char *args[4]; /**< positional arguments after the command words */
 	int n_args;
@@ -29,6 +68,8 @@ struct ccb_cli {
 
 /**
  * Parse @p argv. Fills defaults first, so @p cli->opts is complete.
+ * On an error, @p cli->command still names the command argv's words
+ * select, when they select one (for the hint that names its --help).
  *
  * @return 0, or -EINVAL with one message naming the option and value in @p err.
  */
@@ -62,8 +103,5 @@ const char *ccb_cli_command_of(const struct ccb_path_ops *ops, const char *word)
  * of "krbd read" is "krbd randread"), or NULL.
  */
 const char *ccb_cli_sibling(const struct ccb_cli *cli, const char *word);
-
-/** --help text for @p cmd_mask (0: the overview). */
-void ccb_cli_usage(FILE *out, unsigned cmd_mask);
 
 #endif

@@ -8,7 +8,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include <jansson.h>
 #include <rados/librados.h>
 
 #include <ccbench/options.h>
@@ -32,12 +34,63 @@ int ccb_cluster_configure(const struct ccb_opts *o, rados_t *out, char *err, siz
 int ccb_cluster_connect(const struct ccb_opts *o, rados_t *out, char *err, size_t err_len);
 
 /**
+ * Configure and connect a handle of one's own for a few bounded calls (a
+ * restore, an undo): every OSD op times out after @p op_timeout_s seconds
+ * (a string, as librados takes it).
+ *
+ * @return as ccb_cluster_connect(); on failure nothing is left to shut down.
+ */
+int ccb_cluster_connect_bounded(const struct ccb_opts *o, const char *op_timeout_s, rados_t *out,
+                                char *err, size_t err_len);
+
+/**
+ * Add to crash record @p rec how this run connects ("entity", "conf" and
+ * "keyring" as absolute paths), so that `ccbench restore` can connect the
+ * same way from another process. @return 0 or -ENOMEM.
+ */
+int ccb_cluster_record_conn(const struct ccb_opts *o, json_t *rec);
+
+/**
+ * Whether the connection fields of crash record @p rec are what
+ * ccb_cluster_record_conn() writes (absolute printable paths, an entity
+ * TYPE.ID): else false, and @p what says which is not.
+ */
+bool ccb_cluster_record_conn_valid(const json_t *rec, const char **what);
+
+/**
+ * Connect as the run of crash record @p rec did, for `ccbench restore`:
+ * the options of restore's own command line @p given first, else the
+ * record's (its conf only while that file is still readable); every OSD op
+ * bounded by @p op_timeout_s; and only to the cluster of the record's
+ * "fsid". @p what names the record's change in @p msg ("OSD-side latency
+ * of cluster F").
+ *
+ * @return 0 (connected: @p out is the caller's), or -errno with @p msg
+ *         saying why, the record kept: -EINVAL another cluster, -EIO (or
+ *         another) no connection.
+ */
+int ccb_cluster_connect_record(const json_t *rec, const struct ccb_opts *given,
+                               const char *op_timeout_s, const char *what, rados_t *out, char *msg,
+                               size_t msg_len);
+
+/**
  * Connect a handle from ccb_cluster_configure() (after the caller's own
  * rados_conf_set calls). On failure the handle stays the caller's.
  *
  * @return 0, -ETIMEDOUT, or another -errno, with the reason in @p err.
  */
 int ccb_cluster_connect_handle(rados_t r, const struct ccb_opts *o, char *err, size_t err_len);
+
+/**
+ * Simulated OSD latency on the unconnected handle @p r, on this client only
+ * (--sim-osd-latency): librados delays each message from an OSD by a
+ * uniform 0 to 2 x @p usec (ms_inject_delay_type=osd), about @p usec on
+ * average. A kernel client cannot get it: see osd_inject.h for the
+ * OSD-side latency both get.
+ *
+ * @return 0, or -errno of rados_conf_set with the key in @p err.
+ */
+int ccb_cluster_set_sim_latency(rados_t r, uint64_t usec, char *err, size_t err_len);
 
 /**
  * Open an io context on --pool / --namespace.
@@ -96,6 +149,31 @@ const char *ccb_cluster_conf_path(const struct ccb_opts *o, char *buf, size_t bu
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len);
+
+/**
+ * One read-only mon command @p cmd (its JSON text, with "format": "json")
+ * and its parsed reply, bounded by the handle's rados_mon_op_timeout
+ * (--connect-timeout).
+ *
+ * @return the reply (the caller's), or NULL with -errno in *@p err when
+ *         *@p err was 0 (so a chain of queries keeps its first error):
+ *         the mon's, or -EBADMSG for a reply that is not JSON.
+ */
+json_t *ccb_cluster_mon_json(rados_t r, const char *cmd, int *err);
+
+/**
+ * ccb_cluster_mon_json() for a command to OSD @p osd (`ceph tell osd.N`,
+ * through rados_osd_command), bounded by the handle's
+ * rados_osd_op_timeout (--op-timeout).
+ */
+json_t *ccb_cluster_osd_json(rados_t r, int osd, const char *cmd, int *err);
+
+/**
+ * Whether the osdmap flags text @p flags ("hashpspool,nearfull") holds
+ * the flag @p flag as a whole word: "full" is not in "nearfull" nor in
+ * "full_quota".
+ */
+bool ccb_cluster_has_flag(const char *flags, const char *flag);
 
 /**
  * Why I/O to @p pool (or @p pool2, may be NULL) may not progress, from the

@@ -15,27 +15,15 @@
 
 #include <rados/librados.h>
 
-struct ccb_opts;
-
 /**
  * The cluster's state now: {health, checks{NAME: message}, osds, osds_up,
  * osds_down["osd.N"], full, nearfull, pgs, pgs_degraded, pgs_recovering,
  * pgs_backfilling, pgs_scrubbing, pgs_inactive, mon_addrs[], osd_addrs[]}
  * from `status`, `osd dump` and `mon dump`; {error} when the mon did not
- * answer. New reference (NULL only on ENOMEM).
+ * answer. The engine adds "osd_scheduler" to the start's snapshot
+ * (cluster_sched.h). New reference (NULL only on ENOMEM).
  */
 json_t *ccb_cluster_state(rados_t r);
-
-/**
- * ccb_cluster_state() on a connection of its own, made with the run's
- * cluster options @p o (ccb_cluster_connect(), bounded by
- * --connect-timeout) and shut down before it returns: for the paths that
- * hold no rados handle of their own during the run (krbd through the
- * kernel client, CephFS through libcephfs), so their runs have no
- * librados threads beside them. {error} names the call when the
- * connection failed. New reference (NULL only on ENOMEM).
- */
-json_t *ccb_cluster_state_connect(const struct ccb_opts *o);
 
 /**
  * Digest of the mon replies (the parsing part of ccb_cluster_state(), for
@@ -43,6 +31,13 @@ json_t *ccb_cluster_state_connect(const struct ccb_opts *o);
  */
 json_t *ccb_cluster_state_parse(const json_t *status, const json_t *osd_dump,
                                 const json_t *mon_dump);
+
+/**
+ * Whether health check @p check (a name as `status` lists it) says the
+ * cluster is @p kind: "full" (writes stop: OSD_FULL, POOL_FULL ...) or
+ * "nearfull" (OSD_NEARFULL, POOL_NEARFULL, POOL_NEAR_FULL ...).
+ */
+bool ccb_cluster_state_check_is(const char *check, const char *kind);
 
 /**
  * How this host reaches each address of @p state (its mon_addrs and

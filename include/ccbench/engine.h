@@ -24,6 +24,7 @@
 #include <ccbench/hist.h>
 #include <ccbench/options.h>
 #include <ccbench/stats.h>
+#include <ccbench/steady.h>
 
 struct ccb_path_ops;
 struct ccb_client;
@@ -141,6 +142,8 @@ struct ccb_run {
 	/** Object: what the engine measured for explain (cluster_state,
 	 *  network, thread_cpu, stall_diagnosis); top-level result fields. */
 	json_t *extra;
+	/** --until-steady's detector, fed by the supervisor (NULL: not asked). */
+	struct ccb_steady *steady;
 };
 
 /** Seconds without a completion (ops in flight) before the path is asked why. */
@@ -154,6 +157,19 @@ struct ccb_run {
  * enough to pick objects and offsets. Seeded per client and process.
  */
 uint64_t ccb_client_rand(struct ccb_client *cl);
+
+/** A run's counters so far, summed over its clients. */
+struct ccb_run_totals {
+	uint64_t bytes, ops, lat_sum_nsec, in_flight;
+};
+
+/**
+ * Sum the clients' counters of @p run into @p t: relaxed reads of what
+ * the client threads publish, for the progress line and the supervisor
+ * (each counter only grows; the sum is not one instant's). In
+ * src/run_totals.c, below both.
+ */
+void ccb_run_totals(const struct ccb_run *run, struct ccb_run_totals *t);
 
 /** Monotonic clock in nanoseconds. */
 uint64_t ccb_now_nsec(void);

@@ -3,8 +3,7 @@
  * What limited a result, and whether it can be trusted: a list of
  * {kind, severity, text, figures} derived from the result document alone
  * (plus what the run can add), so `ccbench explain RESULT.json` re-derives
- * the same lines from a saved result. Kinds and thresholds: README,
- * "explain: what limited a result".
+ * the same lines from a saved result. Kinds and thresholds: docs/explain.md.
  */
 #ifndef CCBENCH_EXPLAIN_H
 #define CCBENCH_EXPLAIN_H
@@ -40,6 +39,11 @@
  * apart (a share of the window in which all ran). */
 #define CCB_EXPLAIN_GROUP_JAIN 0.90
 #define CCB_EXPLAIN_GROUP_SKEW 0.10
+/* An emulated client (qemu without KVM) this busy: the emulation, not the
+ * cluster, sets the figure. Measured in the krbd-vm guest (1 CPU, TCG):
+ * 30-45 % busy while a read waits on 50 ms of OSD latency at read_ahead_kb
+ * 128, 75-90 % once larger readaheads make it move data. */
+#define CCB_EXPLAIN_EMULATED_BUSY 0.60
 /* Per-second bandwidth coefficient of variation. */
 #define CCB_EXPLAIN_COV_INFO 0.25
 #define CCB_EXPLAIN_COV_WARN 0.50
@@ -61,6 +65,8 @@ struct ccb_explain_ctx {
 	double cpu_sys_s;  /**< this process's system CPU over the run */
 	double wall_s;     /**< wall time over which they were taken */
 	int online_cpus;   /**< sysconf(_SC_NPROCESSORS_ONLN) */
+	/** What emulates this machine's CPU, when one does ("qemu-tcg"), else NULL. */
+	const char *emulated;
 };
 
 /**

@@ -3,7 +3,7 @@
  * Exposing an RBD image as a kernel block device for the run: through the
  * kernel rbd driver where it exists, or as rbd-fuse + a read-only loop
  * device ("fuse-loop") where it does not. Every step logs its undo, with a
- * crash record, before it is made; `ccbench krbd restore` undoes the
+ * crash record, before it is made; `ccbench restore` undoes the
  * records of a killed run with ccb_map_restore().
  */
 #ifndef CCBENCH_MAPPING_H
@@ -39,31 +39,56 @@ struct ccb_mapping {
 	int backing_fd;        /**< fuse-loop: @c backing, held for cache drops (or -1) */
 	bool detach_stuck;     /**< fuse-loop: the loop still held the file after its detach */
 	char options[512];     /**< kernel: the -o given to rbd device map ("" for none) */
-	char ms_mode[32];      /**< kernel: ms_mode in @c options, "" when the driver's default */
-	char ms_mode_why[160]; /**< kernel: why that ms_mode (given, or chosen and why) */
-	bool noudev;           /**< kernel: noudev added (no udev daemon on this host) */
+	char ms_mode[32];      /**< kernel: ms_mode in @c options, "" when none is passed */
+	char ms_mode_why[256]; /**< kernel: why that ms_mode (given, or chosen and why) */
+	/** kernel: the mode the map uses (@c ms_mode, or "legacy" where no ms_mode
+	 *  means legacy), "" when unknown */
+	char ms_mode_used[32];
+	char rbd_version[64]; /**< kernel: the rbd CLI's version ("" if unknown) */
+	bool noudev;          /**< kernel: noudev added (no udev daemon on this host) */
 };
 
+/** Some monitor has a msgr v1 address (ccb_map_mons_msgr()). */
+#define CCB_MONS_V1 1
+/** Some monitor has a msgr v2 address (ccb_map_mons_msgr()). */
+#define CCB_MONS_V2 2
+/** The first release whose `rbd device map` defaults to msgr v2 (Tentacle). */
+#define CCB_RBD_MSGR2_MAJOR 20
+
 /**
- * What the monitors of @p cl advertise: the mon map's address types.
+ * What the monitors of @p cl advertise: the mon map's address types
+ * (a read-only mon command, bounded by --connect-timeout).
  *
- * @return 1 when some monitor has a msgr v1 address, 0 when they have v2
- *         addresses only, -errno when the mon map could not be read.
+ * @return CCB_MONS_V1 | CCB_MONS_V2 of the kinds some monitor has, or
+ *         -errno when the mon map could not be read.
  */
-int ccb_map_mons_speak_v1(rados_t cl);
+int ccb_map_mons_msgr(rados_t cl);
+
+/**
+ * The release of the rbd CLI that maps: `rbd --version` (local, no
+ * cluster). Its version string goes into @p version.
+ *
+ * @return its major version, or -errno (it could not be run or said no
+ *         version).
+ */
+int ccb_map_rbd_cli_version(const struct ccb_opts *o, char *version, size_t len);
 
 /**
  * The map options for `rbd device map -o`: @p given (--map-options, may be
- * NULL) plus what this host needs: noudev when no udev daemon runs (rbd
- * would wait for its event forever), and ms_mode=prefer-crc when the mons
- * speak v2 only (@p mons_v1 == 0) and @p given sets no ms_mode (the
- * driver's default, legacy, cannot talk to them). Pure: no I/O.
+ * NULL) plus what this host and cluster need: noudev when no udev daemon
+ * runs (rbd would wait for its event forever), and, when @p given sets no
+ * ms_mode: prefer-crc when the mons speak v2 only (legacy cannot talk to
+ * them); legacy when they speak v1 only and the rbd CLI (@p rbd_major, -1
+ * unknown) is Tentacle 20 or later, which would pick msgr v2; else the
+ * CLI's default, prefer-crc passed explicitly from Tentacle 20 on, nothing
+ * (legacy) before. Pure: no I/O.
  *
+ * @param mons          ccb_map_mons_msgr(), or -errno when unknown
  * @param udev_running  whether a udev daemon runs (/run/udev/control)
- * @param m             receives options, ms_mode, ms_mode_why, noudev
+ * @param m             receives options, ms_mode, ms_mode_used, ms_mode_why, noudev
  * @return 0, or -ENAMETOOLONG.
  */
-int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running,
+int ccb_map_kernel_options(const char *given, int mons, int rbd_major, bool udev_running,
                            struct ccb_mapping *m);
 
 /** "kernel" or "fuse-loop". */
@@ -86,12 +111,12 @@ int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, s
  * monitors and the key as every ceph CLI does (-c, CEPH_ARGS with --name,
  * --id, --keyring and --set), with the options of ccb_map_kernel_options().
  *
- * @param mons_v1  ccb_map_mons_speak_v1() of the cluster (kernel only)
+ * @param mons  ccb_map_mons_msgr() of the cluster (kernel only)
  * @param out  the mapping, owned by the undo log (valid until it unwinds)
  * @return 0, or -errno with the reason in @p err.
  */
 int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, const char *image,
-            int mons_v1, struct ccb_mapping **out, char *err, size_t err_len);
+            int mons, struct ccb_mapping **out, char *err, size_t err_len);
 
 /**
  * Drop the page cache of the layer under the device (the fuse file of a
@@ -126,6 +151,14 @@ int ccb_map_run_cmd(char *const argv[], char **env, char *out, size_t out_len, c
                     size_t errtxt_len);
 
 /**
+ * ccb_map_run_cmd() bounded: past @p limit_msec (0: no bound) its whole
+ * session is killed (SIGKILL) and the status is 124, as timeout(1) says.
+ * The pipes are read until every process holding them is gone.
+ */
+int ccb_map_run_cmd_bounded(char *const argv[], char **env, uint64_t limit_msec, char *out,
+                            size_t out_len, char *errtxt, size_t errtxt_len);
+
+/**
  * Refuse a state directory (see undo.h) that others could have written
  * to: not a directory (a symlink), owned by someone other than root (or
  * the user running ccbench), or writable by group or others. An absent
@@ -140,7 +173,8 @@ int ccb_map_check_state_dir(const char *dir, char *err, size_t err_len);
 int ccb_map_check_state_file(const char *file, char *err, size_t err_len);
 
 /**
- * Undo one crash record a killed run left ("loop", "fuse", "krbd_map"),
+ * Undo one crash record a killed run left ("loop", "fuse", "krbd_map",
+ * "fs_mount": a CephFS mount of --mount-via, see src/paths/fs_mount.h),
  * after checking it has the shape ccbench writes (/dev/loopN over a file
  * under DIR/mnt-XXXXXX/, a mount point DIR/mnt-XXXXXX with its log
  * DIR/mnt-XXXXXX.log, /dev/rbdN; DIR the state directory) and still names

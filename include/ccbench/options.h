@@ -14,6 +14,8 @@
 
 #include <jansson.h>
 
+#include <ccbench/steady.h>
+
 enum ccb_opt_type {
 	CCB_OPT_STR,      /**< const char * (points into argv or a config) */
 	CCB_OPT_UINT,     /**< uint64_t, plain integer */
@@ -25,6 +27,9 @@ enum ccb_opt_type {
 	CCB_OPT_NAME,     /**< const char *, [A-Za-z0-9_-]{1,64}: safe inside object names */
 	CCB_OPT_CHOICE,   /**< const char *, one of the '|'-separated words of argname */
 	CCB_OPT_PARAM,    /**< repeatable KEY=VALUE, appended to ccb_opts.params (sweep --param) */
+	CCB_OPT_PCT,      /**< uint64_t hundredths of a percent: 5%, 2.5 */
+	CCB_OPT_STEADY,   /**< struct ccb_steady_spec, [METRIC:]TOL[/WINDOW] (steady.h);
+	                   *   min and max bound WINDOW, in microseconds */
 };
 
 /** Commands an option applies to (bit mask). */
@@ -35,7 +40,7 @@ enum ccb_cmd_mask {
 	CCB_CMD_OUTPUT = 1u << 3,       /**< anything that prints a result */
 	CCB_CMD_RBD = 1u << 4,          /**< ccbench rbd read|write|randread|randwrite|rw */
 	CCB_CMD_KRBD = 1u << 5,         /**< ccbench krbd read|randread */
-	CCB_CMD_KRBD_RESTORE = 1u << 6, /**< ccbench krbd restore */
+	CCB_CMD_KRBD_RESTORE = 1u << 6, /**< ccbench restore (alias: krbd restore) */
 	CCB_CMD_FS = 1u << 7,           /**< ccbench fs write|read|meta */
 	CCB_CMD_SWEEP = 1u << 8,        /**< ccbench sweep CONFIG */
 	CCB_CMD_REPORT = 1u << 9,       /**< ccbench report RESULTS */
@@ -58,6 +63,10 @@ enum ccb_opt_flags {
 	/** Names an existing image or device to use (--image, --device,
 	 * --map): no temporary image is made. */
 	CCB_OPTF_TARGET = 1u << 2,
+	/** A change for a whole sweep, not one point (--osd-latency): in a
+	 * sweep config only under "params", made once before the first point
+	 * and undone after the last; points run remotely (--runner) see it too. */
+	CCB_OPTF_SWEEP_WIDE = 1u << 3,
 };
 
 enum ccb_format { CCB_FMT_TEXT, CCB_FMT_JSON, CCB_FMT_CSV };
@@ -88,6 +97,8 @@ struct ccb_opts {
 	uint64_t duration_usec;
 	uint64_t total_bytes;
 	uint64_t max_objects;
+	struct ccb_steady_spec until_steady; /**< --until-steady; .on false: off */
+	uint64_t steady_ramp_usec;           /**< --steady-ramp, when given */
 	const char *run_name;
 	bool no_cleanup;
 	bool no_verify;
@@ -117,6 +128,10 @@ struct ccb_opts {
 	uint64_t cache_size_bytes;
 	bool no_cache;
 	uint64_t sim_osd_latency_usec;
+	/** Latency every OSD adds to each client message (0: none), see osd_inject.h. */
+	uint64_t osd_latency_usec;
+	/** The fsid of a cluster that is not a throwaway one, to allow --osd-latency on it. */
+	const char *osd_latency_cluster;
 
 	/* krbd: kernel block device. */
 	const char *device;
@@ -132,7 +147,10 @@ struct ccb_opts {
 	uint64_t file_size_bytes;
 	uint64_t block_size_bytes;
 	const char *dir;
-	const char *files_spec; /**< bonnie++ -n files:max:min:dirs */
+	const char *files_spec;    /**< bonnie++ -n files:max:min:dirs */
+	const char *mount;         /**< fs: a mounted directory to run in (the posix path) */
+	const char *mount_via;     /**< fs: libcephfs | fuse | kernel (NULL: libcephfs) */
+	const char *mount_options; /**< fs: -o of mount -t ceph / ceph-fuse */
 
 	/* group: clients on many hosts, coordinated through RADOS. */
 	const char *group;
@@ -148,11 +166,16 @@ struct ccb_opts {
 	uint64_t seed;
 	const char *params[CCB_MAX_SETS]; /**< sweep --param KEY=VALUE, in order */
 	unsigned n_params;
-	uint64_t repeat;       /**< sweep --repeat N (given: overrides the config's) */
-	bool dry_run;          /**< sweep --dry-run: check and estimate, contact nothing */
-	const char *tolerance; /**< "10%" */
-	const char *metric;    /**< bandwidth | p99 */
-	bool allow_distrust;   /**< compare: gate on points marked distrust */
+	uint64_t repeat;                /**< sweep --repeat N (given: overrides the config's) */
+	bool dry_run;                   /**< sweep --dry-run: check and estimate, contact nothing */
+	uint64_t repeat_until_centipct; /**< sweep --repeat-until (given: overrides the config's) */
+	bool same_answer;               /**< compare --same-answer */
+	const char *tolerance;          /**< "10%" */
+	const char *metric;             /**< bandwidth | p99 */
+	bool allow_distrust;            /**< compare: gate on points marked distrust */
+	/** compare: gate across Ceph releases of the cluster or the client */
+	bool allow_release_change;
+	const char *runner; /**< sweep --runner PATH=CMD: run PATH's points through CMD */
 
 	/* Output. */
 	enum ccb_format format;
@@ -188,6 +211,9 @@ const struct ccb_opt_desc *ccb_opt_find(const char *name);
 
 /** Fill @p o with every descriptor's default. */
 void ccb_opts_defaults(struct ccb_opts *o);
+
+/** A number of option @p d's type as its range is written: "4K", "500ms", "2.5%", "16". */
+void ccb_opt_format_value(const struct ccb_opt_desc *d, uint64_t v, char *buf, size_t len);
 
 /**
  * Parse @p value for option @p d into @p o and mark it given.

@@ -1,15 +1,19 @@
 /**
  * @file path.h
- * One ops table per I/O path, as fio's engines have. A new path is one new
- * src/paths/path_X.c, one line in ccb_path_find()'s registry, its commands
- * in cli.c's table (each names its ops table) and a CCB_CMD_* bit saying
- * which options its commands take. The table carries everything the rest
- * of the program must know about the path: its option checks (validate),
- * its flags (how a run is bounded and queued), the name of its op size
- * option and its set-up before prepare. Nothing outside src/paths/ tests
- * which path it runs. A path may hold several workloads, each its own
- * table under the path's name, told apart by the command's mode (fs meta
- * is the cephfs path's CCB_MODE_RW).
+ * One ops table per I/O path, as fio's engines have. A new path is one
+ * new src/paths/path_X.c, one line in ccb_path_find()'s registry
+ * (src/path_registry.c), its commands in cli.c's table (each names its
+ * ops table) and a CCB_CMD_* bit saying which options its commands take.
+ * The table carries everything the rest of the program must know about
+ * the path: its option checks (validate), its flags (how a run is bounded
+ * and queued), the name of its op size option and its set-up before
+ * prepare. Nothing outside src/paths/ tests which path it runs. A path
+ * may hold several workloads, each its own table under the path's name,
+ * told apart by the command's mode (fs meta is the cephfs path's
+ * CCB_MODE_RW). A command may also run through another path when its
+ * options say so (fs write --mount-via fuse goes through the posix path):
+ * the command's table names it (variant), and ccb_path_for() is what
+ * every caller asks.
  */
 #ifndef CCBENCH_PATH_H
 #define CCBENCH_PATH_H
@@ -29,6 +33,9 @@ enum ccb_path_flags {
 	CCB_PATH_TEMP_IMAGE = 1u << 2,
 	/** Bounded by its files (--file-size, --files), not a pass over one target. */
 	CCB_PATH_FILES = 1u << 3,
+	/** Runs in phases that each run to completion (fs meta: create, stat,
+	 * delete): no per-second rate settles, so --until-steady is refused. */
+	CCB_PATH_PHASED = 1u << 4,
 };
 
 struct ccb_path_ops {
@@ -45,6 +52,12 @@ struct ccb_path_ops {
 	 * as; NULL when the path has no CCB_PATH_TEMP_IMAGE.
 	 */
 	const char *target_opt;
+	/**
+	 * Optional: the table a run of this command with @p o goes through
+	 * instead (another path's), or @p ops itself. Pure: no I/O.
+	 */
+	const struct ccb_path_ops *(*variant)(const struct ccb_path_ops *ops,
+	                                      const struct ccb_opts *o);
 	/**
 	 * Optional: the options of a run name their own target (an image,
 	 * a device), so no temporary image is made. NULL: never.
@@ -78,6 +91,16 @@ struct ccb_path_ops {
 	uint64_t (*estimate_bytes)(const struct ccb_opts *o, enum ccb_mode mode, bool one_pass,
 	                           uint64_t image_bytes, const char **bound);
 	/**
+	 * Optional, for --until-steady without --steady-ramp: the bytes a run
+	 * must move before its rate can be steady, because a readahead window
+	 * grows or a cache fills first (CCB_STEADY_RAMP_WINDOWS times the
+	 * largest of them), with the reason in @p basis ("2 x readahead 128M").
+	 * Called with the clients open (run->layout holds what prepare and
+	 * client_open learnt), and by sweep --dry-run on a run that only has
+	 * opts, mode and ops set. 0: the ramp's time alone.
+	 */
+	uint64_t (*steady_ramp_bytes)(const struct ccb_run *run, char *basis, size_t len);
+	/**
 	 * Optional: before prepare(), make what a run without a target of its
 	 * own needs (krbd: a temporary prefilled image, mapped for the point).
 	 * May point run->opts at a copy in @p scratch. Its undo entries go
@@ -96,8 +119,9 @@ struct ccb_path_ops {
 	int (*submit)(struct ccb_client *cl, struct ccb_slot *s);
 	/**
 	 * On the client thread, after @p s completed without error: verify
-	 * the data. @return 0, or -errno (counted as an op error), with a
-	 * message in cl->first_error_msg if it is the first.
+	 * the data, or record what the path keeps per op (fs meta's phases).
+	 * @return 0, or -errno (counted as an op error), with a message in
+	 * cl->first_error_msg if it is the first.
 	 */
 	int (*complete)(struct ccb_client *cl, struct ccb_slot *s);
 	/** Name the call and target of @p s for messages: "rados_aio_read(r1.00000042)". */
@@ -142,11 +166,22 @@ extern const struct ccb_path_ops ccb_path_krbd;
 /** The CephFS path through libcephfs: fs write and read (src/paths/path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs;
 
-/** The CephFS path's metadata workload, fs meta (src/paths/path_cephfs_meta.c). */
+/** The CephFS path's metadata workload, fs meta (src/paths/path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs_meta;
 
-/** The table of path @p name for a command of mode @p mode, or NULL. */
+/** fs write and read on a mounted directory: the kernel client, ceph-fuse
+ *  or a local file system (src/paths/path_posix.c). */
+extern const struct ccb_path_ops ccb_path_posix;
+
+/** fs meta on a mounted directory (src/paths/path_posix.c). */
+extern const struct ccb_path_ops ccb_path_posix_meta;
+
+/** The table of path @p name for a command of mode @p mode, or NULL
+ *  (src/path_registry.c, like ccb_path_for(); the helpers below are src/path.c). */
 const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
+
+/** The table a run of @p ops's command with @p o goes through (see variant). */
+const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o);
 
 /** The bytes of one op of @p ops under @p o (its op_size_opt), 0 when it has none. */
 uint64_t ccb_path_op_bytes(const struct ccb_path_ops *ops, const struct ccb_opts *o);

@@ -39,10 +39,22 @@ int ccb_fs_spec_parse(const char *spec, struct ccb_fs_spec *out, char *err, size
 /**
  * The rules of an fs command that need no cluster: the -n spec, block
  * size against file size, the file layout (stripe unit a multiple of 64K
- * dividing the object size), --dir an absolute path other than "/".
+ * dividing the object size), --dir an absolute path other than "/", and
+ * ccb_fs_mount_rules().
  *
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len);
+
+/**
+ * The rules of the mount options that need nothing but the options
+ * (part of ccb_fs_validate()): --mount or --mount-via, not both;
+ * --mount-options only where ccbench mounts, with no key material
+ * (secret=, key=) and only the characters of mount options; --direct only
+ * on a mount, with a --block-size multiple of 4096; --mount absolute.
+ *
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ccb_fs_mount_rules(const struct ccb_opts *o, char *err, size_t err_len);
 
 #endif

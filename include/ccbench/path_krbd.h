@@ -9,7 +9,7 @@
 #include <ccbench/options.h>
 
 /**
- * `ccbench krbd restore`: for every state file of a dead run (see
+ * `ccbench restore` (alias `krbd restore`): for every state file of a dead run (see
  * undo.h), put back its read_ahead_kb values, detach its loop devices,
  * unmount its rbd-fuse mounts and unmap its kernel mappings, newest
  * first, printing one line per record on stdout. With --device, only the

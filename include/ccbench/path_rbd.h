@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include <ccbench/options.h>
 
 /**
@@ -19,5 +21,17 @@
  * @return 0, or -errno (the reason printed).
  */
 int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len);
+
+/**
+ * `ccbench restore` of a crash record of kind "rbd_image": the temporary
+ * image of a run that died, removed when the recorded cluster, pool and
+ * name still hold the image of the recorded id (else left alone).
+ *
+ * @return 0 (removed, or nothing of the run's left: @p msg says which),
+ *         -EINVAL (a record that is not what ccbench writes, or another
+ *         cluster), or another -errno (the record is kept).
+ */
+int ccb_rbd_image_restore(const json_t *rec, const struct ccb_opts *given, char *msg,
+                          size_t msg_len);
 
 #endif

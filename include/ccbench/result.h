@@ -2,7 +2,7 @@
  * @file result.h
  * The one result model, the same for every path: built once from a
  * finished run as a jansson object. Text, CSV and SVG render from it, so
- * they can never disagree with the JSON. Fields are documented in README.
+ * they can never disagree with the JSON. Fields are documented in docs/results.md.
  */
 #ifndef CCBENCH_RESULT_H
 #define CCBENCH_RESULT_H
@@ -46,6 +46,15 @@ json_t *ccb_result_latency(const struct ccb_hist *h);
 
 /** "write", "seq", "rand", "randwrite", "rw". */
 const char *ccb_mode_name(enum ccb_mode mode);
+
+/**
+ * The level a saved run measured, as sweeps aggregate it: the mean of the
+ * steady-state window that held (a run with --until-steady that reached
+ * it), else the whole run's figure. @p what: "bandwidth_mib_s" or "iops".
+ * The whole run's figure stays the result's own ("bandwidth_mib_s" is
+ * bytes / seconds, ramp included), so every result reads the same.
+ */
+double ccb_result_level(const json_t *run, const char *what);
 
 /** "ok", "aborted" or "interrupted", from how the run stopped. */
 const char *ccb_result_status(const struct ccb_run *run);

@@ -4,22 +4,28 @@
  * point runner, aggregated across repeats; and the views of a saved sweep
  * (table, CSV, SVG) and the baseline comparison that CI gates on.
  *
- * Config (documented in README):
+ * Config (documented in docs/sweeps.md):
  *   { "name": "...", "description": "...",
  *     "command": "rbd read",               any workload command
  *     "params": { "io-size": "64K", ... }, fixed options, as on the CLI
  *     "matrix": { "readahead": ["128K", "1M"], "path": ["librbd", "krbd"] },
  *     "path_params": { "librbd": { "sim-osd-latency": "2ms" } },
- *     "repeat": 3, "tradeoff": false }
+ *     "repeat": 3, "repeat_until": "5%", "tradeoff": false, "tradeoff_runs": 1 }
+ * "tradeoff": true measures the 4K random-read cost of each readahead
+ * point after each run; "tradeoff_runs": N after its first N runs only.
  * "path" switches rbd <-> krbd for the same image; "readahead" means
  * --readahead for librbd and --read-ahead-kb for krbd; path_params apply
- * only to the points that run through that path. The command line's
- * --param KEY=VALUE and --repeat N override the config (see apply_overrides
- * in sweep_config.c). A point is built by sweep_point.h; sweep.c runs them.
+ * only to the points that run through that path. "repeat_until" stops
+ * repeating a point once the 95 % confidence interval of its mean
+ * bandwidth is within that share of it (at least 2 runs, at most
+ * "repeat"). The command line's --param KEY=VALUE, --repeat N and
+ * --repeat-until PCT override the config (see apply_overrides in
+ * sweep_config.c). A point is built by sweep_point.h; sweep.c runs them.
  */
 #ifndef CCBENCH_SWEEP_H
 #define CCBENCH_SWEEP_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -48,6 +54,27 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv);
  */
 int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t **out_config,
                    json_t **out_points, char *err, size_t err_len);
+
+/** Runs a point always gets under "repeat_until" (the interval needs two). */
+#define CCB_SWEEP_MIN_RUNS 2
+
+/**
+ * A loaded config's "repeat_until" in hundredths of a percent (0: off,
+ * every point "repeat" times; also when "repeat" is at most
+ * CCB_SWEEP_MIN_RUNS, where nothing could stop early). The config must
+ * have passed ccb_sweep_load(), which checked the value.
+ */
+uint64_t ccb_sweep_repeat_until(const json_t *config);
+
+/**
+ * repeat_until: whether sweep point @p pt (its "runs" so far) is settled:
+ * at least CCB_SWEEP_MIN_RUNS ok runs whose levels (ccb_result_level():
+ * a steady window's mean where one held) put the 95 % interval of their
+ * mean (Student t) within @p centipct hundredths of a percent of it.
+ * Records the verdict in the point's "repeat_until" {settled, runs_ok,
+ * ci95_pct}.
+ */
+bool ccb_sweep_point_settles(json_t *pt, uint64_t centipct);
 
 /**
  * `ccbench sweep CONFIG --dry-run`: print the grid of a loaded config (one
@@ -83,6 +110,23 @@ int ccb_compare_command(const struct ccb_cli *cli);
  */
 int ccb_compare_parse_tolerance(const char *text, double *pct);
 
+/**
+ * The matrix key a sweep's table has as its rows: a client axis of two or
+ * more values (mount-via), else the first of readahead, read-ahead-kb,
+ * clients, queue-depth, io-size, op-size, else the first key.
+ */
+const char *ccb_sweep_row_key(const json_t *matrix);
+
+/**
+ * The recommendations of aggregated @p points (new reference): per series
+ * (every matrix key but @p row_key), the knee, the smallest row value
+ * within 5 % of the series' best bandwidth: {series, value,
+ * bandwidth_mib_s, best_mib_s}. On a row axis of names (mount-via kernel,
+ * fuse, libcephfs) no value is smaller than another: the best one, with
+ * "kind": "best" and "others": [{value, bandwidth_mib_s, vs_best_pct}].
+ */
+json_t *ccb_sweep_knees(json_t *points, const char *row_key);
+
 /** Text table of a sweep document, shaped like seed 002's. */
 void ccb_sweep_render_text(const json_t *doc, FILE *out);
 
@@ -91,6 +135,32 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out);
  * sweep point @p pt; 0 when missing.
  */
 double ccb_sweep_agg(const json_t *pt, const char *what, const char *stat);
+
+/**
+ * Whether sweep points @p k and @p q (of one document) have bandwidths
+ * told apart by their repeats: their difference (*@p diff) above twice
+ * its standard error (*@p two_se, from each point's stddev and runs; a
+ * point of one run is taken to spread as the other).
+ */
+bool ccb_sweep_told_apart(const json_t *k, const json_t *q, double *diff, double *two_se);
+
+/**
+ * What the figures of sweep document @p doc cannot be read as, from the
+ * document alone: [{kind, severity, text, series?}] with kinds
+ * "latency-sides" (paths under different injected latency: not
+ * comparable), "osd-latency-lost" (an OSD lost the injected latency during
+ * some runs), "fuse-loop" (a kernel series through rbd-fuse, which cannot
+ * show readahead; "series" names it), "emulated-limit" (points of a series
+ * where the client's emulated CPU was the limit). New array (empty:
+ * nothing to say).
+ */
+json_t *ccb_sweep_caveats(const json_t *doc);
+
+/** Whether a run of sweep point @p point went through fuse-loop. */
+bool ccb_sweep_point_fuse_loop(const json_t *point);
+
+/** Whether a run of sweep point @p point says its emulated client CPU was the limit. */
+bool ccb_sweep_point_emulated_limit(const json_t *point);
 
 /** One CSV row per point. @return 0 or -EIO. */
 int ccb_sweep_render_csv(const json_t *doc, FILE *out);

@@ -11,13 +11,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
 #include <ccbench/cli.h>
 
-/** The 4K random reads after each readahead point when "tradeoff" is on. */
-#define CCB_SWEEP_TRADEOFF_USEC 3000000ull
+/** The random reads after each readahead point when "tradeoff" is on, per read size:
+ *  2 s, some 1000 reads at depth 1 under 2 ms, enough for a p99; seed 002's grid
+ *  measures 44 of them. */
+#define CCB_SWEEP_TRADEOFF_USEC 2000000ull
+/** The most read sizes a "tradeoff" list may name. */
+#define CCB_SWEEP_TRADEOFF_MAX 8
 
 struct ccb_sweep_point {
 	struct ccb_cli cli; /**< command, mask, mode, path and options of the point */
@@ -45,6 +50,28 @@ void ccb_sweep_point_free(struct ccb_sweep_point *b);
  * What one run of @p b will cost, as far as the options say: bytes (null
  * when bound by time or by what only the cluster knows) and seconds.
  */
-json_t *ccb_sweep_estimate_run(const struct ccb_sweep_point *b, bool tradeoff);
+json_t *ccb_sweep_estimate_run(const struct ccb_sweep_point *b, size_t n_tradeoff);
+
+/**
+ * A config's "tradeoff": false or absent (none), true (4K random reads),
+ * or a list of read sizes (["4K", "64K"]: seed 002's author weighed both),
+ * each 512 bytes to 1G, at most CCB_SWEEP_TRADEOFF_MAX, none twice.
+ *
+ * @return 0 with the sizes in @p sizes and their number in *@p n, or
+ *         -EINVAL with the reason in @p err.
+ */
+int ccb_sweep_tradeoff_sizes(const json_t *v, uint64_t sizes[CCB_SWEEP_TRADEOFF_MAX], size_t *n,
+                             char *err, size_t err_len);
+
+/**
+ * The options of the whole sweep: @p sweep_opts (the command line) plus
+ * the options flagged CCB_OPTF_SWEEP_WIDE (--osd-latency) that the
+ * config's "params" give and the command line does not, checked as the
+ * command line's are. Strings made for them go into @p strings.
+ *
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ccb_sweep_wide_opts(const json_t *cfg, const struct ccb_opts *sweep_opts, struct ccb_opts *wide,
+                        json_t *strings, char *err, size_t err_len);
 
 #endif

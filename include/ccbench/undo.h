@@ -60,7 +60,7 @@ int ccb_undo_run(int handle);
 /**
  * Say how to undo entry @p handle by hand, as a command a user can run
  * ("rbd rm rbd/ccbench-img-1"): printed when a third signal gives up the
- * unwind. Entries with a record and no hint say `ccbench krbd restore`.
+ * unwind. Entries with a record and no hint say `ccbench restore`.
  *
  * @return 0, or -ENOENT when there is no such entry.
  */
@@ -72,7 +72,7 @@ int ccb_undo_set_hint(int handle, const char *fmt, ...) __attribute__((format(pr
  * does nothing (the run stops and unwinds). 2 writes to stderr what is
  * still to be undone, the entry running first. 3 or more gives up: writes
  * every entry not yet undone with how to undo it by hand, and _exit()s
- * 128 + @p first_signo; the crash state file stays for `krbd restore`.
+ * 128 + @p first_signo; the crash state file stays for `ccbench restore`.
  */
 void ccb_undo_on_signal(int n, int first_signo);
 
@@ -91,7 +91,7 @@ const char *ccb_undo_signal_text(int n);
  * process. The records of a run live in one file, DIR/run-PID-START.json
  * (DIR: $CCB_STATE_DIR or /run/ccbench), rewritten before each change and
  * removed when the log unwinds cleanly. A later run finds the files of
- * dead processes, reports them, and `ccbench krbd restore` undoes them.
+ * dead processes, reports them, and `ccbench restore` undoes them.
  */
 
 /**

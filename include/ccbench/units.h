@@ -1,7 +1,8 @@
 /**
  * @file units.h
  * Parsing and formatting of sizes and durations, the way the ceph CLIs
- * spell them: 4K, 4M, 1G (binary multiples), 500ms, 10s, 2m.
+ * spell them: 4K, 4M, 1G (binary multiples), 500ms, 10s, 2m; and the
+ * spelling of a cluster's fsid.
  *
  * Every parser rejects empty input, signs, garbage, trailing junk and
  * overflow. None of them use atoi(), which accepts garbage silently.
@@ -9,6 +10,7 @@
 #ifndef CCBENCH_UNITS_H
 #define CCBENCH_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,10 +40,29 @@ int ccb_parse_duration_usec(const char *s, uint64_t *out_usec);
  */
 int ccb_parse_u64(const char *s, uint64_t *out);
 
+/**
+ * Parse a percentage into hundredths of a percent: a decimal number with
+ * at most two decimals and an optional '%' ("5%" -> 500, "2.5" -> 250,
+ * "0.25%" -> 25). No sign, exponent, "nan" or "inf" (strtod takes them,
+ * and a NaN passes every range check), no spaces, no trailing junk.
+ *
+ * @return 0, -EINVAL for malformed input, -ERANGE on overflow.
+ */
+int ccb_parse_pct_centi(const char *s, uint64_t *out_centipct);
+
+/** Format hundredths of a percent: 500 -> "5%", 250 -> "2.5%", 25 -> "0.25%". */
+void ccb_format_pct_centi(uint64_t centipct, char *buf, size_t buf_len);
+
 /** Format bytes with the largest exact binary suffix: 4194304 -> "4M", 1000 -> "1000". */
 void ccb_format_bytes(uint64_t bytes, char *buf, size_t buf_len);
 
 /** Format a duration in microseconds: 10000000 -> "10s", 500000 -> "500ms". */
 void ccb_format_duration(uint64_t usec, char *buf, size_t buf_len);
+
+/** A UUID as Ceph prints an fsid (8-4-4-4-12 hex digits, either case). Pure. */
+bool ccb_is_fsid(const char *s);
+
+/** Whether @p s has no control character (what a record may hold and print). */
+bool ccb_is_printable(const char *s);
 
 #endif

@@ -37,7 +37,7 @@
 
 /* The image of --map, as librbd sees it: exists, its size and layout. */
 int ccb_krbd_probe_image(struct ccb_run *run, const char *pool, const char *image, json_t **layout,
-                         uint64_t *size_bytes, int *mons_v1)
+                         uint64_t *size_bytes, int *mons)
 {
 	const struct ccb_opts *o = run->opts;
 	rbd_image_info_t info;
@@ -55,8 +55,8 @@ int ccb_krbd_probe_image(struct ccb_run *run, const char *pool, const char *imag
 		return r;
 	}
 	rados_cluster_fsid(cl, run->fsid, sizeof(run->fsid));
-	/* For the kernel client's ms_mode: does any monitor still speak v1? */
-	*mons_v1 = ccb_map_mons_speak_v1(cl);
+	/* For the kernel client's ms_mode: which messengers the monitors speak. */
+	*mons = ccb_map_mons_msgr(cl);
 	r = rados_ioctx_create(cl, pool, &io);
 	if (r < 0) {
 		fprintf(stderr, "ccbench: --map %s/%s: pool '%s': %s\n", pool, image, pool,

@@ -1,10 +1,11 @@
 /*
  * What the krbd path settles before it opens a device: its option rules,
  * the temporary image of a run without --device or --map, and
- * `ccbench krbd restore` for what a killed run left.
+ * `ccbench restore` (alias `krbd restore`) for what a killed run left.
  */
 #include <ccbench/cluster.h>
 #include <ccbench/mapping.h>
+#include <ccbench/osd_inject.h>
 #include <ccbench/path.h>
 #include <ccbench/path_krbd.h>
 #include <ccbench/path_rbd.h>
@@ -139,7 +140,7 @@ uint64_t ccb_krbd_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, b
 	return image_bytes > o->offset_bytes ? image_bytes - o->offset_bytes : 0;
 }
 
-/* ---- ccbench krbd restore -------------------------------------------------- */
+/* ---- ccbench restore (alias krbd restore) ------------------------------------ */
 
 int ccb_krbd_restore(const struct ccb_opts *o)
 {
@@ -209,6 +210,10 @@ int ccb_krbd_restore(const struct ccb_opts *o)
 			} else if (only_disk[0]) {
 				json_array_insert(left, 0, e);
 				continue;
+			} else if (kind && strcmp(kind, "osd_inject") == 0) {
+				r = ccb_osd_inject_restore(e, o, msg, sizeof(msg));
+			} else if (kind && strcmp(kind, "rbd_image") == 0) {
+				r = ccb_rbd_image_restore(e, o, msg, sizeof(msg));
 			} else {
 				r = ccb_map_restore(e, msg, sizeof(msg));
 				if (r == -ENOTSUP)

@@ -5,6 +5,8 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
+#include <ccbench/mountinfo.h>
+#include <ccbench/spawn.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 
@@ -32,31 +34,17 @@
 /* ---- mounts and processes ------------------------------------------------ */
 
 /* The filesystem type mounted at @p dir ("fuse.rbd-fuse"), or "" when none. */
-static void mount_type(const char *dir, char *type, size_t len)
+void ccb_map_mount_type(const char *dir, char *type, size_t len)
 {
-	char line[4096];
-	FILE *f = fopen("/proc/self/mountinfo", "r");
+	struct ccb_mountinfo mi;
 
 	type[0] = '\0';
-	if (!f)
-		return;
-	/* Fields: id parent maj:min root mountpoint opts [optional...] - fstype src opts.
-	 * Mount points with spaces are octal-escaped; ours have none. */
-	while (fgets(line, sizeof(line), f)) {
-		char mp[PATH_MAX], *dash;
-
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 || strcmp(mp, dir) != 0)
-			continue;
-		dash = strstr(line, " - ");
-		if (dash && sscanf(dash + 3, "%255s", type) == 1 && strlen(type) < len)
-			continue; /* the last mount on a point is the visible one */
-		type[0] = '\0';
-	}
-	fclose(f);
+	if (ccb_mountinfo_at(dir, &mi) == 0)
+		snprintf(type, len, "%s", mi.fstype);
 }
 
-/* True while @p pid is a live (not zombie) rbd-fuse serving @p mountpoint. */
-bool ccb_map_is_our_fuse(pid_t pid, const char *mountpoint)
+/* True while @p pid is a live (not zombie) @p prog serving @p mountpoint. */
+bool ccb_map_is_our_fuse(pid_t pid, const char *prog, const char *mountpoint)
 {
 	char path[64], buf[4096];
 	ssize_t n;
@@ -76,7 +64,7 @@ bool ccb_map_is_our_fuse(pid_t pid, const char *mountpoint)
 	buf[n] = '\0';
 	for (char *p = buf; p < buf + n; p += strlen(p) + 1) {
 		const char *slash = strrchr(p, '/');
-		if (strcmp(slash ? slash + 1 : p, "rbd-fuse") == 0)
+		if (strcmp(slash ? slash + 1 : p, prog) == 0)
 			named = true;
 		if (strcmp(p, mountpoint) == 0)
 			mp = true;
@@ -84,15 +72,17 @@ bool ccb_map_is_our_fuse(pid_t pid, const char *mountpoint)
 	return named && mp;
 }
 
-/* Unmount @p mountpoint if rbd-fuse is mounted there, retrying for up to
- * @p busy_msec while the loop device lets go of the file. */
-int ccb_map_unmount_fuse(const char *mountpoint, int busy_msec, char *msg, size_t msg_len)
+/* Unmount @p mountpoint if a file system of @p fstype ("fuse.rbd-fuse")
+ * is mounted there, retrying for up to @p busy_msec while the loop device
+ * (or a reader) lets go of a file. */
+int ccb_map_unmount_fuse(const char *mountpoint, const char *fstype, int busy_msec, char *msg,
+                         size_t msg_len)
 {
 	char type[256];
 
 	for (int waited = 0;; waited += 100) {
-		mount_type(mountpoint, type, sizeof(type));
-		if (strcmp(type, "fuse.rbd-fuse") != 0)
+		ccb_map_mount_type(mountpoint, type, sizeof(type));
+		if (strcmp(type, fstype) != 0)
 			return 0;
 		if (umount2(mountpoint, 0) == 0)
 			return 0;
@@ -119,7 +109,8 @@ int ccb_map_unmount_fuse(const char *mountpoint, int busy_msec, char *msg, size_
  * does our close() of the device, in the kernel, where no signal ends
  * it. Killing our own read-only helper loses nothing: the fuse connection
  * aborts, the pending reads fail, and the close returns. */
-int ccb_map_stop_fuse(pid_t pid, bool child, const char *mountpoint, int grace_msec)
+int ccb_map_stop_fuse(pid_t pid, const char *prog, bool child, const char *mountpoint,
+                      int grace_msec)
 {
 	int term_at = grace_msec, kill_at = grace_msec + 3000, give_up = grace_msec + 5000;
 
@@ -129,15 +120,14 @@ int ccb_map_stop_fuse(pid_t pid, bool child, const char *mountpoint, int grace_m
 			pid_t w = waitpid(pid, &st, WNOHANG);
 			if (w == pid || (w < 0 && errno == ECHILD))
 				return 0;
-		} else if (!ccb_map_is_our_fuse(pid, mountpoint)) {
+		} else if (!ccb_map_is_our_fuse(pid, prog, mountpoint)) {
 			return 0;
 		}
 		if (waited == term_at)
 			kill(pid, SIGTERM);
 		if (waited == kill_at) {
-			fprintf(stderr,
-			        "ccbench: rbd-fuse (pid %d) did not exit on SIGTERM: killed\n",
-			        (int)pid);
+			fprintf(stderr, "ccbench: %s (pid %d) did not exit on SIGTERM: killed\n",
+			        prog, (int)pid);
 			kill(pid, SIGKILL);
 		}
 		ccb_map_sleep_msec(50);
@@ -147,17 +137,6 @@ int ccb_map_stop_fuse(pid_t pid, bool child, const char *mountpoint, int grace_m
 
 /* ---- fuse-loop ------------------------------------------------------------ */
 
-void ccb_map_free_mapping(void *arg)
-{
-	struct ccb_mapping *m = arg;
-
-	if (m->loop_fd >= 0)
-		close(m->loop_fd);
-	if (m->backing_fd >= 0)
-		close(m->backing_fd);
-	free(m);
-}
-
 static int undo_fuse(void *arg)
 {
 	struct ccb_mapping *m = arg;
@@ -166,12 +145,12 @@ static int undo_fuse(void *arg)
 	 * waiting on rbd-fuse: waiting more for the file is waiting for them.
 	 * Detach the mount lazily and end rbd-fuse at once instead. */
 	int wait_msec = m->detach_stuck ? 0 : SETTLE_MSEC;
-	int r = ccb_map_unmount_fuse(m->mountpoint, wait_msec, msg, sizeof(msg));
+	int r = ccb_map_unmount_fuse(m->mountpoint, "fuse.rbd-fuse", wait_msec, msg, sizeof(msg));
 
 	if (msg[0])
 		fprintf(stderr, "ccbench: %s\n", msg);
 	if (m->fuse_pid > 0) {
-		int s = ccb_map_stop_fuse(m->fuse_pid, true, m->mountpoint, wait_msec);
+		int s = ccb_map_stop_fuse(m->fuse_pid, "rbd-fuse", true, m->mountpoint, wait_msec);
 		if (s < 0) {
 			fprintf(stderr,
 			        "ccbench: rbd-fuse (pid %d) did not exit after unmount of %s\n",
@@ -218,7 +197,7 @@ static int undo_loop(void *arg)
 	return r;
 }
 
-static void read_log_line(const char *path, char *buf, size_t len)
+void ccb_map_log_reason(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
@@ -230,7 +209,8 @@ static void read_log_line(const char *path, char *buf, size_t len)
 			close(fd);
 		return;
 	}
-	/* The last line that says something: rbd-fuse prints its reason last. */
+	/* The last line that says something: rbd-fuse and ceph-fuse print
+	 * their reason last. */
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0])
@@ -243,8 +223,22 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 {
 	char confbuf[PATH_MAX];
 	const char *conf = ccb_cluster_conf_path(o, confbuf, sizeof(confbuf));
-	char *argv[] = {"rbd-fuse", "-c",     (char *)conf,  "-p", m->pool,
-	                "-r",       m->image, m->mountpoint, "-f", NULL};
+	/* rbd-fuse's pool defaults to "rbd", a string literal; libfuse 3.17
+	 * and later free an option's old value when -p sets a new one, so
+	 * those builds (Debian 13's and testing's rbd-fuse) crash on any -p.
+	 * Pool rbd therefore goes without -p, which works on every release. */
+	bool pool_opt = strcmp(m->pool, "rbd") != 0;
+	char *argv[10] = {"rbd-fuse", "-c", (char *)conf};
+	int argc = 3;
+	if (pool_opt) {
+		argv[argc++] = "-p";
+		argv[argc++] = m->pool;
+	}
+	argv[argc++] = "-r";
+	argv[argc++] = m->image;
+	argv[argc++] = m->mountpoint;
+	argv[argc++] = "-f";
+	argv[argc] = NULL;
 	char **env = ccb_map_child_env(o);
 	uint64_t limit_msec = o->connect_timeout_usec / 1000 + 5000;
 	struct stat st;
@@ -263,7 +257,7 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 		return r;
 	}
 	m->log_made = true;
-	pid = ccb_map_spawn(argv, env, logfd, logfd);
+	pid = ccb_spawn(argv, env, logfd, logfd);
 	ccb_map_free_env(env);
 	if (logfd >= 0)
 		close(logfd);
@@ -278,14 +272,22 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 
 		if (waitpid(pid, &status, WNOHANG) == pid) {
 			m->fuse_pid = 0;
-			read_log_line(m->fuse_log, why, sizeof(why));
+			ccb_map_log_reason(m->fuse_log, why, sizeof(why));
+			/* A crash dump's last line says nothing useful; the cause
+			 * of the one crash known here does. */
+			if (pool_opt && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV)
+				snprintf(why, sizeof(why),
+				         "this rbd-fuse crashes when given -p (libfuse 3.17 and "
+				         "later free its built-in default): through fuse-loop "
+				         "only images in pool rbd can be read here; try "
+				         "--map-via kernel");
 			snprintf(err, err_len, "rbd-fuse -p %s -r %s %s: exited with %d%s%s",
 			         m->pool, m->image, m->mountpoint,
 			         WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 			         why[0] ? ": " : "", why);
 			return -EIO;
 		}
-		mount_type(m->mountpoint, type, sizeof(type));
+		ccb_map_mount_type(m->mountpoint, type, sizeof(type));
 		if (strcmp(type, "fuse.rbd-fuse") == 0 && stat(m->backing, &st) == 0) {
 			if (!S_ISREG(st.st_mode)) {
 				snprintf(err, err_len, "%s: not a regular file", m->backing);

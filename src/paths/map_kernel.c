@@ -5,6 +5,8 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
+#include <ccbench/mountinfo.h>
+#include <ccbench/release.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 
@@ -83,26 +85,20 @@ static int undo_krbd(void *arg)
 	return r;
 }
 
-int ccb_map_mons_speak_v1(rados_t cl)
+int ccb_map_mons_msgr(rados_t cl)
 {
-	const char *cmd[] = {"{\"prefix\": \"mon dump\", \"format\": \"json\"}"};
-	char *outbuf = NULL, *outs = NULL;
-	size_t outlen = 0, outslen = 0;
-	json_t *doc, *mons, *mon, *a;
+	json_t *doc, *mon, *a;
 	size_t i, j;
-	int r, v1 = 0, any = 0;
+	int r = 0, kinds = 0;
 
-	r = rados_mon_command(cl, cmd, 1, "", 0, &outbuf, &outlen, &outs, &outslen);
-	if (r < 0)
-		goto out;
-	doc = json_loadb(outbuf, outlen, 0, NULL);
-	mons = json_object_get(doc, "mons");
-	if (!json_is_array(mons)) {
+	doc = ccb_cluster_mon_json(cl, "{\"prefix\": \"mon dump\", \"format\": \"json\"}", &r);
+	if (!doc)
+		return r;
+	if (!json_is_array(json_object_get(doc, "mons"))) {
 		json_decref(doc);
-		r = -EPROTO;
-		goto out;
+		return -EPROTO;
 	}
-	json_array_foreach(mons, i, mon)
+	json_array_foreach(json_object_get(doc, "mons"), i, mon)
 	{
 		json_t *vec = json_object_get(json_object_get(mon, "public_addrs"), "addrvec");
 
@@ -110,76 +106,120 @@ int ccb_map_mons_speak_v1(rados_t cl)
 		{
 			const char *type = json_string_value(json_object_get(a, "type"));
 
-			any = 1;
 			if (type && strcmp(type, "v1") == 0)
-				v1 = 1;
+				kinds |= CCB_MONS_V1;
+			if (type && strcmp(type, "v2") == 0)
+				kinds |= CCB_MONS_V2;
 		}
 		/* Old mon maps have only "addr", a v1 address. */
 		if (!json_is_array(vec) && json_object_get(mon, "addr"))
-			any = v1 = 1;
+			kinds |= CCB_MONS_V1;
 	}
 	json_decref(doc);
-	r = any ? v1 : -EPROTO;
-out:
-	rados_buffer_free(outbuf);
-	rados_buffer_free(outs);
-	return r;
+	return kinds ? kinds : -EPROTO;
 }
 
-/* The value of option @p key in the comma-separated @p opts ("" for a bare
- * flag), or NULL when absent. */
-static const char *opt_find(const char *opts, const char *key, char *val, size_t val_len)
+int ccb_map_rbd_cli_version(const struct ccb_opts *o, char *version, size_t len)
 {
-	size_t kl = strlen(key);
-	const char *p = opts, *found = NULL;
+	char *argv[] = {"rbd", "--version", NULL}, out[256], errtxt[256], name[32];
+	char **env = ccb_map_child_env(o);
+	int st;
 
-	while (p && *p) {
-		size_t l = strcspn(p, ",");
-
-		if (l >= kl && strncmp(p, key, kl) == 0 && (l == kl || p[kl] == '=')) {
-			size_t vl = l > kl ? l - kl - 1 : 0;
-			snprintf(val, val_len, "%.*s", (int)vl, p + kl + (l > kl));
-			found = val; /* the last one wins, as in the driver */
-		}
-		p += l + (p[l] == ',');
-	}
-	return found;
+	version[0] = '\0';
+	if (!env)
+		return -ENOMEM;
+	/* Local: `rbd --version` reads no conf and talks to nobody. */
+	st = ccb_map_run_cmd(argv, env, out, sizeof(out), errtxt, sizeof(errtxt));
+	ccb_map_free_env(env);
+	if (st != 0)
+		return st < 0 ? st : -EIO;
+	return ccb_release_parse(out, version, len, name, sizeof(name));
 }
 
-int ccb_map_kernel_options(const char *given, int mons_v1, bool udev_running, struct ccb_mapping *m)
+/* Append ",KEY" to the options. */
+static int add_opt(struct ccb_mapping *m, int n, const char *opt)
 {
-	char val[64];
+	size_t len = sizeof(m->options);
+
+	if (n < 0 || (size_t)n >= len)
+		return n;
+	return n + snprintf(m->options + n, len - (size_t)n, "%s%s", m->options[0] ? "," : "", opt);
+}
+
+int ccb_map_kernel_options(const char *given, int mons, int rbd_major, bool udev_running,
+                           struct ccb_mapping *m)
+{
+	bool v1 = mons >= 0 && (mons & CCB_MONS_V1), v2 = mons >= 0 && (mons & CCB_MONS_V2);
+	bool msgr2_cli = rbd_major >= CCB_RBD_MSGR2_MAJOR;
+	char val[64], cli[48];
 	size_t len = sizeof(m->options);
 	int n;
 
 	given = given ? given : "";
 	n = snprintf(m->options, len, "%s", given);
 	m->noudev = false;
-	m->ms_mode[0] = '\0';
-	if (!udev_running && !opt_find(given, "udev", val, sizeof(val)) &&
-	    !opt_find(given, "noudev", val, sizeof(val))) {
-		n += snprintf(m->options + n, len > (size_t)n ? len - n : 0, "%snoudev",
-		              m->options[0] ? "," : "");
+	m->ms_mode[0] = m->ms_mode_used[0] = '\0';
+	if (!udev_running && !ccb_mountinfo_option(given, "udev", val, sizeof(val)) &&
+	    !ccb_mountinfo_option(given, "noudev", val, sizeof(val))) {
+		n = add_opt(m, n, "noudev");
 		m->noudev = true;
 	}
-	if (n >= 0 && (size_t)n < len && opt_find(given, "ms_mode", val, sizeof(val))) {
+	if (rbd_major >= 0)
+		snprintf(cli, sizeof(cli), "rbd %d here", rbd_major);
+	else
+		snprintf(cli, sizeof(cli), "the rbd CLI's version unknown");
+	/*
+	 * `rbd device map` picks the monitors' addresses of the mode's kind
+	 * (v1 for legacy, v2 otherwise) and, since Tentacle 20, appends
+	 * ms_mode=prefer-crc when none is given; before, the driver's default
+	 * is legacy (msgr v1). ccbench passes what the cluster needs, and
+	 * otherwise the CLI's own default, explicitly where the CLI adds one,
+	 * so that map_options_used says the mode whichever release maps.
+	 * Legacy is never passed to an older CLI: a kernel before 5.11 knows
+	 * no ms_mode option at all.
+	 */
+	if (ccb_mountinfo_option(given, "ms_mode", val, sizeof(val))) {
 		snprintf(m->ms_mode, sizeof(m->ms_mode), "%.*s", (int)sizeof(m->ms_mode) - 1, val);
 		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why), "given in --map-options");
-	} else if (n >= 0 && (size_t)n < len && mons_v1 == 0) {
-		n += snprintf(m->options + n, len - n, "%sms_mode=prefer-crc",
-		              m->options[0] ? "," : "");
+	} else if (v2 && !v1) {
+		n = add_opt(m, n, "ms_mode=prefer-crc");
+		snprintf(m->ms_mode, sizeof(m->ms_mode), "prefer-crc");
+		snprintf(
+		    m->ms_mode_why, sizeof(m->ms_mode_why),
+		    "chosen by ccbench: the monitors speak msgr v2 only, which legacy (msgr v1) "
+		    "cannot");
+	} else if (v1 && !v2 && msgr2_cli) {
+		n = add_opt(m, n, "ms_mode=legacy");
+		snprintf(m->ms_mode, sizeof(m->ms_mode), "legacy");
+		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
+		         "chosen by ccbench: the monitors speak msgr v1 only, and rbd device map "
+		         "defaults to msgr v2 since Tentacle (%s)",
+		         cli);
+	} else if (msgr2_cli) {
+		n = add_opt(m, n, "ms_mode=prefer-crc");
 		snprintf(m->ms_mode, sizeof(m->ms_mode), "prefer-crc");
 		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
-		         "chosen by ccbench: the monitors speak msgr v2 only, which the "
-		         "driver's default (legacy) cannot");
-	} else if (mons_v1 < 0) {
+		         "rbd device map's default since Tentacle (%s), passed explicitly", cli);
+	} else if (rbd_major >= 0) {
+		snprintf(m->ms_mode_used, sizeof(m->ms_mode_used), "legacy");
 		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
-		         "the driver's default (legacy): the mon map could not be read to check "
-		         "for msgr v2-only monitors");
+		         "the driver's default (legacy, msgr v1): rbd device map passes no ms_mode "
+		         "before Tentacle (%s)%s",
+		         cli,
+		         mons < 0 ? "; the mon map could not be read to check for msgr v2-only "
+		                    "monitors"
+		                  : "");
 	} else {
-		snprintf(m->ms_mode_why, sizeof(m->ms_mode_why),
-		         "the driver's default (legacy): the monitors speak msgr v1");
+		snprintf(
+		    m->ms_mode_why, sizeof(m->ms_mode_why),
+		    "rbd device map's default (%s: legacy before Tentacle 20, prefer-crc since)%s",
+		    cli,
+		    mons < 0 ? "; the mon map could not be read to check for msgr v2-only "
+		               "monitors"
+		             : "");
 	}
+	if (m->ms_mode[0])
+		snprintf(m->ms_mode_used, sizeof(m->ms_mode_used), "%s", m->ms_mode);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
@@ -222,7 +262,7 @@ static bool adopt_new_device(struct ccb_mapping *m, int h, const unsigned *befor
 	return true;
 }
 
-int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons_v1, char *err,
+int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons, char *err,
                       size_t err_len)
 {
 	char spec[260], confbuf[PATH_MAX], out[sizeof(m->dev)], errtxt[512], what[320];
@@ -231,11 +271,13 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons_
 	char *argv[12];
 	char **env;
 	json_t *rec, *pre;
-	int n = 0, h, st, before_n;
+	int n = 0, h, st, before_n, rbd_major;
 	bool adopted;
 
 	snprintf(spec, sizeof(spec), "%s/%s", m->pool, m->image);
-	if (ccb_map_kernel_options(o->map_options, mons_v1, udev_running(), m) < 0) {
+	/* Its default ms_mode depends on its release. */
+	rbd_major = ccb_map_rbd_cli_version(o, m->rbd_version, sizeof(m->rbd_version));
+	if (ccb_map_kernel_options(o->map_options, mons, rbd_major, udev_running(), m) < 0) {
 		snprintf(err, err_len, "--map-options %s: too long", o->map_options);
 		ccb_map_free_mapping(m);
 		return -EINVAL;

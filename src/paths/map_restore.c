@@ -1,6 +1,7 @@
 /*
- * `ccbench krbd restore` for mappings: the crash records of a dead run,
- * validated, then undone (loop detach, unmount, unmap).
+ * `ccbench restore` (alias `krbd restore`) for mappings and mounts: the
+ * crash records of a dead run, validated, then undone (loop detach,
+ * unmount, unmap; a CephFS mount of --mount-via taken down).
  */
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
@@ -27,6 +28,7 @@
 
 #include <linux/loop.h>
 
+#include <ccbench/fs_mount.h>
 #include "mapping_int.h"
 
 /* ---- restore after a crash ------------------------------------------------- */
@@ -40,63 +42,6 @@
  * system (sysfs, the mount table, /proc). Anything else is reported as an
  * invalid record and left alone, together with whatever it names.
  */
-
-static bool owner_ok(const struct stat *st)
-{
-	/* Root's, or (for a user running ccbench on their own devices) ours. */
-	return st->st_uid == 0 || st->st_uid == geteuid();
-}
-
-int ccb_map_check_state_dir(const char *dir, char *err, size_t err_len)
-{
-	struct stat st;
-
-	if (lstat(dir, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, err_len, "state directory %s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, err_len, "state directory %s: %s; refused", dir,
-		         S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
-		return -EPERM;
-	}
-	if (!owner_ok(&st)) {
-		snprintf(err, err_len, "state directory %s: owned by uid %u, not root; refused",
-		         dir, (unsigned)st.st_uid);
-		return -EPERM;
-	}
-	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(err, err_len,
-		         "state directory %s: writable by %s (mode %03o); refused (chmod 700 it)",
-		         dir, st.st_mode & S_IWOTH ? "others" : "its group",
-		         (unsigned)(st.st_mode & 0777));
-		return -EPERM;
-	}
-	return 0;
-}
-
-int ccb_map_check_state_file(const char *file, char *err, size_t err_len)
-{
-	struct stat st;
-
-	if (lstat(file, &st) < 0) {
-		snprintf(err, err_len, "%s: %s", file, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || !owner_ok(&st) ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(err, err_len, "%s: %s; not a state file of ccbench's, refused", file,
-		         S_ISLNK(st.st_mode)    ? "a symbolic link"
-		         : !S_ISREG(st.st_mode) ? "not a regular file"
-		         : st.st_nlink != 1     ? "a hard link (more than one name)"
-		         : !owner_ok(&st)       ? "not owned by root"
-		                                : "writable by others");
-		return -EPERM;
-	}
-	return 0;
-}
 
 /* Length of "DIR/mnt-XXXXXX" at the start of @p path (DIR the state
  * directory, X as mkdtemp makes them), or 0 when it does not start so. */
@@ -222,13 +167,13 @@ static int restore_fuse(const json_t *rec, char *msg, size_t msg_len)
 		return invalid(msg, msg_len, "fuse", "pid is not a process id:", "pid");
 	if (lstat(mp, &st) == 0 && !S_ISDIR(st.st_mode))
 		return invalid(msg, msg_len, "fuse", "mountpoint is not a directory:", mp);
-	r = ccb_map_unmount_fuse(mp, SETTLE_MSEC, umsg, sizeof(umsg));
+	r = ccb_map_unmount_fuse(mp, "fuse.rbd-fuse", SETTLE_MSEC, umsg, sizeof(umsg));
 	if (r < 0) {
 		snprintf(msg, msg_len, "%s", umsg);
 		return r;
 	}
-	if (ccb_map_is_our_fuse((pid_t)pid, mp) &&
-	    ccb_map_stop_fuse((pid_t)pid, false, mp, SETTLE_MSEC) < 0) {
+	if (ccb_map_is_our_fuse((pid_t)pid, "rbd-fuse", mp) &&
+	    ccb_map_stop_fuse((pid_t)pid, "rbd-fuse", false, mp, SETTLE_MSEC) < 0) {
 		snprintf(msg, msg_len, "rbd-fuse (pid %d) did not exit after unmount of %s",
 		         (int)pid, mp);
 		return -ETIMEDOUT;
@@ -242,6 +187,51 @@ static int restore_fuse(const json_t *rec, char *msg, size_t msg_len)
 	if (lstat(want, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
 		unlink(want);
 	snprintf(msg, msg_len, "%s: rbd-fuse unmounted%s%s", mp, umsg[0] ? "; " : "", umsg);
+	return 0;
+}
+
+/* A CephFS mount of --mount-via: ceph-fuse or the kernel client at one of
+ * our mount points, with ceph-fuse's log next to it. */
+static int restore_fsmount(const json_t *rec, char *msg, size_t msg_len)
+{
+	const char *via = json_string_value(json_object_get(rec, "via"));
+	const char *mp = json_string_value(json_object_get(rec, "mountpoint"));
+	const char *log = json_string_value(json_object_get(rec, "log"));
+	json_t *jpid = json_object_get(rec, "pid");
+	json_int_t pid = json_integer_value(jpid);
+	char want[PATH_MAX + 8], umsg[2 * PATH_MAX + 512] = "";
+	const char *cid;
+	enum ccb_fsmount_via v;
+	struct stat st;
+	int r;
+
+	if (!via || (strcmp(via, "fuse") != 0 && strcmp(via, "kernel") != 0))
+		return invalid(msg, msg_len, "fs_mount", "via is not fuse or kernel:", via);
+	v = strcmp(via, "fuse") == 0 ? CCB_FSMOUNT_FUSE : CCB_FSMOUNT_KERNEL;
+	if (!valid_mountpoint(mp))
+		return invalid(msg, msg_len, "fs_mount",
+		               "mountpoint is not a mount point of ccbench's:", mp);
+	snprintf(want, sizeof(want), "%s.log", mp);
+	if (log && strcmp(log, want) != 0)
+		return invalid(msg, msg_len, "fs_mount",
+		               "log is not the log of its mount point:", log);
+	if (jpid && (!json_is_integer(jpid) || pid < 0 || pid > INT32_MAX))
+		return invalid(msg, msg_len, "fs_mount", "pid is not a process id:", "pid");
+	if (lstat(mp, &st) == 0 && !S_ISDIR(st.st_mode))
+		return invalid(msg, msg_len, "fs_mount", "mountpoint is not a directory:", mp);
+	/* Only the ceph-fuse that still serves this mount point is ours. */
+	if (v != CCB_FSMOUNT_FUSE || !ccb_map_is_our_fuse((pid_t)pid, "ceph-fuse", mp))
+		pid = 0;
+	cid = json_string_value(json_object_get(rec, "client_id"));
+	r = ccb_fsmount_unmount_at(v, mp, (pid_t)pid, false, SETTLE_MSEC,
+	                           cid && strlen(cid) < 32 ? cid : "", umsg, sizeof(umsg));
+	if (r < 0) {
+		snprintf(msg, msg_len, "%s", umsg);
+		return r;
+	}
+	snprintf(msg, msg_len, "%s: %s unmounted%s%s", mp,
+	         v == CCB_FSMOUNT_FUSE ? "ceph-fuse" : "the CephFS kernel mount",
+	         umsg[0] ? "; " : "", umsg);
 	return 0;
 }
 
@@ -312,5 +302,7 @@ int ccb_map_restore(const json_t *record, char *msg, size_t msg_len)
 		return restore_fuse(record, msg, msg_len);
 	if (strcmp(kind, "krbd_map") == 0)
 		return restore_krbd(record, msg, msg_len);
+	if (strcmp(kind, "fs_mount") == 0)
+		return restore_fsmount(record, msg, msg_len);
 	return -ENOTSUP;
 }

@@ -24,7 +24,12 @@
 #include <ccbench/path_cephfs.h>
 #include <ccbench/units.h>
 
+#include <cephfs/libcephfs.h>
+
+#include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <errno.h>
 #include <limits.h>
@@ -107,6 +112,79 @@ int ccb_fs_spec_parse(const char *spec, struct ccb_fs_spec *out, char *err, size
 	return 0;
 }
 
+/* Whether --mount-via asks ccbench to mount (fuse, kernel), not libcephfs. */
+static bool mounts_itself(const struct ccb_opts *o)
+{
+	return o->mount_via && strcmp(o->mount_via, "libcephfs") != 0;
+}
+
+int ccb_fs_mount_rules(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	if (o->mount && o->mount_via) {
+		snprintf(err, err_len,
+		         "--mount %s and --mount-via %s: give one of them (--mount runs in a "
+		         "directory you mounted; --mount-via has ccbench mount the CephFS)",
+		         o->mount, o->mount_via);
+		return -EINVAL;
+	}
+	if (o->mount_options && !mounts_itself(o)) {
+		snprintf(err, err_len, "--mount-options: only with --mount-via fuse or kernel");
+		return -EINVAL;
+	}
+	if (o->mount_options) {
+		const char *p = o->mount_options;
+		size_t l = strlen(p);
+
+		/* The options reach mount(8) and ceph-fuse as one argument each,
+		 * seen by anyone in ps: no key material, nothing a shell or an
+		 * option parser would take for something else. */
+		if (l > 400 ||
+		    strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		              "0123456789_.,=:/+-") != l ||
+		    p[0] == '-' || p[0] == ',') {
+			snprintf(err, err_len,
+			         "--mount-options '%s': expected OPT[=VALUE],... of the characters "
+			         "A-Z a-z 0-9 _ . , = : / + - (at most 400)",
+			         p);
+			return -EINVAL;
+		}
+		for (const char *q = p; *q; q += strcspn(q, ","), q += *q == ',') {
+			if (strncmp(q, "secret=", 7) == 0 || strncmp(q, "key=", 4) == 0) {
+				snprintf(
+				    err, err_len,
+				    "--mount-options: %.*s would show the key to anyone running "
+				    "ps; leave it out (the key comes from the keyring, as for "
+				    "every ceph tool) or give secretfile=FILE",
+				    (int)strcspn(q, "="), q);
+				return -EINVAL;
+			}
+		}
+	}
+	if (o->direct && !o->mount && !mounts_itself(o)) {
+		snprintf(err, err_len,
+		         "--direct: only on a mount (--mount DIR, --mount-via fuse|kernel); "
+		         "libcephfs has no page cache to bypass");
+		return -EINVAL;
+	}
+	if (o->direct && o->block_size_bytes % 4096) {
+		snprintf(err, err_len, "--block-size %llu: --direct needs a multiple of 4096 bytes",
+		         (unsigned long long)o->block_size_bytes);
+		return -EINVAL;
+	}
+	if (o->mount) {
+		size_t l = strlen(o->mount);
+
+		if (o->mount[0] != '/' || l > 512) {
+			snprintf(err, err_len,
+			         "--mount '%s': expected the absolute path of a directory (at most "
+			         "512 bytes)",
+			         o->mount);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 {
 	struct ccb_fs_spec spec;
@@ -141,6 +219,8 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 		         b, o->object_size_bytes ? "" : " (the default; give --object-size)");
 		return -EINVAL;
 	}
+	if (ccb_fs_mount_rules(o, err, err_len) < 0)
+		return -EINVAL;
 	if (o->dir) {
 		size_t l = strlen(o->dir);
 
@@ -230,6 +310,194 @@ void ccb_fs_unmount(struct ceph_mount_info *cm)
 		ceph_shutdown(cm);
 }
 
+/* ---- the libcephfs calls ------------------------------------------------- */
+
+static const char *const lc_calls[CCB_FS_N_CALLS] = {
+    [CCB_FS_CREATE] = "ceph_open_layout", [CCB_FS_OPEN] = "ceph_open",
+    [CCB_FS_WRITE] = "ceph_write",        [CCB_FS_READ] = "ceph_read",
+    [CCB_FS_FSYNC] = "ceph_fsync",        [CCB_FS_CLOSE] = "ceph_close",
+    [CCB_FS_STAT] = "ceph_statx",         [CCB_FS_UNLINK] = "ceph_unlink",
+    [CCB_FS_MKDIR] = "ceph_mkdir",        [CCB_FS_RMDIR] = "ceph_rmdir",
+    [CCB_FS_OPENDIR] = "ceph_opendir",    [CCB_FS_GETXATTR] = "ceph_lgetxattr",
+    [CCB_FS_SETXATTR] = "ceph_setxattr",
+};
+
+static int lc_mount(struct ccb_run *run, struct ccb_fsrun *fr, int idx, void **m, char *err,
+                    size_t err_len)
+{
+	struct ceph_mount_info *cm = NULL;
+	int r;
+
+	(void)fr;
+	(void)idx;
+	r = ccb_fs_mount(run->opts, &cm, err, err_len);
+	*m = cm;
+	return r;
+}
+
+static void lc_unmount(void *m)
+{
+	ccb_fs_unmount(m);
+}
+
+static const char *lc_where(void *m)
+{
+	(void)m;
+	return "";
+}
+
+static int lc_create(void *m, const char *path, const struct ccb_fs_layout *l)
+{
+	return ceph_open_layout(m, path, O_CREAT | O_EXCL | O_WRONLY, 0644, l->stripe_unit,
+	                        l->stripe_count, l->object_size,
+	                        l->data_pool[0] ? l->data_pool : NULL);
+}
+
+static int lc_open(void *m, const char *path, int flags)
+{
+	return ceph_open(m, path, flags, 0);
+}
+
+static int lc_close(void *m, int fd)
+{
+	return ceph_close(m, fd);
+}
+
+static int64_t lc_pwrite(void *m, int fd, const void *buf, uint64_t len, uint64_t off)
+{
+	return ceph_write(m, fd, buf, (int64_t)len, (int64_t)off);
+}
+
+static int64_t lc_pread(void *m, int fd, void *buf, uint64_t len, uint64_t off)
+{
+	return ceph_read(m, fd, buf, (int64_t)len, (int64_t)off);
+}
+
+static int lc_fsync(void *m, int fd)
+{
+	return ceph_fsync(m, fd, 0);
+}
+
+static int lc_stat(void *m, const char *path, struct ccb_fs_stat *st)
+{
+	struct ceph_statx stx;
+	int r = ceph_statx(m, path, &stx, CEPH_STATX_SIZE | CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
+
+	if (r == 0)
+		*st = (struct ccb_fs_stat){.size_bytes = stx.stx_size, .mode = stx.stx_mode};
+	return r;
+}
+
+static int lc_fstat(void *m, int fd, struct ccb_fs_stat *st)
+{
+	struct ceph_statx stx;
+	int r = ceph_fstatx(m, fd, &stx, CEPH_STATX_SIZE | CEPH_STATX_MODE, 0);
+
+	if (r == 0)
+		*st = (struct ccb_fs_stat){.size_bytes = stx.stx_size, .mode = stx.stx_mode};
+	return r;
+}
+
+static int lc_mkdir(void *m, const char *path)
+{
+	return ceph_mkdir(m, path, 0755);
+}
+
+static int lc_rmdir(void *m, const char *path)
+{
+	return ceph_rmdir(m, path);
+}
+
+static int lc_unlink(void *m, const char *path)
+{
+	return ceph_unlink(m, path);
+}
+
+static int lc_getxattr(void *m, const char *path, const char *name, char *val, size_t len)
+{
+	return ceph_lgetxattr(m, path, name, val, len);
+}
+
+static int lc_setxattr(void *m, const char *path, int fd, const char *name, const char *val,
+                       size_t len)
+{
+	return fd >= 0 ? ceph_fsetxattr(m, fd, name, val, len, 0)
+	               : ceph_setxattr(m, path, name, val, len, 0);
+}
+
+static int lc_readdir(void *m, const char *path,
+                      int (*fn)(void *arg, const char *name, bool is_dir), void *arg)
+{
+	struct ceph_dir_result *d;
+	struct dirent *de;
+	int r = ceph_opendir(m, path, &d);
+
+	if (r < 0)
+		return r;
+	while ((de = ceph_readdir(m, d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		r = fn(arg, de->d_name, de->d_type == DT_DIR);
+		if (r < 0)
+			break;
+	}
+	ceph_closedir(m, d);
+	return r < 0 ? r : 0;
+}
+
+static json_t *lc_file_layout(void *m, int fd, char *why, size_t why_len)
+{
+	int su = 0, sc = 0, os = 0, pool = 0, r;
+	char pool_name[256] = "";
+
+	r = ceph_get_file_layout(m, fd, &su, &sc, &os, &pool);
+	if (r < 0) {
+		snprintf(why, why_len, "ceph_get_file_layout: %s", strerror(-r));
+		return NULL;
+	}
+	ceph_get_file_pool_name(m, fd, pool_name, sizeof(pool_name));
+	return json_pack("{s:i, s:i, s:i, s:s, s:i, s:i}", "object_size", os, "stripe_unit", su,
+	                 "stripe_count", sc, "pool", pool_name, "pool_id", pool, "replication",
+	                 ceph_get_file_replication(m, fd));
+}
+
+int ccb_fs_submit_inline(struct ccb_client *cl, struct ccb_slot *s, ccb_fs_exec_fn exec,
+                         const struct ccb_fs_op *op)
+{
+	struct ccb_fs_op o = *op;
+	int r;
+
+	o.buf = s->buf;
+	r = exec(&o);
+	ccb_fs_complete_op(cl, s, r, &o);
+	return 0;
+}
+
+const struct ccb_fs_io ccb_fs_io_libcephfs = {
+    .client = "libcephfs",
+    .calls = lc_calls,
+    .mount = lc_mount,
+    .unmount = lc_unmount,
+    .where = lc_where,
+    .create = lc_create,
+    .open = lc_open,
+    .close = lc_close,
+    .pwrite = lc_pwrite,
+    .pread = lc_pread,
+    .fsync = lc_fsync,
+    .stat = lc_stat,
+    .fstat = lc_fstat,
+    .mkdir = lc_mkdir,
+    .rmdir = lc_rmdir,
+    .unlink = lc_unlink,
+    .getxattr = lc_getxattr,
+    .setxattr = lc_setxattr,
+    .readdir = lc_readdir,
+    .file_layout = lc_file_layout,
+    /* libcephfs calls are synchronous, bounded by its own timeouts. */
+    .submit = ccb_fs_submit_inline,
+};
+
 /* ---- undo ---------------------------------------------------------------- */
 
 struct undo_path {
@@ -249,12 +517,13 @@ static struct undo_path *undo_path_new(struct ccb_fsrun *fr, const char *path)
 	return u;
 }
 
-/* Log @p fn on @p path; @p by_hand ("rm -r") is how a user would undo it
- * on a mount of the filesystem, said when a third signal gives up. */
+/* Log @p fn on @p path; @p by_hand ("rm -r") is how a user would undo it,
+ * said when a third signal gives up. */
 int ccb_fs_push_undo(const char *what, ccb_undo_fn fn, struct ccb_fsrun *fr, const char *path,
                      const char *by_hand)
 {
 	struct undo_path *u = undo_path_new(fr, path);
+	const char *where = fr->io->where(fr->ctl);
 	int r;
 
 	if (!u)
@@ -262,19 +531,23 @@ int ccb_fs_push_undo(const char *what, ccb_undo_fn fn, struct ccb_fsrun *fr, con
 	r = ccb_undo_push(what, fn, u, free);
 	if (r < 0)
 		return r;
-	ccb_undo_set_hint(r, "%s MOUNT%s (MOUNT: the CephFS mounted, e.g. with ceph-fuse)", by_hand,
-	                  path);
+	if (where[0])
+		ccb_undo_set_hint(r, "%s %s%s", by_hand, where, path);
+	else
+		ccb_undo_set_hint(r, "%s MOUNT%s (MOUNT: the CephFS mounted, e.g. with ceph-fuse)",
+		                  by_hand, path);
 	return 0;
 }
 
 /* 1 when @p path carries a ccbench marker (of any run), 0 when not, or
- * -errno. A value not in ccbench's form is no marker: someone else's. */
-int ccb_fs_is_marked(struct ceph_mount_info *cm, const char *path)
+ * -errno. A value not in ccbench's form is no marker: someone else's; so
+ * is an xattr the file system does not support. */
+int ccb_fs_is_marked(const struct ccb_fsrun *fr, void *m, const char *path)
 {
 	char v[200];
-	int n = ceph_lgetxattr(cm, path, CCB_FS_MARK_XATTR, v, sizeof(v) - 1);
+	int n = fr->io->getxattr(m, path, CCB_FS_MARK_XATTR, v, sizeof(v) - 1);
 
-	if (n == -ENODATA || n == -ERANGE)
+	if (n == -ENODATA || n == -ERANGE || n == -ENOTSUP)
 		return 0;
 	if (n < 0)
 		return n;
@@ -284,115 +557,258 @@ int ccb_fs_is_marked(struct ceph_mount_info *cm, const char *path)
 
 /* Mark what this run just made. A mark that cannot be written only costs
  * a later --reuse the right to replace the entry, so it is a warning. */
-void ccb_fs_mark_made(struct ccb_run *run, struct ccb_fsrun *fr, struct ceph_mount_info *cm,
-                      const char *path, int fd)
+void ccb_fs_mark_made(struct ccb_run *run, struct ccb_fsrun *fr, void *m, const char *path, int fd)
 {
-	size_t l = strlen(fr->mark);
-	int r = fd >= 0 ? ceph_fsetxattr(cm, fd, CCB_FS_MARK_XATTR, fr->mark, l, 0)
-	                : ceph_setxattr(cm, path, CCB_FS_MARK_XATTR, fr->mark, l, 0);
+	int r = fr->io->setxattr(m, path, fd, CCB_FS_MARK_XATTR, fr->mark, strlen(fr->mark));
 
 	if (r < 0)
 		ccb_run_warn(run,
-		             "%s: could not set the %s marker: %s (a later --reuse will not "
+		             "%s%s: could not set the %s marker: %s (a later --reuse will not "
 		             "replace it)",
-		             path, CCB_FS_MARK_XATTR, strerror(-r));
+		             fr->io->where(m), path, CCB_FS_MARK_XATTR, strerror(-r));
 }
 
-int ccb_fs_undo_unlink(void *arg)
+/*
+ * A removal on a client whose calls may wait in the kernel on a frozen
+ * cluster (a mount: an MDS that does not answer holds unlink() for as
+ * long as it stays frozen) runs on a thread of its own, waited for at
+ * most --op-timeout: the unwind goes on to the unmount, which ends such a
+ * wait (ceph-fuse stopped, umount -f), and the hint says what is left.
+ */
+struct bounded {
+	int (*fn)(struct undo_path *u);
+	struct undo_path *u;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done, abandoned;
+	int ret;
+};
+
+static void fsrun_put(struct ccb_fsrun *fr);
+
+static void *bounded_main(void *arg)
 {
-	struct undo_path *u = arg;
-	int r = ceph_unlink(u->fr->ctl, u->path);
+	struct bounded *b = arg;
+	struct ccb_fsrun *fr = b->u->fr;
+	int r = b->fn(b->u);
+	bool abandoned;
+
+	pthread_mutex_lock(&b->lock);
+	b->ret = r;
+	b->done = true;
+	abandoned = b->abandoned;
+	pthread_cond_signal(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+	if (abandoned) {
+		/* Nobody waits any more: what it used is its own to free. */
+		pthread_mutex_destroy(&b->lock);
+		pthread_cond_destroy(&b->cond);
+		free(b->u);
+		free(b);
+	}
+	fsrun_put(fr);
+	return NULL;
+}
+
+static int run_removal(struct undo_path *u, int (*fn)(struct undo_path *u))
+{
+	struct ccb_fsrun *fr = u->fr;
+	struct bounded *b;
+	struct timespec ts;
+	pthread_condattr_t ca;
+	pthread_t t;
+	size_t l;
+	int r;
+
+	if (!fr->io->bounded_undo)
+		return fn(u);
+	b = calloc(1, sizeof(*b));
+	l = strlen(u->path) + 1;
+	if (!b || !(b->u = malloc(sizeof(*u) + l))) {
+		free(b);
+		return fn(u);
+	}
+	memcpy(b->u, u, sizeof(*u) + l);
+	b->fn = fn;
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&b->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	/* The thread's reference: the run's state and control mount stay
+	 * until the removal returns, even past the unwind. */
+	atomic_fetch_add(&fr->refs, 1);
+	if (pthread_create(&t, NULL, bounded_main, b) != 0) {
+		atomic_fetch_sub(&fr->refs, 1);
+		pthread_mutex_destroy(&b->lock);
+		pthread_cond_destroy(&b->cond);
+		free(b->u);
+		free(b);
+		return fn(u);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* Once one removal went unanswered, the cluster is not answering:
+	 * the others are given a second each, not --op-timeout again. */
+	ts.tv_sec += fr->undo_stalled ? 1 : (time_t)(fr->opts->op_timeout_usec / 1000000);
+	pthread_mutex_lock(&b->lock);
+	while (!b->done && pthread_cond_timedwait(&b->cond, &b->lock, &ts) != ETIMEDOUT)
+		;
+	if (!b->done) {
+		b->abandoned = true;
+		pthread_mutex_unlock(&b->lock);
+		pthread_detach(t);
+		fprintf(stderr,
+		        "ccbench: removing %s%s: no answer within %s (the cluster does not "
+		        "answer); left behind: %s in the file system\n",
+		        fr->io->where(fr->ctl), u->path,
+		        fr->undo_stalled ? "a second" : "--op-timeout", u->path);
+		fr->undo_stalled = true;
+		return -ETIMEDOUT;
+	}
+	r = b->ret;
+	pthread_mutex_unlock(&b->lock);
+	pthread_join(t, NULL);
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->cond);
+	free(b->u);
+	free(b);
+	return r;
+}
+
+static int do_unlink(struct undo_path *u)
+{
+	struct ccb_fsrun *fr = u->fr;
+	int r = fr->io->unlink(fr->ctl, u->path);
 
 	if (r < 0 && r != -ENOENT) {
-		fprintf(stderr, "ccbench: ceph_unlink(%s): %s\n", u->path, strerror(-r));
+		fprintf(stderr, "ccbench: %s(%s%s): %s\n", ccb_fs_call_name(fr, CCB_FS_UNLINK),
+		        fr->io->where(fr->ctl), u->path, strerror(-r));
 		return r;
 	}
 	return 0;
 }
 
+int ccb_fs_undo_unlink(void *arg)
+{
+	return run_removal(arg, do_unlink);
+}
+
 /* Remove a tree this run made. Passes repeat until a directory reads
  * empty, since entries removed while a listing is open may hide others. */
-static int rm_tree(struct ceph_mount_info *cm, const char *path)
+struct rm_pass {
+	const struct ccb_fsrun *fr;
+	const char *dir;
+	int first, removed;
+};
+
+static int rm_tree(const struct ccb_fsrun *fr, const char *path);
+
+static int rm_entry(void *arg, const char *name, bool is_dir)
 {
-	int first = 0, removed;
+	struct rm_pass *p = arg;
+	char child[1024];
+	int r;
+
+	snprintf(child, sizeof(child), "%s/%s", p->dir, name);
+	r = is_dir ? rm_tree(p->fr, child) : p->fr->io->unlink(p->fr->ctl, child);
+	if (r < 0 && r != -ENOENT) {
+		if (!p->first && !is_dir)
+			fprintf(stderr, "ccbench: %s(%s%s): %s\n",
+			        ccb_fs_call_name(p->fr, CCB_FS_UNLINK),
+			        p->fr->io->where(p->fr->ctl), child, strerror(-r));
+		if (!p->first)
+			p->first = r;
+	} else {
+		p->removed++;
+	}
+	return 0;
+}
+
+static int rm_tree(const struct ccb_fsrun *fr, const char *path)
+{
+	struct rm_pass p = {.fr = fr, .dir = path};
+	int r;
 
 	do {
-		struct ceph_dir_result *d;
-		struct dirent *de;
-		int r = ceph_opendir(cm, path, &d);
-
+		p.removed = 0;
+		r = fr->io->readdir(fr->ctl, path, rm_entry, &p);
 		if (r == -ENOENT)
 			return 0;
 		if (r < 0) {
-			fprintf(stderr, "ccbench: ceph_opendir(%s): %s\n", path, strerror(-r));
+			fprintf(stderr, "ccbench: %s(%s%s): %s\n",
+			        ccb_fs_call_name(fr, CCB_FS_OPENDIR), fr->io->where(fr->ctl), path,
+			        strerror(-r));
 			return r;
 		}
-		removed = 0;
-		while ((de = ceph_readdir(cm, d))) {
-			char child[1024];
-
-			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-				continue;
-			snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
-			r = de->d_type == DT_DIR ? rm_tree(cm, child) : ceph_unlink(cm, child);
-			if (r < 0 && r != -ENOENT) {
-				if (!first && de->d_type != DT_DIR)
-					fprintf(stderr, "ccbench: ceph_unlink(%s): %s\n", child,
-					        strerror(-r));
-				if (!first)
-					first = r;
-			} else {
-				removed++;
-			}
-		}
-		ceph_closedir(cm, d);
-	} while (removed && !first);
-	if (!first) {
-		first = ceph_rmdir(cm, path);
-		if (first == -ENOENT)
-			first = 0;
-		if (first < 0)
-			fprintf(stderr, "ccbench: ceph_rmdir(%s): %s\n", path, strerror(-first));
+	} while (p.removed && !p.first);
+	if (!p.first) {
+		p.first = fr->io->rmdir(fr->ctl, path);
+		if (p.first == -ENOENT)
+			p.first = 0;
+		if (p.first < 0)
+			fprintf(stderr, "ccbench: %s(%s%s): %s\n",
+			        ccb_fs_call_name(fr, CCB_FS_RMDIR), fr->io->where(fr->ctl), path,
+			        strerror(-p.first));
 	}
-	return first;
+	return p.first;
+}
+
+static int do_rm_tree(struct undo_path *u)
+{
+	return rm_tree(u->fr, u->path);
 }
 
 int ccb_fs_undo_rm_tree(void *arg)
 {
-	struct undo_path *u = arg;
+	return run_removal(arg, do_rm_tree);
+}
 
-	return rm_tree(u->fr->ctl, u->path);
+static int do_rmdir(struct undo_path *u)
+{
+	struct ccb_fsrun *fr = u->fr;
+	int r = fr->io->rmdir(fr->ctl, u->path);
+
+	if (r < 0 && r != -ENOENT) {
+		fprintf(stderr, "ccbench: %s(%s%s): %s\n", ccb_fs_call_name(fr, CCB_FS_RMDIR),
+		        fr->io->where(fr->ctl), u->path, strerror(-r));
+		return r;
+	}
+	return 0;
 }
 
 static int undo_rmdir(void *arg)
 {
 	struct undo_path *u = arg;
-	int r;
 
 	if (!u->fr->opts->quiet)
-		fprintf(stderr, "ccbench: removing directory %s\n", u->path);
-	r = ceph_rmdir(u->fr->ctl, u->path);
-	if (r < 0 && r != -ENOENT) {
-		fprintf(stderr, "ccbench: ceph_rmdir(%s): %s\n", u->path, strerror(-r));
-		return r;
-	}
-	return 0;
+		fprintf(stderr, "ccbench: removing directory %s%s\n", u->fr->io->where(u->fr->ctl),
+		        u->path);
+	return run_removal(u, do_rmdir);
 }
 
-static int undo_unmount_ctl(void *arg)
+static void fsrun_put(struct ccb_fsrun *fr)
 {
-	struct ccb_fsrun *fr = arg;
-
-	ccb_fs_unmount(fr->ctl);
+	if (atomic_fetch_sub(&fr->refs, 1) != 1)
+		return;
+	if (fr->ctl)
+		fr->io->unmount(fr->ctl);
 	if (fr->release)
 		fr->release(fr);
+	if (fr->io_release)
+		fr->io_release(fr);
 	free(fr);
+}
+
+static int undo_release_ctl(void *arg)
+{
+	fsrun_put(arg);
 	return 0;
 }
 
 /* ---- the run and its clients --------------------------------------------- */
 
-int ccb_fs_run_open(struct ccb_run *run, size_t size, struct ccb_fsrun **out)
+int ccb_fs_run_open(struct ccb_run *run, const struct ccb_fs_io *io, size_t size,
+                    struct ccb_fsrun **out)
 {
 	const struct ccb_opts *o = run->opts;
 	struct ccb_fsrun *fr;
@@ -402,19 +818,24 @@ int ccb_fs_run_open(struct ccb_run *run, size_t size, struct ccb_fsrun **out)
 	fr = calloc(1, size);
 	if (!fr)
 		return -ENOMEM;
+	atomic_init(&fr->refs, 1);
 	fr->opts = o;
+	fr->io = io;
 	fr->block_bytes = run->op_bytes;
 	fr->file_bytes = o->file_size_bytes;
-	fr->object_size = (int)o->object_size_bytes;
-	fr->stripe_unit = (int)(o->stripe_unit_bytes ? o->stripe_unit_bytes : o->object_size_bytes);
-	fr->stripe_count = (int)o->stripe_count;
-	fr->data_pool = o->data_pool;
+	fr->layout.object_size = (int)o->object_size_bytes;
+	fr->layout.stripe_unit =
+	    (int)(o->stripe_unit_bytes ? o->stripe_unit_bytes : o->object_size_bytes);
+	fr->layout.stripe_count = (int)o->stripe_count;
+	snprintf(fr->layout.data_pool, sizeof(fr->layout.data_pool), "%s",
+	         o->data_pool ? o->data_pool : "");
 	if (o->dir) {
 		snprintf(fr->dir, sizeof(fr->dir), "%s", o->dir);
 	} else {
 		gethostname(host, sizeof(host) - 1);
+		/* A name of plain characters ("(none)" in a guest without one). */
 		for (char *p = host; *p; p++)
-			if (*p == '.' || *p == '/' || *p == '@')
+			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
 				*p = '-';
 		snprintf(fr->dir, sizeof(fr->dir), "/ccbench-%s-%d-%lld", host, (int)getpid(),
 		         (long long)time(NULL));
@@ -424,26 +845,32 @@ int ccb_fs_run_open(struct ccb_run *run, size_t size, struct ccb_fsrun **out)
 	snprintf(fr->mark, sizeof(fr->mark), CCB_FS_MARK_PREFIX "%s-%d-%lld", host, (int)getpid(),
 	         (long long)time(NULL));
 
-	r = ccb_fs_mount(o, &fr->ctl, err, sizeof(err));
+	/* Logged first: whatever the client kind makes for the run (a mount)
+	 * is released with the run's state, after what is made under it. */
+	r = ccb_undo_push("release the control mount", undo_release_ctl, fr, NULL);
 	if (r < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		run->bad_input = r == -EINVAL;
 		free(fr);
-		return r;
-	}
-	r = ccb_undo_push("unmount the control mount", undo_unmount_ctl, fr, NULL);
-	if (r < 0) {
-		undo_unmount_ctl(fr);
 		return r;
 	}
 	run->path_data = fr;
 	*out = fr;
-	if (ceph_conf_get(fr->ctl, "fsid", run->fsid, sizeof(run->fsid)) < 0)
-		run->fsid[0] = '\0';
-	if (fr->data_pool && ceph_get_pool_id(fr->ctl, fr->data_pool) < 0) {
-		fprintf(stderr, "ccbench: --data-pool '%s': no such pool\n", fr->data_pool);
-		run->bad_input = true;
-		return -ENOENT;
+	err[0] = '\0';
+	r = io->mount(run, fr, -1, &fr->ctl, err, sizeof(err));
+	if (r < 0) {
+		fr->ctl = NULL;
+		if (err[0])
+			fprintf(stderr, "ccbench: %s\n", err);
+		run->bad_input = r == -EINVAL;
+		return r;
+	}
+	if (io == &ccb_fs_io_libcephfs) {
+		if (ceph_conf_get(fr->ctl, "fsid", run->fsid, sizeof(run->fsid)) < 0)
+			run->fsid[0] = '\0';
+		if (o->data_pool && ceph_get_pool_id(fr->ctl, o->data_pool) < 0) {
+			fprintf(stderr, "ccbench: --data-pool '%s': no such pool\n", o->data_pool);
+			run->bad_input = true;
+			return -ENOENT;
+		}
 	}
 	return 0;
 }
@@ -458,14 +885,17 @@ void ccb_fs_take_deadline(struct ccb_run *run, struct ccb_fsrun *fr)
 
 void ccb_fs_layout(struct ccb_run *run, const struct ccb_fsrun *fr)
 {
-	run->layout = json_pack("{s:s, s:b, s:b}", "dir", fr->dir, "dir_created", fr->created_dir,
-	                        "kept", fr->opts->keep || fr->existing_files);
+	run->layout =
+	    json_pack("{s:s, s:b, s:b, s:s}", "dir", fr->dir, "dir_created", fr->created_dir,
+	              "kept", fr->opts->keep || fr->existing_files, "client", fr->io->client);
+	if (fr->io->describe_run)
+		fr->io->describe_run(run, (struct ccb_fsrun *)fr);
 }
 
 void ccb_fs_say_kept(const struct ccb_run *run, const struct ccb_fsrun *fr)
 {
 	if ((run->opts->keep && !fr->existing_files) && !run->opts->quiet)
-		fprintf(stderr, "ccbench: kept directory %s\n", fr->dir);
+		fprintf(stderr, "ccbench: kept directory %s%s\n", fr->io->where(fr->ctl), fr->dir);
 }
 
 /* Make or claim the run's directory. An existing one is used only with
@@ -473,45 +903,56 @@ void ccb_fs_say_kept(const struct ccb_run *run, const struct ccb_fsrun *fr)
 int ccb_fs_claim_dir(struct ccb_run *run, struct ccb_fsrun *fr)
 {
 	const struct ccb_opts *o = run->opts;
-	struct ceph_statx stx;
-	int r = ceph_statx(fr->ctl, fr->dir, &stx, CEPH_STATX_MODE, 0);
+	const char *where = fr->io->where(fr->ctl);
+	struct ccb_fs_stat st;
+	int r = fr->io->stat(fr->ctl, fr->dir, &st);
 
 	if (r == 0) {
-		if (!S_ISDIR(stx.stx_mode)) {
-			fprintf(stderr, "ccbench: --dir %s: exists and is not a directory\n",
-			        fr->dir);
+		if (!S_ISDIR(st.mode)) {
+			fprintf(stderr, "ccbench: --dir %s%s: exists and is not a directory%s\n",
+			        where, fr->dir,
+			        S_ISLNK(st.mode) ? " (a symbolic link: never followed)" : "");
 			run->bad_input = true;
 			return -ENOTDIR;
 		}
 		if (!o->reuse) {
-			fprintf(
-			    stderr,
-			    "ccbench: --dir %s: exists; refusing to write into it (add --reuse to "
-			    "use it: only the run's own files are removed)\n",
-			    fr->dir);
+			fprintf(stderr,
+			        "ccbench: --dir %s%s: exists; refusing to write into it (add "
+			        "--reuse to "
+			        "use it: only the run's own files are removed)\n",
+			        where, fr->dir);
 			run->bad_input = true;
 			return -EEXIST;
 		}
 		return 0;
 	}
 	if (r != -ENOENT) {
-		fprintf(stderr, "ccbench: ceph_statx(%s): %s\n", fr->dir, strerror(-r));
+		fprintf(stderr, "ccbench: %s(%s%s): %s%s\n", ccb_fs_call_name(fr, CCB_FS_STAT),
+		        where, fr->dir, strerror(-r),
+		        r == -ELOOP || r == -ENOTDIR
+		            ? " (a symbolic link or a file on the way: never followed)"
+		            : "");
+		run->bad_input = r == -ELOOP || r == -ENOTDIR;
 		return r;
 	}
-	/* Logged only once made: a directory that appeared since the statx is
+	/* Logged only once made: a directory that appeared since the stat is
 	 * someone else's (EEXIST), and its undo would remove it. A crash
 	 * between mkdir and the log costs an empty directory at worst. */
-	r = ceph_mkdir(fr->ctl, fr->dir, 0755);
+	r = fr->io->mkdir(fr->ctl, fr->dir);
 	if (r < 0) {
-		fprintf(stderr, "ccbench: ceph_mkdir(%s): %s%s\n", fr->dir, strerror(-r),
-		        r == -ENOENT ? " (the parent directory does not exist)" : "");
-		run->bad_input = r == -ENOENT || r == -EEXIST;
+		fprintf(stderr, "ccbench: %s(%s%s): %s%s\n", ccb_fs_call_name(fr, CCB_FS_MKDIR),
+		        where, fr->dir, strerror(-r),
+		        r == -ENOENT ? " (the parent directory does not exist)"
+		        : r == -ELOOP || r == -ENOTDIR
+		            ? " (a symbolic link or a file on the way: never followed)"
+		            : "");
+		run->bad_input = r == -ENOENT || r == -EEXIST || r == -ELOOP || r == -ENOTDIR;
 		return r;
 	}
 	fr->created_dir = true;
 	if (!o->keep && (r = ccb_fs_push_undo("remove the run's directory", undo_rmdir, fr, fr->dir,
 	                                      "rmdir")) < 0) {
-		ceph_rmdir(fr->ctl, fr->dir);
+		fr->io->rmdir(fr->ctl, fr->dir);
 		return r;
 	}
 	ccb_fs_mark_made(run, fr, fr->ctl, fr->dir, -1);
@@ -520,34 +961,68 @@ int ccb_fs_claim_dir(struct ccb_run *run, struct ccb_fsrun *fr)
 
 int ccb_fs_client_mount(struct ccb_client *cl, struct ccb_fsclient **out)
 {
+	struct ccb_fsrun *fr = cl->run->path_data;
 	struct ccb_fsclient *fc = calloc(1, sizeof(*fc));
-	char err[1024];
+	char err[1024] = "";
 	int r;
 
 	if (!fc)
 		return -ENOMEM;
 	fc->fd = -1;
-	r = ccb_fs_mount(cl->run->opts, &fc->cm, err, sizeof(err));
+	r = fr->io->mount(cl->run, fr, (int)cl->idx, &fc->m, err, sizeof(err));
 	if (r < 0) {
-		fprintf(stderr, "ccbench: client %u: %s\n", cl->idx, err);
+		if (err[0])
+			fprintf(stderr, "ccbench: client %u: %s\n", cl->idx, err);
 		free(fc);
 		return r;
 	}
 	cl->path_data = fc;
+	if (fr->io->client_opened && (r = fr->io->client_opened(cl)) < 0) {
+		fr->io->unmount(fc->m);
+		free(fc);
+		cl->path_data = NULL;
+		return r;
+	}
 	*out = fc;
 	return 0;
 }
 
+void ccb_fs_op_init(struct ccb_fs_op *op, const struct ccb_client *cl)
+{
+	const struct ccb_fsrun *fr = cl->run->path_data;
+	const struct ccb_fsclient *fc = cl->path_data;
+
+	memset(op, 0, sizeof(*op));
+	op->io = fr->io;
+	op->m = fc->m;
+	op->fd = fc->fd;
+	op->path = fc->path;
+	op->layout = fr->layout;
+}
+
+void ccb_fs_complete_op(struct ccb_client *cl, struct ccb_slot *s, int ret,
+                        const struct ccb_fs_op *op)
+{
+	struct ccb_fsclient *fc = cl->path_data;
+
+	if (op->call)
+		fc->call = op->call;
+	if (ret < 0)
+		ccb_fs_set_error(cl, s, ret, op->extra[0] ? op->extra : NULL);
+	ccb_slot_done(s, ret);
+}
+
 void ccb_fs_set_error(struct ccb_client *cl, struct ccb_slot *s, int r, const char *extra)
 {
+	struct ccb_fsrun *fr = cl->run->path_data;
 	struct ccb_fsclient *fc = cl->path_data;
 	char msg[1024];
 	size_t l;
 
 	if (cl->first_error_msg[0])
 		return;
-	snprintf(msg, sizeof(msg), "%s(%s) at offset %" PRIu64 ", client %u: %s%s", fc->call,
-	         fc->path, s->offset, cl->idx, strerror(-r),
+	snprintf(msg, sizeof(msg), "%s(%s%s) at offset %" PRIu64 ", client %u: %s%s", fc->call,
+	         fr->io->where(fc->m), fc->path, s->offset, cl->idx, strerror(-r),
 	         extra                          ? extra
 	         : r == -ENOSPC || r == -EDQUOT ? " (the data pool is full or over its quota)"
 	                                        : "");
@@ -561,22 +1036,39 @@ void ccb_fs_set_error(struct ccb_client *cl, struct ccb_slot *s, int r, const ch
 
 void ccb_fs_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, size_t len)
 {
+	struct ccb_fsrun *fr = cl->run->path_data;
 	struct ccb_fsclient *fc = cl->path_data;
 
 	(void)s;
-	snprintf(buf, len, "%s(%.120s)", fc && fc->call ? fc->call : "libcephfs",
-	         fc ? fc->path : "");
+	snprintf(buf, len, "%s(%.60s%.120s)", fc && fc->call ? fc->call : fr->io->client,
+	         fc ? fr->io->where(fc->m) : "", fc ? fc->path : "");
 }
 
 void ccb_fs_client_close(struct ccb_client *cl)
 {
+	struct ccb_fsrun *fr = cl->run->path_data;
 	struct ccb_fsclient *fc = cl->path_data;
 
 	if (!fc)
 		return;
+	if (fr->io->client_closing && fr->io->client_closing(cl))
+		return; /* a call stuck in the kernel still uses them: left as they are */
 	if (fc->fd >= 0)
-		ceph_close(fc->cm, fc->fd);
-	ccb_fs_unmount(fc->cm);
+		fr->io->close(fc->m, fc->fd);
+	fr->io->unmount(fc->m);
 	free(fc);
 	cl->path_data = NULL;
+}
+
+uint64_t ccb_fs_conf_u64(void *ctl, const char *key, uint64_t dflt)
+{
+	char buf[64], *end;
+	unsigned long long v;
+
+	if (!ctl || ceph_conf_get(ctl, key, buf, sizeof(buf)) < 0)
+		return dflt;
+	if (strcmp(buf, "true") == 0 || strcmp(buf, "false") == 0)
+		return buf[0] == 't';
+	v = strtoull(buf, &end, 10);
+	return *end || end == buf ? dflt : (uint64_t)v;
 }

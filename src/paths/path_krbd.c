@@ -107,7 +107,7 @@ static int krbd_prepare(struct ccb_run *run)
 
 	if (o->map) {
 		uint64_t image_bytes = 0;
-		int mons_v1 = -1;
+		int mons = -1;
 		const char *slash = strchr(o->map, '/');
 
 		snprintf(pool, sizeof(pool), "%.*s", (int)(slash - o->map), o->map);
@@ -118,7 +118,7 @@ static int krbd_prepare(struct ccb_run *run)
 			run->bad_input = true;
 			return r;
 		}
-		r = ccb_krbd_probe_image(run, pool, name, &image, &image_bytes, &mons_v1);
+		r = ccb_krbd_probe_image(run, pool, name, &image, &image_bytes, &mons);
 		if (r < 0)
 			return r;
 		if (o->offset_bytes >= image_bytes) {
@@ -130,7 +130,7 @@ static int krbd_prepare(struct ccb_run *run)
 			json_decref(image);
 			return -EINVAL;
 		}
-		r = ccb_map(o, kr->via, pool, name, mons_v1, &kr->map, err, sizeof(err));
+		r = ccb_map(o, kr->via, pool, name, mons, &kr->map, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: --map %s via %s: %s\n", o->map,
 			        ccb_map_via_name(kr->via), err);
@@ -249,13 +249,18 @@ static int krbd_prepare(struct ccb_run *run)
 			/* What rbd device map was given, and why each addition. */
 			json_object_set_new(image, "map_options_used",
 			                    m->options[0] ? json_string(m->options) : json_null());
+			/* value: the mode the map uses; passed: whether the
+			 * options name it (else the driver's default). */
 			json_object_set_new(
 			    image, "ms_mode",
-			    json_pack("{s:o, s:s, s:b}", "value",
-			              m->ms_mode[0] ? json_string(m->ms_mode) : json_null(), "why",
-			              m->ms_mode_why, "auto",
-			              m->ms_mode[0] &&
-			                  !(o->map_options && strstr(o->map_options, "ms_mode"))));
+			    json_pack(
+			        "{s:o, s:b, s:s, s:b, s:o}", "value",
+			        m->ms_mode_used[0] ? json_string(m->ms_mode_used) : json_null(),
+			        "passed", m->ms_mode[0] != '\0', "why", m->ms_mode_why, "auto",
+			        m->ms_mode[0] &&
+			            !(o->map_options && strstr(o->map_options, "ms_mode")),
+			        "rbd_version",
+			        m->rbd_version[0] ? json_string(m->rbd_version) : json_null()));
 			json_object_set_new(image, "noudev", json_boolean(m->noudev));
 			if (m->noudev)
 				ccb_run_warn(run, "no udev daemon here: mapped with noudev, so "
@@ -591,6 +596,40 @@ static void krbd_finish(struct ccb_run *run)
 		json_object_set_new(run->layout, "passes", json_integer(1));
 }
 
+/*
+ * --until-steady's ramp for buffered sequential reads: the kernel's
+ * readahead window grows from a few requests up to read_ahead_kb (its
+ * value during the run once prepare set or read it), and the image's
+ * objects are read whole. O_DIRECT and random reads have no readahead.
+ */
+static uint64_t krbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, size_t len)
+{
+	const struct ccb_opts *o = run->opts;
+	const struct krun *kr = run->path_data;
+	static const char *const what[] = {"read_ahead_kb", "object size"};
+	uint64_t sizes[2] = {0, 0};
+
+	if (run->mode != CCB_MODE_SEQ || o->direct)
+		return 0;
+	if (kr)
+		sizes[0] = kr->ra_during * 1024;
+	else
+		sizes[0] = (ccb_opt_given(o, "read-ahead-kb") ? o->read_ahead_kb : 128) * 1024;
+	/* A mapped image's object size as probed; before that (a dry run), as
+	 * the options lay out a temporary image (they apply to no other);
+	 * a device's own, unknown. */
+	const json_t *obj = json_object_get(json_object_get(run->layout, "image"), "object_size");
+	if (!sizes[0])
+		;
+	else if (json_is_integer(obj) && json_integer_value(obj) > 0)
+		sizes[1] = (uint64_t)json_integer_value(obj);
+	else if (!kr && (o->object_size_bytes || o->order))
+		sizes[1] = o->object_size_bytes ? o->object_size_bytes : 1ull << o->order;
+	else if (!kr && !o->device && !o->map)
+		sizes[1] = 4ull << 20; /* rbd's default order 22 */
+	return ccb_steady_ramp_of(what, sizes, 2, basis, len);
+}
+
 const struct ccb_path_ops ccb_path_krbd = {
     .name = "krbd",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_TEMP_IMAGE,
@@ -604,6 +643,7 @@ const struct ccb_path_ops ccb_path_krbd = {
     .setup = ccb_krbd_setup,
     .param_alias = ccb_krbd_param_alias,
     .estimate_bytes = ccb_krbd_estimate_bytes,
+    .steady_ramp_bytes = krbd_steady_ramp_bytes,
     .prepare = krbd_prepare,
     .client_open = krbd_client_open,
     .submit = krbd_submit,

@@ -96,7 +96,7 @@ struct kclient {
 
 /** The image of --map as librbd sees it: exists, its size and layout. */
 int ccb_krbd_probe_image(struct ccb_run *run, const char *pool, const char *image, json_t **layout,
-                         uint64_t *size_bytes, int *mons_v1);
+                         uint64_t *size_bytes, int *mons);
 /** Open @p path read-only and learn what it is (size, block size, disk). */
 int ccb_krbd_probe_device(struct ccb_run *run, struct krun *kr, const char *path);
 /** The span and I/O size rules that need the device. */

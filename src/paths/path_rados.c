@@ -38,20 +38,6 @@ static uint64_t fnv1a(const char *s)
 	return h;
 }
 
-void ccb_rados_obj_name(char *buf, size_t len, const char *run, uint64_t obj)
-{
-	snprintf(buf, len, "%s.%08" PRIu64, run, obj);
-}
-
-uint64_t ccb_rados_claimed_objects(struct rrun *rr)
-{
-	uint64_t n = atomic_load(&rr->next);
-
-	if (rr->max_objects && n > rr->max_objects)
-		n = rr->max_objects;
-	return n;
-}
-
 static int add_partial(struct rrun *rr, uint64_t obj)
 {
 	if (rr->n_partial == rr->cap_partial) {

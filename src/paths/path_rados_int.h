@@ -1,7 +1,8 @@
 /*
- * The rados path's internals, shared by path_rados.c (prepare and the
- * I/O) and rados_objects.c (the run's metadata object, removing a run's
- * objects for the undo log and `ccbench cleanup`).
+ * The rados path's internals: the run state path_rados.c (prepare and the
+ * I/O) keeps, and what rados_objects.c (object names, the run's metadata
+ * object, removing a run's objects for the undo log and `ccbench cleanup`)
+ * gives it.
  */
 #ifndef CCBENCH_PATH_RADOS_INT_H
 #define CCBENCH_PATH_RADOS_INT_H
@@ -51,14 +52,12 @@ struct rclient {
 	bool have_obj;
 };
 
-/* ---- path_rados.c ---- */
+/* ---- rados_objects.c (path_rados.c uses it; it never calls back) ---- */
 
 /** The name of object @p obj of run @p run: RUN.NNNNNNNN. */
 void ccb_rados_obj_name(char *buf, size_t len, const char *run, uint64_t obj);
 /** Objects the run has claimed so far (written or being written). */
 uint64_t ccb_rados_claimed_objects(struct rrun *rr);
-
-/* ---- rados_objects.c ---- */
 
 /** Read and check RUN.meta. @return 0, -ENOENT, -EBADMSG (not ours) or -errno. */
 int ccb_rados_meta_read(rados_ioctx_t io, const char *run, json_t **out);

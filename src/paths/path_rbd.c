@@ -50,6 +50,10 @@ struct rbdrun {
 	bool one_pass;
 	char asok_dir[64]; /* the clients' admin sockets (ours, mkdtemp) */
 	bool asok_failed;  /* a client's counters could not be read */
+	/* The temporary image's data objects' prefix (rbd_data.ID), known
+	 * from the fill: what a half-done removal leaves is named by it. */
+	char data_prefix[64];
+	bool recorded; /* the image is in the state file: `ccbench restore` removes it */
 };
 
 struct rbdclient {
@@ -140,16 +144,8 @@ static int apply_rbd_settings(struct ccb_run *run, rados_t r, bool warn, char *e
 		user_set |= strncmp(o->sets[i], "rbd_disable_zero_copy_writes=", 29) == 0;
 	if (!ret && !user_set)
 		ret = conf_set(r, "rbd_disable_zero_copy_writes", "false", err, err_len);
-	if (!ret && o->sim_osd_latency_usec) {
-		/* ms_inject_delay_max is the upper bound of a uniform delay: twice the
-		 * mean gives about DUR per message from an OSD. */
-		snprintf(v, sizeof(v), "%.6f", 2.0 * (double)o->sim_osd_latency_usec / 1e6);
-		ret = conf_set(r, "ms_inject_delay_type", "osd", err, err_len);
-		if (!ret)
-			ret = conf_set(r, "ms_inject_delay_max", v, err, err_len);
-		if (!ret)
-			ret = conf_set(r, "ms_inject_delay_probability", "1", err, err_len);
-	}
+	if (!ret && o->sim_osd_latency_usec)
+		ret = ccb_cluster_set_sim_latency(r, o->sim_osd_latency_usec, err, err_len);
 	return ret;
 }
 
@@ -226,19 +222,160 @@ static int undo_remove_image(void *arg)
 	if (r == -ENOSPC || r == -EDQUOT) {
 		fprintf(stderr,
 		        "ccbench: %s: the temporary image %s/%s cannot be removed until the pool "
-		        "has room; then remove it with: rbd rm %s/%s\n",
-		        why, rr->pool, rr->image, rr->pool, rr->image);
+		        "has room; then remove it with: rbd rm %s/%s%s\n",
+		        why, rr->pool, rr->image, rr->pool, rr->image,
+		        rr->recorded ? " (or ccbench restore, from its record)" : "");
 		return r;
 	}
 	if (!rr->quiet)
 		fprintf(stderr, "ccbench: removing temporary image %s/%s\n", rr->pool, rr->image);
 	r = rbd_remove(rr->io, rr->image);
 	if (r < 0 && r != -ENOENT) {
-		fprintf(stderr, "ccbench: rbd_remove(%s/%s): %s; remove it with: rbd rm %s/%s\n",
-		        rr->pool, rr->image, strerror(-r), rr->pool, rr->image);
+		/* A removal that timed out may still be carried out by the OSDs
+		 * later, in part: the image gone from `rbd ls`, data objects left. */
+		fprintf(stderr,
+		        "ccbench: rbd_remove(%s/%s): %s; remove it with: rbd rm %s/%s%s%s%s%s\n",
+		        rr->pool, rr->image, strerror(-r), rr->pool, rr->image,
+		        rr->recorded ? " (or ccbench restore, from its record)" : "",
+		        rr->data_prefix[0] ? " (if rbd ls no longer lists it: its data objects "
+		                             "are the "
+		                           : "",
+		        rr->data_prefix, rr->data_prefix[0] ? ".* objects of the pool)" : "");
 		return r;
 	}
 	return 0;
+}
+
+/*
+ * The crash record of a temporary image (kind "rbd_image"): where it is
+ * (cluster, pool, name), how the run connected, and its id, which librbd
+ * draws anew for every image: `ccbench restore` removes the image only
+ * while that name still holds that id, never one made since under the
+ * same name. NULL when no record can be kept: the state directory is not
+ * one this process may create (/run/ccbench for a user who is not root),
+ * or the id cannot be read.
+ */
+static json_t *image_record(struct rbdrun *rr, const struct ccb_opts *o)
+{
+	char fsid[64], id[64];
+	rbd_image_t img;
+	json_t *rec;
+
+	if (!getenv("CCB_STATE_DIR") && geteuid() != 0)
+		return NULL;
+	if (rados_cluster_fsid(rr->ctl, fsid, sizeof(fsid)) < 0 ||
+	    rbd_open_read_only(rr->io, rr->image, &img, NULL) < 0)
+		return NULL;
+	int r = rbd_get_id(img, id, sizeof(id));
+	rbd_close(img);
+	if (r < 0)
+		return NULL;
+	rec = json_pack("{s:s, s:s, s:s, s:s, s:s}", "kind", "rbd_image", "fsid", fsid, "pool",
+	                rr->pool, "image", rr->image, "id", id);
+	if (rec && ccb_cluster_record_conn(o, rec) < 0) {
+		json_decref(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+/* What image_record() writes, and nothing else: a temporary image's name, an id. */
+static int check_image_record(const json_t *rec, char *msg, size_t msg_len)
+{
+	const char *pool = json_string_value(json_object_get(rec, "pool"));
+	const char *image = json_string_value(json_object_get(rec, "image"));
+	const char *id = json_string_value(json_object_get(rec, "id"));
+	const char *what = NULL;
+
+	if (!ccb_is_fsid(json_string_value(json_object_get(rec, "fsid"))))
+		what = "fsid is not a cluster fsid";
+	else if (!pool || !*pool || strlen(pool) >= 128 || !ccb_is_printable(pool))
+		what = "pool is not a pool name";
+	else if (!image || strncmp(image, "ccbench-", 8) != 0 || strlen(image) >= 128 ||
+	         !ccb_is_printable(image) || strchr(image, '/') || strchr(image, '@'))
+		what = "image is not the name of a temporary image (ccbench-...)";
+	else if (!id || !*id || strlen(id) > 32 || strspn(id, "0123456789abcdef") != strlen(id))
+		what = "id is not an image id";
+	else
+		ccb_cluster_record_conn_valid(rec, &what);
+	if (!what)
+		return 0;
+	snprintf(msg, msg_len, "invalid record (rbd_image): %s; nothing touched", what);
+	return -EINVAL;
+}
+
+int ccb_rbd_image_restore(const json_t *rec, const struct ccb_opts *given, char *msg,
+                          size_t msg_len)
+{
+	const char *fsid = json_string_value(json_object_get(rec, "fsid"));
+	const char *pool = json_string_value(json_object_get(rec, "pool"));
+	const char *image = json_string_value(json_object_get(rec, "image"));
+	const char *id = json_string_value(json_object_get(rec, "id"));
+	char what[512], cur[64] = "";
+	rados_ioctx_t io;
+	rbd_image_t img;
+	rados_t cl;
+	int r;
+
+	if (check_image_record(rec, msg, msg_len) < 0)
+		return -EINVAL;
+	snprintf(what, sizeof(what), "temporary image %s/%s of cluster %s", pool, image, fsid);
+	r = ccb_cluster_connect_record(rec, given, "10", what, &cl, msg, msg_len);
+	if (r < 0)
+		return r;
+	r = rados_ioctx_create(cl, pool, &io);
+	if (r < 0) {
+		snprintf(msg, msg_len, "temporary image %s/%s: %s", pool, image,
+		         r == -ENOENT ? "its pool is gone; nothing to remove" : strerror(-r));
+		rados_shutdown(cl);
+		return r == -ENOENT ? 0 : r;
+	}
+	r = rbd_open_read_only(io, image, &img, NULL);
+	if (r == 0) {
+		r = rbd_get_id(img, cur, sizeof(cur));
+		rbd_close(img);
+	}
+	if (r == -ENOENT) {
+		snprintf(msg, msg_len, "temporary image %s/%s: no longer there; nothing to remove",
+		         pool, image);
+		r = 0;
+	} else if (r < 0) {
+		snprintf(msg, msg_len, "temporary image %s/%s: %s (kept)", pool, image,
+		         strerror(-r));
+	} else if (strcmp(cur, id) != 0) {
+		snprintf(msg, msg_len,
+		         "%s/%s is another image now (id %s; the run made id %s); nothing touched",
+		         pool, image, cur, id);
+	} else {
+		/* The killed run's watch on the header outlives it by the OSDs'
+		 * watch timeout (30 s by default): until then librbd refuses
+		 * (EBUSY). Bounded: 45 s. */
+		for (int i = 0; (r = rbd_remove(io, image)) == -EBUSY && i < 45; i++) {
+			if (!i)
+				fprintf(stderr,
+				        "ccbench: restore: %s/%s still has the killed run's watch; "
+				        "waiting for it to expire (up to 45 s)\n",
+				        pool, image);
+			sleep(1);
+		}
+		/* ENOENT: a removal of the dead run's, timed out half-way, had
+		 * taken the image out of the pool's directory; librbd removes the
+		 * rest and then fails to find that entry. */
+		if (r == -ENOENT)
+			r = 0;
+		if (r < 0)
+			snprintf(
+			    msg, msg_len,
+			    "temporary image %s/%s: rbd_remove: %s (kept; remove it with: rbd rm "
+			    "%s/%s)",
+			    pool, image, strerror(-r), pool, image);
+		else
+			snprintf(msg, msg_len, "removed the temporary image %s/%s (id %s)", pool,
+			         image, id);
+	}
+	rados_ioctx_destroy(io);
+	rados_shutdown(cl);
+	return r;
 }
 
 static void fill_cb(rbd_completion_t c, void *arg)
@@ -247,10 +384,37 @@ static void fill_cb(rbd_completion_t c, void *arg)
 	(void)arg;
 }
 
-/* Write the whole temporary image with real data before a read test. */
+/*
+ * Wait for the oldest fill write, at most until @p deadline_nsec. librbd's
+ * wait has no bound, and a cluster that stops answering (stopped, its
+ * OSDs frozen) would hold the run there, past any signal; polling keeps
+ * the bound that --op-timeout promises.
+ */
+static void *stranded_fill_buf;
+
+static int fill_wait(rbd_completion_t c, uint64_t deadline_nsec)
+{
+	while (!rbd_aio_is_complete(c)) {
+		if (ccb_now_nsec() > deadline_nsec)
+			return -ETIMEDOUT;
+		usleep(5000);
+	}
+	return 0;
+}
+
+/*
+ * Write the whole temporary image with real data before a read test.
+ * Bounded: a write outstanding for longer than --op-timeout (plus the
+ * slack the engine gives its drain) ends the fill with ETIMEDOUT; its
+ * completions and the open image are then left to the process's exit,
+ * as the engine leaves stranded ops, since releasing them under librbd
+ * could crash and closing the image would wait for them.
+ */
 static int prefill(struct ccb_run *run, struct rbdrun *rr)
 {
 	rbd_completion_t comp[FILL_DEPTH] = {0};
+	uint64_t issued[FILL_DEPTH] = {0};
+	uint64_t limit = run->opts->op_timeout_usec * 1000ull + 5000000000ull;
 	char *buf = malloc(FILL_BYTES);
 	rbd_image_t img;
 	uint64_t off = 0, t0 = ccb_now_nsec();
@@ -270,6 +434,8 @@ static int prefill(struct ccb_run *run, struct rbdrun *rr)
 		free(buf);
 		return r;
 	}
+	if (rbd_get_block_name_prefix(img, rr->data_prefix, sizeof(rr->data_prefix)) < 0)
+		rr->data_prefix[0] = '\0';
 	if (!run->opts->quiet)
 		fprintf(stderr,
 		        "ccbench: filling %s/%s (%" PRIu64 " MiB) so reads touch the OSDs\n",
@@ -285,7 +451,7 @@ static int prefill(struct ccb_run *run, struct rbdrun *rr)
 				first = r;
 				break;
 			}
-			n++;
+			issued[n++] = ccb_now_nsec();
 			off += len;
 			continue;
 		}
@@ -296,16 +462,19 @@ static int prefill(struct ccb_run *run, struct rbdrun *rr)
 			continue;
 		}
 		/* Oldest first: completions of one image finish nearly in order. */
-		rbd_aio_wait_for_complete(comp[0]);
+		if (fill_wait(comp[0], issued[0] + limit) < 0)
+			goto stranded;
 		r = (int)rbd_aio_get_return_value(comp[0]);
 		rbd_aio_release(comp[0]);
 		memmove(comp, comp + 1, (n - 1) * sizeof(comp[0]));
+		memmove(issued, issued + 1, (n - 1) * sizeof(issued[0]));
 		n--;
 		if (r < 0)
 			first = r;
 	}
 	while (n) {
-		rbd_aio_wait_for_complete(comp[n - 1]);
+		if (fill_wait(comp[n - 1], issued[n - 1] + limit) < 0)
+			goto stranded;
 		rbd_aio_release(comp[--n]);
 	}
 	if (!first)
@@ -320,6 +489,15 @@ static int prefill(struct ccb_run *run, struct rbdrun *rr)
 	else if (!run->opts->quiet)
 		fprintf(stderr, "ccbench: filled in %.1f s\n", (double)(ccb_now_nsec() - t0) / 1e9);
 	return first;
+stranded:
+	/* buf, the completions and img stay: librbd may still touch them
+	 * (kept reachable, so that a leak checker does not count them). */
+	stranded_fill_buf = buf;
+	fprintf(stderr,
+	        "ccbench: filling %s/%s: a write outstanding for more than %.0f s (--op-timeout "
+	        "and 5 s): the cluster stopped answering\n",
+	        rr->pool, rr->image, (double)limit / 1e9);
+	return -ETIMEDOUT;
 }
 
 static int create_image(struct ccb_run *run, struct rbdrun *rr)
@@ -356,7 +534,18 @@ static int create_image(struct ccb_run *run, struct rbdrun *rr)
 	}
 	/* Logged only once created: a name clash must never remove someone else's image. */
 	if (!o->keep) {
-		r = ccb_undo_push("remove the temporary image", undo_remove_image, rr, NULL);
+		json_t *rec = image_record(rr, o);
+
+		r = rec ? ccb_undo_push_state("remove the temporary image", undo_remove_image, rr,
+		                              NULL, rec)
+		        : -ENOENT;
+		rr->recorded = r > 0;
+		/* No record (its state directory is not ours to write, or the
+		 * image's id could not be read): removed on every end but a
+		 * SIGKILL, as before records. */
+		if (r < 0)
+			r = ccb_undo_push("remove the temporary image", undo_remove_image, rr,
+			                  NULL);
 		if (r < 0)
 			return r;
 		ccb_undo_set_hint(r, "rbd rm %s/%s%s%s", rr->pool, rr->image, o->conf ? " -c " : "",
@@ -767,6 +956,88 @@ static uint64_t rbd_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode,
 	return one_pass ? image_bytes : 0;
 }
 
+/* The image's object size: the image's own once prepare has read it,
+ * else as the options lay it out (rbd's default order 22). */
+static uint64_t rbd_object_bytes(const struct ccb_run *run)
+{
+	const struct ccb_opts *o = run->opts;
+	const json_t *v = json_object_get(run->layout, "object_size");
+
+	if (json_is_integer(v) && json_integer_value(v) > 0)
+		return (uint64_t)json_integer_value(v);
+	if (o->object_size_bytes)
+		return o->object_size_bytes;
+	return 1ull << (o->order ? o->order : 22);
+}
+
+/*
+ * --until-steady's ramp. Sequential reads: librbd's readahead window
+ * doubles from the first ten requests' bytes up to rbd_readahead_max_bytes,
+ * and reads whole objects' worth ahead; the rate is the level's once both
+ * have passed. Writes through a write-back cache: the first
+ * rbd_cache_max_dirty bytes are taken at memory speed. What librbd really
+ * uses (run->layout's "librbd", read back at client_open) wins over what
+ * the options ask (a dry run has only those).
+ */
+static uint64_t rbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, size_t len)
+{
+	const struct ccb_opts *o = run->opts;
+	const json_t *lib = json_object_get(run->layout, "librbd");
+	bool seq = run->mode == CCB_MODE_SEQ ||
+	           (run->mode == CCB_MODE_RW && o->pattern && strcmp(o->pattern, "seq") == 0);
+	bool writes = run->mode != CCB_MODE_SEQ && run->mode != CCB_MODE_RAND;
+	const char *policy =
+	    lib ? json_string_value(json_object_get(lib, "rbd_cache_policy")) : o->cache_policy;
+	static const char *const what[] = {"readahead", "object size", "rbd_cache_max_dirty",
+	                                   "rbd_cache_size"};
+	uint64_t sizes[4] = {0, 0, 0, 0};
+
+	if (seq && lib && json_is_true(json_object_get(lib, "readahead_active")))
+		sizes[0] =
+		    (uint64_t)json_integer_value(json_object_get(lib, "rbd_readahead_max_bytes"));
+	else if (seq && !lib && ccb_opt_given(o, "readahead") && !o->no_cache &&
+	         !(policy && strcmp(policy, "writearound") == 0))
+		sizes[0] = o->readahead_bytes; /* prepare turns writeback on for it */
+	if (sizes[0]) {
+		uint64_t cache =
+		    lib && json_integer_value(json_object_get(lib, "rbd_cache_size")) > 0
+		        ? (uint64_t)json_integer_value(json_object_get(lib, "rbd_cache_size"))
+		    : ccb_opt_given(o, "cache-size") ? o->cache_size_bytes
+		                                     : 32ull << 20;
+		/* A readahead above the cache never grows past it: the cache
+		 * evicts what was read ahead before it is used (the cliff
+		 * explain warns of), so the cache bounds the ramp. */
+		if (sizes[0] > cache) {
+			sizes[3] = cache;
+			sizes[0] = 0;
+		}
+		sizes[1] = rbd_object_bytes(run);
+	}
+	if (writes && policy && strcmp(policy, "writeback") == 0 && !o->no_cache)
+		sizes[2] =
+		    lib ? (uint64_t)json_integer_value(json_object_get(lib, "rbd_cache_max_dirty"))
+		        : (ccb_opt_given(o, "cache-size") ? o->cache_size_bytes : 24ull << 20);
+	uint64_t ramp = ccb_steady_ramp_of(what, sizes, 4, basis, len);
+	/* Readahead starts only after rbd_readahead_trigger_requests
+	 * sequential reads: those come first, at the speed of none. */
+	if (sizes[0] || sizes[3]) {
+		json_int_t trig =
+		    json_integer_value(json_object_get(lib, "rbd_readahead_trigger_requests"));
+		uint64_t n = lib && trig > 0        ? (uint64_t)trig
+		             : o->readahead_trigger ? o->readahead_trigger
+		                                    : 10;
+		uint64_t op = run->op_bytes ? run->op_bytes : o->io_size_bytes;
+		char ob[32], rest[128];
+
+		ccb_format_bytes(op, ob, sizeof(ob));
+		snprintf(rest, sizeof(rest), "%s", basis);
+		snprintf(basis, len, "%llu × %s reads before readahead starts + %s",
+		         (unsigned long long)n, ob, rest);
+		ramp += n * op;
+	}
+	return ramp;
+}
+
 const struct ccb_path_ops ccb_path_rbd = {
     .name = "librbd",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_TEMP_IMAGE,
@@ -776,6 +1047,7 @@ const struct ccb_path_ops ccb_path_rbd = {
     .has_target = rbd_has_target,
     .validate = ccb_rbd_validate,
     .estimate_bytes = rbd_estimate_bytes,
+    .steady_ramp_bytes = rbd_steady_ramp_bytes,
     .prepare = rbd_prepare,
     .client_open = rbd_client_open,
     .submit = rbd_submit,

@@ -1,6 +1,7 @@
 /*
- * The rados path's objects: the run's metadata object (RUN.meta), and
- * removing a run's objects, for the undo log and `ccbench cleanup`.
+ * The rados path's objects: their names, the run's metadata object
+ * (RUN.meta), and removing a run's objects, for the undo log and `ccbench
+ * cleanup`. Below path_rados.c, which does the I/O: nothing here calls it.
  */
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
@@ -19,6 +20,22 @@
 #include <rados/librados.h>
 
 #include "path_rados_int.h"
+
+/* ---- names ------------------------------------------------------------- */
+
+void ccb_rados_obj_name(char *buf, size_t len, const char *run, uint64_t obj)
+{
+	snprintf(buf, len, "%s.%08" PRIu64, run, obj);
+}
+
+uint64_t ccb_rados_claimed_objects(struct rrun *rr)
+{
+	uint64_t n = atomic_load(&rr->next);
+
+	if (rr->max_objects && n > rr->max_objects)
+		n = rr->max_objects;
+	return n;
+}
 
 /* ---- metadata ---------------------------------------------------------- */
 

@@ -23,9 +23,10 @@
 #include <ccbench/undo.h>
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 
-/* A perf dump of one client is some tens of KiB; far more is not one. */
+/* A counter dump of one client is some tens of KiB; far more is not one. */
 #define ASOK_MAX_REPLY (16u << 20)
 
 static int wait_fd(int fd, short ev, uint64_t deadline_nsec)
@@ -64,16 +65,19 @@ static int io_all(int fd, bool out, char *buf, size_t len, uint64_t deadline_nse
 	return 0;
 }
 
-int ccb_rbd_asok_perf_dump(const char *path, int timeout_ms, json_t **out)
+/* One command, by @p deadline_nsec (see ccb_rbd_asok_command()). */
+static int asok_command(const char *path, const char *prefix, uint64_t deadline, json_t **out)
 {
-	static const char cmd[] = "{\"prefix\":\"perf dump\"}"; /* sent with its NUL */
-	uint64_t deadline = ccb_now_nsec() + (uint64_t)timeout_ms * 1000000;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	char cmd[128];
 	char *reply = NULL;
 	uint32_t be;
 	int fd, r;
 
 	*out = NULL;
+	/* Sent with its NUL. */
+	if ((size_t)snprintf(cmd, sizeof(cmd), "{\"prefix\":\"%s\"}", prefix) >= sizeof(cmd))
+		return -EINVAL;
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	memcpy(sa.sun_path, path, strlen(path) + 1);
@@ -88,7 +92,7 @@ int ccb_rbd_asok_perf_dump(const char *path, int timeout_ms, json_t **out)
 		if (r < 0)
 			goto out;
 	}
-	r = io_all(fd, true, (char *)cmd, sizeof(cmd), deadline);
+	r = io_all(fd, true, cmd, strlen(cmd) + 1, deadline);
 	if (r < 0)
 		goto out;
 	r = io_all(fd, false, (char *)&be, sizeof(be), deadline);
@@ -119,6 +123,86 @@ out:
 	return r;
 }
 
+int ccb_rbd_asok_command(const char *path, const char *prefix, int timeout_ms, json_t **out)
+{
+	return asok_command(path, prefix, ccb_now_nsec() + (uint64_t)timeout_ms * 1000000, out);
+}
+
+json_t *ccb_rbd_asok_flatten(const json_t *counters)
+{
+	json_t *out = json_object();
+	const json_t *list, *e;
+	const char *key;
+	size_t i;
+
+	if (!out || !json_is_object(counters))
+		goto bad;
+	json_object_foreach((json_t *)counters, key, list)
+	{
+		if (!json_is_array(list))
+			goto bad;
+		json_array_foreach(list, i, e)
+		{
+			const json_t *labels = json_object_get(e, "labels"), *v;
+			const json_t *c = json_object_get(e, "counters");
+			char name[256];
+			const char *lk;
+			size_t o;
+			int n;
+
+			if (!json_is_object(c))
+				goto bad;
+			n = snprintf(name, sizeof(name), "%s", key);
+			o = n > 0 && (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1;
+			/* A labeled section keeps its labels in its name, so that
+			 * two instances stay two sections, as perf dump names them. */
+			json_object_foreach((json_t *)labels, lk, v)
+			{
+				n = snprintf(name + o, sizeof(name) - o, "%s%s=%s",
+				             o == strlen(key) ? "{" : ",", lk,
+				             json_is_string(v) ? json_string_value(v) : "?");
+				if (n < 0 || (size_t)n >= sizeof(name) - o)
+					break;
+				o += (size_t)n;
+			}
+			if (o > strlen(key) && o + 1 < sizeof(name))
+				snprintf(name + o, sizeof(name) - o, "}");
+			json_object_set(out, name, (json_t *)c);
+		}
+	}
+	return out;
+bad:
+	json_decref(out);
+	return NULL;
+}
+
+int ccb_rbd_asok_counters(const char *path, int timeout_ms, json_t **out, const char **source)
+{
+	uint64_t deadline = ccb_now_nsec() + (uint64_t)timeout_ms * 1000000;
+	json_t *dump = NULL;
+	int r;
+
+	/* "counter dump" (Reef 18 and later) holds every counter, labeled
+	 * or not; "perf dump" is deprecated there, and labeled counters
+	 * never reach it. Pacific answers "unknown command" (not JSON):
+	 * then perf dump, within what is left of the time. */
+	r = asok_command(path, "counter dump", deadline, &dump);
+	if (r == 0) {
+		*out = ccb_rbd_asok_flatten(dump);
+		json_decref(dump);
+		if (*out) {
+			*source = "counter dump";
+			return 0;
+		}
+	} else if (r == -ETIMEDOUT) {
+		return r;
+	}
+	r = asok_command(path, "perf dump", deadline, out);
+	if (r == 0)
+		*source = "perf dump";
+	return r;
+}
+
 /* ---- a client's socket and its cache counters ------------------------------ */
 
 /* The socket directory: the sockets librados left (c<N>.asok), then it. */
@@ -127,7 +211,7 @@ static int undo_asok_dir(void *arg)
 	const char *dir = arg;
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char p[128];
+	char p[PATH_MAX];
 
 	while (d && (e = readdir(d))) {
 		size_t l = strlen(e->d_name);
@@ -149,9 +233,14 @@ static int undo_asok_dir(void *arg)
 void ccb_rbd_asok_setup(const struct ccb_opts *o, rados_t r, unsigned idx, char *dir,
                         size_t dir_len, char *asok, size_t asok_len)
 {
-	char on[16] = "";
+	char on[16] = "", policy[32] = "";
 
 	if (rados_conf_get(r, "rbd_cache", on, sizeof(on)) < 0 || strcmp(on, "true") != 0)
+		return;
+	/* writearound (librbd's default) has no object cacher, so no cache
+	 * counters to read: a socket would only make a false warning. */
+	if (rados_conf_get(r, "rbd_cache_policy", policy, sizeof(policy)) < 0 ||
+	    strcmp(policy, "writearound") == 0)
 		return;
 	/* A socket the user asked for (-o admin_socket=...) stays theirs. */
 	for (unsigned i = 0; i < o->n_sets; i++)
@@ -204,12 +293,12 @@ void ccb_rbd_asok_collect(struct ccb_run *run, const char *asok, bool *failed)
 {
 	static const char *const keys[] = {"cache_bytes_hit", "cache_bytes_miss", "data_read"};
 	json_t *dump = NULL, *oc = NULL, *lib = json_object_get(run->layout, "librbd"), *v, *c;
-	const char *key;
+	const char *key, *source = NULL;
 	double recv = 0;
 
 	if (!asok[0] || *failed || !json_is_object(lib))
 		return;
-	if (ccb_rbd_asok_perf_dump(asok, 1000, &dump) == 0)
+	if (ccb_rbd_asok_counters(asok, 1000, &dump, &source) == 0)
 		json_object_foreach(dump, key, v)
 		{
 			if (strncmp(key, "objectcacher-librbd", 19) == 0)
@@ -230,6 +319,7 @@ void ccb_rbd_asok_collect(struct ccb_run *run, const char *asok, bool *failed)
 		c = json_object();
 		json_object_set_new(lib, "cache", c);
 	}
+	json_object_set_new(c, "counters_from", json_string(source));
 	json_object_set_new(c, "cluster_bytes", json_real(counter(c, "cluster_bytes") + recv));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		json_object_set_new(c, keys[i],

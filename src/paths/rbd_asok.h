@@ -1,8 +1,8 @@
 /*
  * A client's own admin socket: librbd's ObjectCacher counts what its
  * cache served and what it fetched, and says so only through the
- * process's admin socket (perf dump). Its set-up, the counters read at
- * the end, and the socket protocol.
+ * process's admin socket (counter dump; perf dump before Reef). Its
+ * set-up, the counters read at the end, and the socket protocol.
  */
 #ifndef CCBENCH_RBD_ASOK_H
 #define CCBENCH_RBD_ASOK_H
@@ -16,12 +16,33 @@
 #include <stddef.h>
 
 /**
- * Send `perf dump` to the admin socket at @p path and parse the reply.
- * Bounded: gives up after @p timeout_ms in all (connect, send, read).
+ * Send the command @p prefix ("perf dump") to the admin socket at @p path
+ * and parse the reply, a JSON object. Bounded: gives up after
+ * @p timeout_ms in all (connect, send, read).
  *
- * @return 0 with *@p out (the caller's), or -errno (-ETIMEDOUT, -EPROTO).
+ * @return 0 with *@p out (the caller's), or -errno (-ETIMEDOUT; -EPROTO
+ *         for a reply that is not a JSON object, such as an older
+ *         release's "ERROR: unknown command").
  */
-int ccb_rbd_asok_perf_dump(const char *path, int timeout_ms, json_t **out);
+int ccb_rbd_asok_command(const char *path, const char *prefix, int timeout_ms, json_t **out);
+
+/**
+ * A `counter dump` reply ({SECTION: [{labels: {}, counters: {}}]}) in the
+ * shape of `perf dump` ({SECTION: {counters}}); a labeled instance is
+ * "SECTION{label=value,...}". New reference, or NULL when @p counters is
+ * not of that shape.
+ */
+json_t *ccb_rbd_asok_flatten(const json_t *counters);
+
+/**
+ * The client's counters in perf dump's shape: `counter dump` (Reef 18
+ * and later; `perf dump` is deprecated there and misses labeled
+ * counters), else `perf dump` (Pacific 16 has no counter dump), within
+ * @p timeout_ms in all. *@p source names the command that answered.
+ *
+ * @return 0 with *@p out (the caller's), or -errno.
+ */
+int ccb_rbd_asok_counters(const char *path, int timeout_ms, json_t **out, const char **source);
 
 /**
  * Give the reader on handle @p r (before it connects) an admin socket of

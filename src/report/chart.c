@@ -120,6 +120,8 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 	}
 	if (!isfinite(xlo) || !isfinite(xhi))
 		xlo = 0, xhi = 1;
+	if (c->x_labels && c->n_x_labels)
+		xlo = -0.5, xhi = (double)c->n_x_labels - 0.5;
 	yhi = yhi > 0 && isfinite(yhi * 1.08) ? yhi * 1.08 : yhi > 0 ? yhi : 1;
 	fprintf(out,
 	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -159,6 +161,18 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
 			        tx(c, x, xlo, xhi), H - B, tx(c, x, xlo, xhi), H - B + 5,
 			        tx(c, x, xlo, xhi), H - B + 20, x);
+		}
+	} else if (c->x_labels) {
+		/* Names, one tick each, half a step of room at either end. */
+		for (size_t k = 0; k < c->n_x_labels; k++) {
+			fprintf(out,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#333\"/>"
+			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+			        tx(c, (double)k, xlo, xhi), H - B, tx(c, (double)k, xlo, xhi),
+			        H - B + 5, tx(c, (double)k, xlo, xhi), H - B + 20);
+			esc(out, c->x_labels[k]);
+			fprintf(out, "</text>\n");
 		}
 	} else {
 		double xs = nice_step(xhi - xlo > 0 ? xhi - xlo : 1), x0 = ceil(xlo / xs) * xs;

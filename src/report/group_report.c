@@ -7,6 +7,7 @@
 #include <ccbench/chart.h>
 #include <ccbench/explain.h>
 #include <ccbench/group_report.h>
+#include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/units.h>
 
@@ -51,6 +52,13 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 	        ccb_report_str(params, "command"),
 	        (long long)json_integer_value(json_object_get(rep, "members_expected")),
 	        dur[0] ? ", duration " : "", dur, ccb_report_str(rep, "status"));
+	{
+		char rel[320];
+
+		ccb_release_text(json_object_get(rep, "releases"), rel, sizeof(rel));
+		if (rel[0])
+			fprintf(out, "%-10s %s\n", "releases", rel);
+	}
 	if (json_object_get(rep, "planned_start_realtime_us")) {
 		ccb_group_format_realtime(ccb_report_num(rep, "planned_start_realtime_us") / 1e6,
 		                          when, sizeof(when));

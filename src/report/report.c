@@ -3,6 +3,7 @@
  * JSON model, so the three can never disagree.
  */
 #include <ccbench/explain.h>
+#include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/units.h>
 
@@ -145,6 +146,26 @@ static void text_meta_table(FILE *out, const json_t *r)
 	        (long long)json_integer_value(json_object_get(r, "errors")));
 }
 
+/* --until-steady: the level the window held, beside the whole run's. */
+static void text_steady(FILE *out, const json_t *ss)
+{
+	const json_t *w = json_object_get(ss, "window");
+
+	if (!ss)
+		return;
+	if (json_is_true(json_object_get(ss, "attained")))
+		fprintf(out,
+		        "%-18s %.2f MiB/s, %.1f iops over %.1f to %.1f s (%s held: ±%.1f %%, trend "
+		        "%.1f %%); the figures above are the whole run's, ramp included\n",
+		        "steady", ccb_report_num(w, "bandwidth_mib_s"), ccb_report_num(w, "iops"),
+		        ccb_report_num(w, "from_s"), ccb_report_num(w, "to_s"),
+		        ccb_report_str(ss, "spec"), ccb_report_num(w, "max_deviation_pct"),
+		        ccb_report_num(w, "trend_pct"));
+	else
+		fprintf(out, "%-18s not reached (%s): %s\n", "steady", ccb_report_str(ss, "spec"),
+		        ccb_report_str(ss, "why"));
+}
+
 static int write_text(const json_t *r, FILE *out)
 {
 	const json_t *bw = json_object_get(r, "bandwidth_per_second_mib_s");
@@ -157,6 +178,13 @@ static int write_text(const json_t *r, FILE *out)
 
 	fprintf(out, "ccbench %s (path %s, fsid %s)\n", ccb_report_str(r, "command"),
 	        ccb_report_str(r, "path"), ccb_report_str(r, "fsid"));
+	{
+		char rel[320];
+
+		ccb_release_text(json_object_get(r, "releases"), rel, sizeof(rel));
+		if (rel[0])
+			fprintf(out, "%-18s %s\n", "releases", rel);
+	}
 	fprintf(out, "%-18s %s (%s)\n", "status", ccb_report_str(r, "status"),
 	        ccb_report_str(r, "reason"));
 	if (json_object_get(r, "error"))
@@ -183,6 +211,7 @@ static int write_text(const json_t *r, FILE *out)
 	        ccb_report_num(bw, "stddev"), ccb_report_num(bw, "min"), ccb_report_num(bw, "max"),
 	        (long long)json_integer_value(json_object_get(bw, "samples")));
 	fprintf(out, "%-18s %.1f\n", "iops", ccb_report_num(r, "iops"));
+	text_steady(out, json_object_get(r, "steady_state"));
 	text_latency(out, "latency ms", json_object_get(r, "latency_us"));
 	json_array_foreach((json_t *)clients, i, v)
 	{

@@ -2,17 +2,20 @@
  * The commands that read saved documents: `ccbench report` re-renders a
  * result, sweep or group report; `ccbench explain` re-derives their why
  * lines; `ccbench compare` gates a run against a baseline (refusing a
- * point marked distrust). The views themselves are report.c,
+ * point marked distrust or a change of Ceph release). The views are report.c,
  * sweep_report.c and group_report.c.
  */
 #include <ccbench/chart.h>
 #include <ccbench/cli.h>
 #include <ccbench/explain.h>
+#include <ccbench/release.h>
 #include <ccbench/report.h>
+#include <ccbench/stats.h>
 #include <ccbench/sweep.h>
 #include <ccbench/units.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,12 +164,229 @@ static json_t *metric_points(const json_t *doc, bool p99)
 			json_object_set_new(out, key, json_pack("{s:s}", "failed", why));
 			continue;
 		}
-		json_object_set_new(out, key,
-		                    json_pack("{s:f}", "value",
-		                              p99 ? ccb_sweep_agg(p, "latency_p99_us", "mean")
-		                                  : ccb_sweep_agg(p, "bandwidth_mib_s", "mean")));
+		json_t *v = json_pack("{s:f}", "value",
+		                      p99 ? ccb_sweep_agg(p, "latency_p99_us", "mean")
+		                          : ccb_sweep_agg(p, "bandwidth_mib_s", "mean"));
+		/* The repeats' 95 % interval, where they give one. */
+		const json_t *ci = json_object_get(
+		    json_object_get(a, p99 ? "latency_p99_us" : "bandwidth_mib_s"), "ci95_half");
+		if (json_is_number(ci))
+			json_object_set_new(v, "ci95_half", json_real(json_number_value(ci)));
+		/* For compare --same-answer: the runs' spread and count, and
+		 * how many stopped at steady state rather than at their bound. */
+		json_object_set_new(v, "stddev",
+		                    json_real(ccb_sweep_agg(
+		                        p, p99 ? "latency_p99_us" : "bandwidth_mib_s", "stddev")));
+		json_object_set_new(v, "runs", json_integer(ok));
+		json_object_set_new(
+		    v, "steady_runs",
+		    json_integer(json_integer_value(json_object_get(a, "steady_runs"))));
+		json_object_set_new(out, key, v);
 	}
 	return out;
+}
+
+/* The point of sweep @p doc in knee series @p series at row value @p value. */
+static const json_t *series_point(const json_t *doc, const json_t *series, const json_t *value)
+{
+	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		json_t *m = json_deep_copy(json_object_get(p, "matrix"));
+		bool same;
+
+		if (!row_key || !m)
+			return NULL;
+		same = json_equal(json_object_get(m, row_key), value);
+		json_object_del(m, row_key);
+		same = same && json_equal(m, series);
+		json_decref(m);
+		if (same)
+			return p;
+	}
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "order=20 path=krbd" of a knee's series. */
+static void knee_label(const json_t *series, char *buf, size_t len)
+{
+	const char *k;
+	json_t *v;
+	size_t l = 0;
+
+	buf[0] = '\0';
+	json_object_foreach((json_t *)series, k, v)
+	{
+		char *val = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		int n = snprintf(buf + l, len - l, "%s%s=%s", l ? " " : "", k, val ? val : "?");
+		free(val);
+		if (n < 0 || (size_t)n >= len - l)
+			break;
+		l += (size_t)n;
+	}
+}
+
+/* Neither point's runs stopped at steady state: each ran to its bound. */
+static bool whole_runs_both(const json_t *b, const json_t *c)
+{
+	return json_integer_value(json_object_get(b, "steady_runs")) == 0 &&
+	       json_integer_value(json_object_get(c, "steady_runs")) == 0;
+}
+
+/* Welch's 95 % half-width of the difference of two points' means. */
+static double welch_half(const json_t *b, const json_t *c)
+{
+	return ccb_welch_half95(json_number_value(json_object_get(b, "stddev")),
+	                        (size_t)json_integer_value(json_object_get(b, "runs")),
+	                        json_number_value(json_object_get(c, "stddev")),
+	                        (size_t)json_integer_value(json_object_get(c, "runs")));
+}
+
+/*
+ * compare --same-answer: whether a faster way of measuring (steady-state
+ * stops, early-stopped repeats) gives the baseline's answer. Each point
+ * within the tolerance either way, or, where the current point's repeats
+ * give a 95 % interval, the baseline within it, or, where no run of either
+ * stopped at steady state (passes shorter than a ramp and a window, as
+ * seed 002's fastest points: the same measurement twice), the difference
+ * within Welch's two-sample 95 % interval; and every series' knee
+ * (the recommendation) the same row value. Prints a line per point and
+ * knee; @return the number of differences (failed points count).
+ */
+static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, const json_t *cp,
+                       double tol, const char *cur_name, int *matched)
+{
+	const char *key;
+	json_t *v, *bk, *ck;
+	size_t i, j;
+	int differ = 0, same_points = 0, knees = 0, same_knees = 0, spread_knees = 0;
+	double *ratios = calloc(json_object_size(bp) + 1, sizeof(double));
+	size_t n_ratios = 0;
+
+	printf("%-60s %12s %12s %9s  %s\n", "point", "baseline", "current", "delta", "verdict");
+	json_object_foreach((json_t *)bp, key, v)
+	{
+		const json_t *c = json_object_get(cp, key);
+		const char *bf = json_string_value(json_object_get(v, "failed"));
+		const char *cf = json_string_value(json_object_get(c, "failed"));
+		double b = json_number_value(json_object_get(v, "value")), x, delta;
+		const json_t *ci;
+
+		if (!c) {
+			printf("%-60s %12.2f %12s %9s  missing in %s\n", key, b, "-", "-",
+			       cur_name);
+			continue;
+		}
+		++*matched;
+		if (bf || cf) {
+			differ++;
+			printf("%-60s %12s %12s %9s  FAILED (%s)\n", key, bf ? "-" : "",
+			       cf ? "-" : "", "-", bf ? bf : cf);
+			continue;
+		}
+		x = json_number_value(json_object_get(c, "value"));
+		ci = json_object_get(c, "ci95_half");
+		delta = b != 0 ? (x - b) / b * 100 : 0;
+		if (ratios && b > 0)
+			ratios[n_ratios++] = x / b;
+		if (fabs(delta) <= tol) {
+			same_points++;
+			printf("%-60s %12.2f %12.2f %+8.1f%%  same\n", key, b, x, delta);
+		} else if (json_is_number(ci) && fabs(x - b) <= json_number_value(ci)) {
+			same_points++;
+			printf(
+			    "%-60s %12.2f %12.2f %+8.1f%%  same (within its 95%% interval ±%.2f)\n",
+			    key, b, x, delta, json_number_value(ci));
+		} else if (whole_runs_both(v, c) && fabs(x - b) <= welch_half(v, c)) {
+			/* No run of either stopped early: the point was measured
+			 * the same way twice, so the steady-state rule is not what
+			 * differs; only the runs' own spread can. */
+			same_points++;
+			printf("%-60s %12.2f %12.2f %+8.1f%%  same (whole runs both ways, within "
+			       "their two-sample 95%% interval ±%.2f)\n",
+			       key, b, x, delta, welch_half(v, c));
+		} else {
+			differ++;
+			printf("%-60s %12.2f %12.2f %+8.1f%%  DIFFERS%s\n", key, b, x, delta,
+			       json_is_number(ci) ? " (outside its 95% interval too)" : "");
+		}
+	}
+	json_array_foreach(json_object_get(base, "knees"), i, bk)
+	{
+		const json_t *found = NULL;
+		char label[256], bvs[64], cvs[64];
+		char *bv, *cv;
+
+		knees++;
+		json_array_foreach(json_object_get(cur, "knees"), j, ck)
+		{
+			if (json_equal(json_object_get(ck, "series"),
+			               json_object_get(bk, "series")))
+				found = ck;
+		}
+		knee_label(json_object_get(bk, "series"), label, sizeof(label));
+		bv = json_dumps(json_object_get(bk, "value"), JSON_ENCODE_ANY);
+		cv = found ? json_dumps(json_object_get(found, "value"), JSON_ENCODE_ANY) : NULL;
+		snprintf(bvs, sizeof(bvs), "%s", bv ? bv : "?");
+		snprintf(cvs, sizeof(cvs), "%s", cv ? cv : "none");
+		free(bv);
+		free(cv);
+		const json_t *kp =
+		    series_point(base, json_object_get(bk, "series"), json_object_get(bk, "value"));
+		const json_t *cq = found ? series_point(base, json_object_get(bk, "series"),
+		                                        json_object_get(found, "value"))
+		                         : NULL;
+		double diff = 0, two_se = 0;
+
+		if (found &&
+		    json_equal(json_object_get(found, "value"), json_object_get(bk, "value"))) {
+			same_knees++;
+			printf("knee%s%s%s: %s in both: same recommendation\n",
+			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs);
+		} else if (kp && cq && !ccb_sweep_told_apart(kp, cq, &diff, &two_se)) {
+			/* The baseline's own repeats do not tell the two row values
+			 * apart: either is its recommendation, within its spread. */
+			same_knees++;
+			spread_knees++;
+			printf(
+			    "knee%s%s%s: baseline %s, current %s, which the baseline's repeats do "
+			    "not tell apart (%.1f MiB/s, under 2 standard errors %.1f): the same "
+			    "recommendation within the spread\n",
+			    label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs, diff,
+			    two_se);
+		} else {
+			differ++;
+			printf("knee%s%s%s: baseline %s, current %s: DIFFERENT recommendation\n",
+			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
+		}
+	}
+	printf("%s answer: %d of %d points within ±%g%% or their 95%% interval",
+	       differ ? "NOT the same" : "same", same_points, *matched, tol);
+	if (knees)
+		printf(", %d of %d knees the same%s", same_knees, knees,
+		       spread_knees ? " (some within the baseline's spread)" : "");
+	printf("\n");
+	/* Every point moved alike: the machine between the two, more likely
+	 * than the way of measuring (which moves some points, not all). */
+	if (n_ratios > 2) {
+		qsort(ratios, n_ratios, sizeof(double), cmp_double);
+		printf("median current/baseline over the points: %.3f (%s)\n", ratios[n_ratios / 2],
+		       fabs(ratios[n_ratios / 2] - 1) * 100 > tol / 2
+		           ? "the whole grid moved: compare on a quieter machine, or closer in time"
+		           : "no shift of the whole grid");
+	}
+	free(ratios);
+	return differ;
 }
 
 /* A run's explain list: the stored one, else (an older result, or one run
@@ -305,6 +525,19 @@ int ccb_explain_command(const struct ccb_cli *cli)
 	}
 	a.sweep = json_object_get(doc, "points") != NULL;
 	a.out = json_array();
+	/* What the sweep as a whole cannot be read as comes first: it
+	 * qualifies every point below it (latency on one side only). */
+	if (a.sweep) {
+		json_t *cav = ccb_sweep_caveats(doc);
+		if (json_array_size(cav) && a.json)
+			json_array_append_new(
+			    a.out, json_pack("{s:s, s:O}", "point", "sweep", "explain", cav));
+		else if (json_array_size(cav)) {
+			printf("sweep\n");
+			ccb_explain_write_text(cav, stdout);
+		}
+		json_decref(cav);
+	}
 	r = each_run(doc, print_explain, &a);
 	if (r == 0 && a.json) {
 		json_t *o = a.sweep
@@ -319,6 +552,59 @@ int ccb_explain_command(const struct ccb_cli *cli)
 	json_decref(a.out);
 	json_decref(doc);
 	return r ? 1 : 0;
+}
+
+/*
+ * Another Ceph release of the cluster or of the client libraries measures
+ * another system: a regression (or an improvement) between them is the
+ * release's, not the cluster's. Refused unless --allow-release-change.
+ * Said, not refused: other versions of the same releases (16.2.14 and
+ * 16.2.15), and a side that one document does not name -- a result saved
+ * before ccbench recorded releases, or whose mon did not answer
+ * "versions": an unknown release is not a different one, and the next
+ * baseline names it. Returns 1 to refuse.
+ */
+static int refuse_release_change(const json_t *base, const json_t *cur, const char *base_file,
+                                 const char *cur_file, bool allow)
+{
+	json_t *br = ccb_release_of_doc(base), *cr = ccb_release_of_doc(cur);
+	char why[512];
+	int refuse = 0;
+
+	switch (ccb_release_compare(br, cr, why, sizeof(why))) {
+	case CCB_RELEASE_CHANGED:
+		if (!allow) {
+			fprintf(stderr,
+			        "ccbench: compare: %s and %s were measured with different Ceph "
+			        "releases: %s; not a gate across releases "
+			        "(--allow-release-change gates on it anyway)\n",
+			        base_file, cur_file, why);
+			refuse = 1;
+		} else {
+			fprintf(stderr,
+			        "ccbench: compare: note: different Ceph releases: %s "
+			        "(gated anyway: --allow-release-change)\n",
+			        why);
+		}
+		break;
+	case CCB_RELEASE_VERSIONS:
+		fprintf(stderr, "ccbench: compare: note: the same releases, other versions: %s\n",
+		        why);
+		break;
+	case CCB_RELEASE_UNKNOWN:
+		fprintf(stderr,
+		        "ccbench: compare: note: %s: the releases cannot be compared (a result "
+		        "saved before ccbench recorded them names none)\n",
+		        why[0] ? why : "neither file names its Ceph releases");
+		break;
+	case CCB_RELEASE_SAME:
+		if (why[0])
+			fprintf(stderr, "ccbench: compare: note: %s: not checked\n", why);
+		break;
+	}
+	json_decref(br);
+	json_decref(cr);
+	return refuse;
 }
 
 int ccb_compare_parse_tolerance(const char *text, double *pct)
@@ -382,8 +668,28 @@ int ccb_compare_command(const struct ccb_cli *cli)
 			return 2;
 		}
 	}
+	if (refuse_release_change(base, cur, cli->args[0], cli->args[1], o->allow_release_change)) {
+		json_decref(base);
+		json_decref(cur);
+		return 2;
+	}
 	bp = metric_points(base, p99);
 	cp = metric_points(cur, p99);
+	if (o->same_answer) {
+		int differ = same_answer(base, cur, bp, cp, tol, cli->args[1], &matched);
+
+		if (!matched || matched != (int)json_object_size(bp)) {
+			fprintf(
+			    stderr,
+			    "ccbench: compare: %s and %s do not hold the same points (%d of %zu "
+			    "matched)\n",
+			    cli->args[0], cli->args[1], matched, json_object_size(bp));
+			status = 2;
+		} else {
+			status = differ ? 1 : 0;
+		}
+		goto out;
+	}
 	printf("%-60s %12s %12s %9s  %s\n", "point", "baseline", "current", "delta", "verdict");
 	json_object_foreach(bp, key, v)
 	{
@@ -433,6 +739,7 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		printf("\n");
 		status = regressed || failed ? 1 : 0;
 	}
+out:
 	json_decref(bp);
 	json_decref(cp);
 	json_decref(base);

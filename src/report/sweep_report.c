@@ -6,6 +6,7 @@
  */
 #include <ccbench/chart.h>
 #include <ccbench/explain.h>
+#include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/sweep.h>
 #include <ccbench/units.h>
@@ -110,6 +111,10 @@ static bool is_knee(const json_t *doc, const json_t *pt, const char *row_key)
 	const json_t *m = json_object_get(pt, "matrix"), *k;
 	size_t i;
 
+	/* A series that cannot show readahead has no knee to show, nor has a
+	 * point whose figure is the emulator's. */
+	if (ccb_sweep_point_fuse_loop(pt) || ccb_sweep_point_emulated_limit(pt))
+		return false;
 	json_array_foreach(json_object_get(doc, "knees"), i, k)
 	{
 		json_t *s = json_deep_copy(m);
@@ -132,6 +137,7 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 	json_t *r, *c;
 	size_t i, j;
 	double scale = unit_scale ? atof(unit_scale) : 1;
+	bool ci = strcmp(what, "bandwidth_mib_s") == 0 && json_object_get(doc, "repeat_until_pct");
 
 	fprintf(out, "%s\n%-14s", title, row_key);
 	json_array_foreach(cols, j, c) fprintf(out, "  %24s", json_string_value(c));
@@ -147,13 +153,43 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 			if (p && json_integer_value(json_object_get(json_object_get(p, "aggregate"),
 			                                            "runs_ok")) > 0) {
 				bool knee = what[0] == 'b' && is_knee(doc, p, row_key);
+				bool is_tr = strncmp(what, "tradeoff:", 9) == 0;
+				const json_t *tr =
+				    is_tr ? json_object_get(
+				                json_object_get(json_object_get(p, "aggregate"),
+				                                "tradeoff_randread"),
+				                what + 9)
+				          : NULL;
 				if (strcmp(what, "latency") == 0)
 					snprintf(cell, sizeof(cell), "%.2f / %.2f",
 					         ccb_sweep_agg(p, "latency_p50_us", "mean") / 1e3,
 					         ccb_sweep_agg(p, "latency_p99_us", "mean") / 1e3);
+				else if (is_tr && !tr)
+					snprintf(cell, sizeof(cell), "-");
+				else if (is_tr)
+					snprintf(cell, sizeof(cell), "%.2f / %.2f",
+					         json_number_value(json_object_get(
+					             json_object_get(tr, "mean_us"), "mean")) /
+					             1e3,
+					         json_number_value(json_object_get(
+					             json_object_get(tr, "p99_us"), "mean")) /
+					             1e3);
+				else if (ci)
+					/* Early-stopped repeats: the interval and the runs it took.
+					 */
+					snprintf(cell, sizeof(cell), "%s%.1f ± %.1f (%lld)",
+					         knee ? "*" : "",
+					         ccb_sweep_agg(p, what, "mean") * scale,
+					         ccb_sweep_agg(p, what, "ci95_half") * scale,
+					         (long long)json_integer_value(json_object_get(
+					             json_object_get(p, "aggregate"), "runs_ok")));
 				else
 					snprintf(cell, sizeof(cell), "%s%.1f ± %.1f",
-					         knee ? "*" : "",
+					         knee ? "*"
+					         : what[0] == 'b' &&
+					                 ccb_sweep_point_emulated_limit(p)
+					             ? "~"
+					             : "",
 					         ccb_sweep_agg(p, what, "mean") * scale,
 					         ccb_sweep_agg(p, what, "stddev") * scale);
 			}
@@ -214,9 +250,7 @@ static void sweep_why(const json_t *doc, FILE *out)
  * not told apart by the repeats (about 95 % for a normal spread). */
 #define KNEE_SE_FACTOR 2.0
 
-/* Whether knee point @p k and neighbour @p q differ by more than the
- * repeats' spread, and else how many repeats would tell them apart. */
-static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE *out)
+bool ccb_sweep_told_apart(const json_t *k, const json_t *q, double *diff, double *two_se)
 {
 	double mk = ccb_sweep_agg(k, "bandwidth_mib_s", "mean"),
 	       sk = ccb_sweep_agg(k, "bandwidth_mib_s", "stddev");
@@ -226,19 +260,38 @@ static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE 
 	    (double)json_integer_value(json_object_get(json_object_get(k, "aggregate"), "runs_ok"));
 	double nq =
 	    (double)json_integer_value(json_object_get(json_object_get(q, "aggregate"), "runs_ok"));
-	double diff = fabs(mk - mq), se;
+
+	*diff = fabs(mk - mq);
+	/* One run of q: its spread taken as k's. */
+	*two_se = nk >= 1 && nq >= 1
+	              ? KNEE_SE_FACTOR * sqrt(sk * sk / nk + (nq > 1 ? sq * sq / nq : sk * sk / nk))
+	              : 0;
+	return *diff > *two_se;
+}
+
+/* Whether knee point @p k and neighbour @p q differ by more than the
+ * repeats' spread, and else how many repeats would tell them apart. */
+static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE *out)
+{
+	double mk = ccb_sweep_agg(k, "bandwidth_mib_s", "mean"),
+	       sk = ccb_sweep_agg(k, "bandwidth_mib_s", "stddev");
+	double mq = ccb_sweep_agg(q, "bandwidth_mib_s", "mean"),
+	       sq = ccb_sweep_agg(q, "bandwidth_mib_s", "stddev");
+	double nq =
+	    (double)json_integer_value(json_object_get(json_object_get(q, "aggregate"), "runs_ok"));
+	double diff, two_se;
+	bool apart = ccb_sweep_told_apart(k, q, &diff, &two_se);
 	char vb[64];
 
 	if (nq < 1)
 		return;
-	se = sqrt(sk * sk / nk + (nq > 1 ? sq * sq / nq : sk * sk / nk));
 	fprintf(out,
 	        "  vs %s %s: %.1f ± %.1f (%.0f runs), difference %.1f, %.0f × its standard "
 	        "error %.1f: ",
 	        row_key,
 	        label_of(json_object_get(json_object_get(q, "matrix"), row_key), vb, sizeof(vb)),
-	        mq, sq, nq, diff, KNEE_SE_FACTOR, KNEE_SE_FACTOR * se);
-	if (diff > KNEE_SE_FACTOR * se) {
+	        mq, sq, nq, diff, KNEE_SE_FACTOR, two_se);
+	if (apart) {
 		fprintf(out, "distinguishable\n");
 		return;
 	}
@@ -251,6 +304,67 @@ static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE 
 	fprintf(out, "not distinguishable; about %.0f repeats would tell them apart%s\n",
 	        floor(KNEE_SE_FACTOR * KNEE_SE_FACTOR * var / (diff * diff)) + 1,
 	        diff < 0.01 * mk ? " (they differ by under 1 %)" : "");
+}
+
+/* A recommendation of a categorical row axis: the best, not a knee. */
+static bool is_best(const json_t *k)
+{
+	const char *kind = json_string_value(json_object_get(k, "kind"));
+
+	return kind && strcmp(kind, "best") == 0;
+}
+
+/* The point of @p k's series whose row value is @p value. */
+static const json_t *series_point(const json_t *doc, const json_t *k, const json_t *value)
+{
+	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const json_t *p;
+	size_t j;
+
+	json_array_foreach(json_object_get(doc, "points"), j, p)
+	{
+		json_t *s = json_deep_copy(json_object_get(p, "matrix"));
+		json_object_del(s, row_key);
+		bool same =
+		    json_equal(s, json_object_get(k, "series")) &&
+		    json_equal(json_object_get(json_object_get(p, "matrix"), row_key), value);
+		json_decref(s);
+		if (same)
+			return p;
+	}
+	return NULL;
+}
+
+/* The best of a categorical series against each other value: told apart
+ * by the repeats, or how many would tell them apart. */
+static void best_confidence(const json_t *doc, const json_t *k, bool first, FILE *out)
+{
+	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const json_t *best = series_point(doc, k, json_object_get(k, "value")), *o;
+	char buf[256], vb[64];
+	size_t j;
+
+	if (!best || !json_array_size(json_object_get(k, "others")))
+		return;
+	json_int_t n =
+	    json_integer_value(json_object_get(json_object_get(best, "aggregate"), "runs_ok"));
+	series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
+	fprintf(out, "%sconfidence (%s): %s %s, %.1f ± %.1f (%lld run%s)", first ? "\n" : "", buf,
+	        row_key, label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+	        ccb_sweep_agg(best, "bandwidth_mib_s", "mean"),
+	        ccb_sweep_agg(best, "bandwidth_mib_s", "stddev"), (long long)n, n == 1 ? "" : "s");
+	if (n < 2) {
+		fprintf(out, ": one run per point, no spread to judge by (give \"repeat\": 3 or "
+		             "more)\n");
+		return;
+	}
+	fputc('\n', out);
+	json_array_foreach(json_object_get(k, "others"), j, o)
+	{
+		const json_t *q = series_point(doc, k, json_object_get(o, "value"));
+		if (q)
+			knee_vs(best, q, row_key, out);
+	}
 }
 
 /*
@@ -269,6 +383,11 @@ static void knee_confidence(const json_t *doc, FILE *out)
 	json_array_foreach(json_object_get(doc, "knees"), i, k)
 	{
 		const json_t *prev = NULL, *knee = NULL, *next = NULL;
+
+		if (is_best(k)) {
+			best_confidence(doc, k, i == 0, out);
+			continue;
+		}
 
 		/* The knee's series in row order (points arrive in matrix order). */
 		json_array_foreach(points, j, p)
@@ -290,7 +409,8 @@ static void knee_confidence(const json_t *doc, FILE *out)
 			else
 				prev = p;
 		}
-		if (!knee || (!prev && !next))
+		if (!knee || (!prev && !next) || ccb_sweep_point_fuse_loop(knee) ||
+		    ccb_sweep_point_emulated_limit(knee))
 			continue;
 		series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
 		json_int_t n = json_integer_value(
@@ -314,6 +434,140 @@ static void knee_confidence(const json_t *doc, FILE *out)
 	}
 }
 
+/* Runs with --until-steady: how many reached steady state, and which
+ * figure the table shows for them. */
+static void steady_note(const json_t *doc, FILE *out)
+{
+	const json_t *p;
+	size_t i;
+	long long ok = 0, steady = 0, asked = 0;
+
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		const json_t *a = json_object_get(p, "aggregate");
+		if (!json_object_get(a, "steady_runs"))
+			continue;
+		asked++;
+		ok += json_integer_value(json_object_get(a, "runs_ok"));
+		steady += json_integer_value(json_object_get(a, "steady_runs"));
+	}
+	if (!asked)
+		return;
+	fprintf(out,
+	        "(--until-steady: %lld of %lld runs reached steady state and count their "
+	        "window's mean; the others their whole run)\n",
+	        steady, ok);
+}
+
+/* Whether the points of @p series (a matrix less the row key) went through fuse-loop. */
+static bool series_fuse_loop(const json_t *doc, const json_t *series, const char *row_key)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		json_t *s = json_deep_copy(json_object_get(p, "matrix"));
+		json_object_del(s, row_key);
+		bool same = json_equal(s, series);
+		json_decref(s);
+		if (same && ccb_sweep_point_fuse_loop(p))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the point of knee @p k says its emulated client CPU was the limit. */
+static bool knee_emulated(const json_t *doc, const json_t *k, const char *row_key)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		json_t *s = json_deep_copy(json_object_get(p, "matrix"));
+		json_object_del(s, row_key);
+		bool same = json_equal(s, json_object_get(k, "series")) &&
+		            json_equal(json_object_get(json_object_get(p, "matrix"), row_key),
+		                       json_object_get(k, "value"));
+		json_decref(s);
+		if (same)
+			return ccb_sweep_point_emulated_limit(p);
+	}
+	return false;
+}
+
+/*
+ * The sweep's latency, before its tables: what was injected where, what
+ * the probe measured, and what the figures cannot be read as.
+ */
+static void latency_lines(const json_t *doc, FILE *out)
+{
+	const json_t *lat = json_object_get(doc, "latency"), *pr, *c;
+	json_t *caveats = ccb_sweep_caveats(doc);
+	size_t i;
+	char d[32];
+
+	if (json_integer_value(json_object_get(lat, "osd_us")) > 0) {
+		ccb_format_duration((uint64_t)json_integer_value(json_object_get(lat, "osd_us")), d,
+		                    sizeof(d));
+		fprintf(out,
+		        "latency: about %s injected on every OSD for every client (--osd-latency; "
+		        "librbd and the kernel client alike)\n",
+		        d);
+	}
+	json_array_foreach(json_object_get(lat, "probes"), i, pr)
+	{
+		char paths[128] = "";
+		const json_t *v;
+		size_t j;
+
+		json_array_foreach(json_object_get(pr, "paths"), j, v)
+		    snprintf(paths + strlen(paths), sizeof(paths) - strlen(paths), "%s%s",
+		             j ? ", " : "", json_string_value(v));
+		if (json_object_get(pr, "error")) {
+			fprintf(out, "latency probe (%s): %s\n", paths,
+			        json_string_value(json_object_get(pr, "error")));
+			continue;
+		}
+		ccb_format_duration((uint64_t)json_integer_value(json_object_get(pr, "client_us")),
+		                    d, sizeof(d));
+		fprintf(out,
+		        "latency probe (%s%s%s): round trips at depth 1, %.2f ms mean, %.2f ms p50 "
+		        "(%lld reads)\n",
+		        paths,
+		        json_integer_value(json_object_get(pr, "client_us")) ? ", client-side "
+		                                                             : "",
+		        json_integer_value(json_object_get(pr, "client_us")) ? d : "",
+		        json_number_value(json_object_get(pr, "mean_us")) / 1e3,
+		        json_number_value(json_object_get(pr, "p50_us")) / 1e3,
+		        (long long)json_integer_value(json_object_get(pr, "ops")));
+	}
+	json_array_foreach(caveats, i, c)
+	    fprintf(out, "%s: %s\n",
+	            strcmp(str_or(json_object_get(c, "severity"), ""), "distrust") == 0 ? "DISTRUST"
+	                                                                                : "warning",
+	            str_or(json_object_get(c, "text"), ""));
+	json_decref(caveats);
+}
+
+/* The config's command, or the commands of its "command" axis. */
+static const char *commands_of(const json_t *cfg, char *buf, size_t len)
+{
+	const json_t *axis = json_object_get(json_object_get(cfg, "matrix"), "command"), *c;
+	size_t i;
+
+	if (!json_is_array(axis))
+		return str_or(json_object_get(cfg, "command"), "?");
+	buf[0] = '\0';
+	json_array_foreach(axis, i, c)
+	{
+		size_t l = strlen(buf);
+		snprintf(buf + l, len - l, "%s%s", i ? ", " : "", str_or(c, "?"));
+	}
+	return buf;
+}
+
 void ccb_sweep_render_text(const json_t *doc, FILE *out)
 {
 	const json_t *cfg = json_object_get(doc, "config"), *k, *p;
@@ -325,18 +579,76 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	fprintf(
 	    out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
 	    str_or(json_object_get(cfg, "name"), str_or(json_object_get(doc, "config_file"), "")),
-	    json_string_value(json_object_get(cfg, "command")),
+	    commands_of(cfg, buf, sizeof(buf)),
 	    (long long)json_array_size(json_object_get(doc, "points")),
 	    (long long)json_integer_value(json_object_get(doc, "repeat")),
 	    json_string_value(json_object_get(doc, "order")),
 	    json_string_value(json_object_get(doc, "status")));
-	table(
-	    doc, out, "bandwidth_mib_s",
-	    "\nMiB/s, mean ± stddev over repeats (* = knee: smallest value within 5% of the best)",
-	    NULL);
+	ccb_release_text(json_object_get(doc, "releases"), buf, sizeof(buf));
+	if (buf[0])
+		fprintf(out, "releases: %s\n", buf);
+	latency_lines(doc, out);
+	if (json_object_get(doc, "repeat_until_pct")) {
+		fprintf(
+		    out,
+		    "repeats until the 95 %% interval is within ±%g %% (at least %d runs): %lld "
+		    "runs, %lld not needed\n",
+		    json_number_value(json_object_get(doc, "repeat_until_pct")), CCB_SWEEP_MIN_RUNS,
+		    (long long)json_integer_value(json_object_get(doc, "runs_done")),
+		    (long long)json_integer_value(json_object_get(doc, "runs_not_needed")));
+		table(doc, out, "bandwidth_mib_s",
+		      is_best(json_array_get(json_object_get(doc, "knees"), 0))
+		          ? "\nMiB/s, mean ± 95 % confidence interval (runs) (* = the best of its "
+		            "column)"
+		          : "\nMiB/s, mean ± 95 % confidence interval (runs) (* = knee: smallest "
+		            "value within 5% of the best)",
+		      NULL);
+	} else {
+		table(
+		    doc, out, "bandwidth_mib_s",
+		    is_best(json_array_get(json_object_get(doc, "knees"), 0))
+		        ? "\nMiB/s, mean ± stddev over repeats (* = the best of its column)"
+		        : "\nMiB/s, mean ± stddev over repeats (* = knee: smallest value within 5% "
+		          "of the best; ~ = the client's emulated CPU was the limit)",
+		    NULL);
+	}
+	steady_note(doc, out);
 	table(doc, out, "latency", "\nlatency p50 / p99 (ms), mean over repeats", NULL);
+	json_t *sizes = json_object();
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		const char *sk;
+		json_t *sv;
+		json_object_foreach(
+		    json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread"), sk, sv)
+		    json_object_set_new(sizes, sk, json_true());
+	}
+	if (json_object_size(sizes)) {
+		const char *sk;
+		json_t *sv;
+		/* Smallest reads first ("4K" before "64K"). */
+		for (int pass = 0; pass < 2; pass++)
+			json_object_foreach(sizes, sk, sv)
+			{
+				uint64_t b = 0;
+				char what[48], title[160];
+
+				ccb_parse_bytes(sk, &b);
+				if ((pass == 0) != (b <= 4096))
+					continue;
+				snprintf(what, sizeof(what), "tradeoff:%s", sk);
+				snprintf(
+				    title, sizeof(title),
+				    "\nthe cost: %s random reads at depth 1 after each setting, "
+				    "latency mean / p99 (ms)",
+				    sk);
+				table(doc, out, what, title, NULL);
+			}
+	}
+	json_decref(sizes);
 	json_array_foreach(json_object_get(doc, "points"), i, p) any_tradeoff |=
-	    json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread_4k") != NULL;
+	    json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread_4k") != NULL &&
+	    !json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread");
 	if (any_tradeoff) {
 		fprintf(out, "\nthe cost: 4K random read latency p99 (ms) at each setting\n");
 		/* Re-use the table code on the tradeoff aggregate. */
@@ -354,12 +666,44 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	}
 	json_array_foreach(json_object_get(doc, "knees"), i, k)
 	{
+		const json_t *o;
+		size_t j;
+
 		series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
-		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s (best %.1f)\n",
-		        i ? "" : "\n", buf, row_key,
-		        label_of(json_object_get(k, "value"), vb, sizeof(vb)),
-		        json_number_value(json_object_get(k, "bandwidth_mib_s")),
-		        json_number_value(json_object_get(k, "best_mib_s")));
+		if (series_fuse_loop(doc, json_object_get(k, "series"), row_key))
+			continue;
+		if (knee_emulated(doc, k, row_key)) {
+			fprintf(out,
+			        "%sno recommendation (%s): at its knee, %s %s, the client's "
+			        "emulated CPU was the limit\n",
+			        i ? "" : "\n", buf, row_key,
+			        label_of(json_object_get(k, "value"), vb, sizeof(vb)));
+			continue;
+		}
+		if (!is_best(k)) {
+			fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s (best %.1f)\n",
+			        i ? "" : "\n", buf, row_key,
+			        label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+			        json_number_value(json_object_get(k, "bandwidth_mib_s")),
+			        json_number_value(json_object_get(k, "best_mib_s")));
+			continue;
+		}
+		/* A choice between names: the best, and what each other one loses. */
+		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s, the best", i ? "" : "\n",
+		        buf, row_key, label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+		        json_number_value(json_object_get(k, "bandwidth_mib_s")));
+		json_array_foreach(json_object_get(k, "others"), j, o)
+		{
+			if (json_is_number(json_object_get(o, "vs_best_pct")))
+				fprintf(out, "%s %s %.1f (%+.0f %%)", j ? "," : ";",
+				        label_of(json_object_get(o, "value"), vb, sizeof(vb)),
+				        json_number_value(json_object_get(o, "bandwidth_mib_s")),
+				        json_number_value(json_object_get(o, "vs_best_pct")));
+			else
+				fprintf(out, "%s %s failed", j ? "," : ";",
+				        label_of(json_object_get(o, "value"), vb, sizeof(vb)));
+		}
+		fputc('\n', out);
 	}
 	knee_confidence(doc, out);
 	sweep_why(doc, out);
@@ -411,7 +755,8 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 	{
 		json_object_foreach(json_object_get(p, "matrix"), key, v)
 		{
-			bool found = false;
+			/* A command axis is the row's command column already. */
+			bool found = strcmp(key, "command") == 0;
 			json_array_foreach(keys, j, k) found |=
 			    strcmp(json_string_value(k), key) == 0;
 			if (!found)
@@ -422,7 +767,8 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 	json_array_foreach(keys, j, k) fprintf(out, ",%s", json_string_value(k));
 	fprintf(out, ",runs,runs_ok,bandwidth_mib_s_mean,bandwidth_mib_s_stddev,"
 	             "bandwidth_mib_s_min,bandwidth_mib_s_max,iops_mean,latency_p50_us_mean,"
-	             "latency_p99_us_mean,tradeoff_4k_p99_us_mean,explain\n");
+	             "latency_p99_us_mean,tradeoff_4k_p99_us_mean,bandwidth_mib_s_ci95_low,"
+	             "bandwidth_mib_s_ci95_high,steady_runs,explain\n");
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *a = json_object_get(p, "aggregate");
@@ -445,6 +791,18 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 		        ccb_sweep_agg(p, "latency_p99_us", "mean"));
 		if (t)
 			fprintf(out, "%.3f", json_number_value(json_object_get(t, "mean")));
+		/* Empty where the repeats give no interval (one run) or the runs
+		 * had no --until-steady; explain stays last. */
+		const json_t *bwa = json_object_get(a, "bandwidth_mib_s");
+		if (json_object_get(bwa, "ci95_half"))
+			fprintf(out, ",%.3f,%.3f,",
+			        json_number_value(json_object_get(bwa, "ci95_low")),
+			        json_number_value(json_object_get(bwa, "ci95_high")));
+		else
+			fprintf(out, ",,,");
+		if (json_object_get(a, "steady_runs"))
+			fprintf(out, "%lld",
+			        (long long)json_integer_value(json_object_get(a, "steady_runs")));
 		point_explain(p, eb, sizeof(eb));
 		fprintf(out, ",%s\n", eb);
 	}
@@ -453,9 +811,11 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 }
 
 /* A row value on the chart's x axis: sizes in KiB, numbers as they are. */
-static double x_value(const json_t *v, bool *is_size)
+static double x_value(const json_t *v, bool *is_size, const json_t *names)
 {
 	uint64_t b;
+	const json_t *n;
+	size_t i;
 
 	if (json_is_number(v))
 		return json_number_value(v);
@@ -463,7 +823,28 @@ static double x_value(const json_t *v, bool *is_size)
 		*is_size = true;
 		return (double)b / 1024.0;
 	}
+	/* A name (mount-via kernel): its place among the row's names. */
+	json_array_foreach((json_t *)names, i,
+	                   n) if (json_is_string(v) &&
+	                          strcmp(json_string_value(n), json_string_value(v)) ==
+	                              0) return (double)i;
 	return NAN;
+}
+
+/* Whether a run of a point of series @p label went through fuse-loop. */
+static bool series_fuse_loop_label(const json_t *doc, const char *label, const char *row_key)
+{
+	const json_t *p;
+	size_t i;
+	char buf[256];
+
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		series_label(json_object_get(p, "matrix"), row_key, buf, sizeof(buf));
+		if (strcmp(buf, label) == 0 && ccb_sweep_point_fuse_loop(p))
+			return true;
+	}
+	return false;
 }
 
 int ccb_sweep_render_svg(const json_t *doc, FILE *out)
@@ -471,12 +852,17 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 	const json_t *points = json_object_get(doc, "points");
 	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
 	json_t *cols = distinct(points, row_key, false), *c;
+	json_t *names = is_best(json_array_get(json_object_get(doc, "knees"), 0))
+	                    ? distinct(points, row_key, true)
+	                    : json_array();
 	size_t nc = json_array_size(cols), np = json_array_size(points), j;
+	const char **labels = calloc(json_array_size(names) + 1, sizeof(*labels));
 	struct ccb_chart_series *ser = calloc(nc + 1, sizeof(*ser));
 	double *xs = calloc(np * nc + 1, sizeof(double)), *ys = calloc(np * nc + 1, sizeof(double));
 	double *es = calloc(np * nc + 1, sizeof(double));
+	char(*series_labels)[320] = calloc(nc + 1, sizeof(*series_labels));
 	bool is_size = false, all_pos = true;
-	char xt[128], title[256];
+	char xt[128], title[256], cmds[256];
 	int r;
 
 	json_array_foreach(cols, j, c)
@@ -486,16 +872,22 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 		char buf[256];
 
 		ser[j].label = json_string_value(c);
+		/* The legend says what a fuse-loop line is not: a readahead curve. */
+		if (series_fuse_loop_label(doc, ser[j].label, row_key)) {
+			snprintf(series_labels[j], sizeof(series_labels[j]),
+			         "%s (fuse-loop: cannot show readahead)", ser[j].label);
+			ser[j].label = series_labels[j];
+		}
 		ser[j].x = xs + j * np;
 		ser[j].y = ys + j * np;
 		ser[j].err = es + j * np;
 		json_array_foreach((json_t *)points, i, p)
 		{
 			series_label(json_object_get(p, "matrix"), row_key, buf, sizeof(buf));
-			if (strcmp(buf, ser[j].label) != 0)
+			if (strcmp(buf, json_string_value(c)) != 0)
 				continue;
 			double x = x_value(json_object_get(json_object_get(p, "matrix"), row_key),
-			                   &is_size);
+			                   &is_size, names);
 			if (isnan(x) || !json_integer_value(json_object_get(
 			                    json_object_get(p, "aggregate"), "runs_ok")))
 				continue;
@@ -512,15 +904,20 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 	/* A log2 axis can show 0 (readahead off) at its left end; negatives, never. */
 	snprintf(title, sizeof(title), "%s: %s",
 	         str_or(json_object_get(json_object_get(doc, "config"), "name"), "ccbench sweep"),
-	         json_string_value(json_object_get(json_object_get(doc, "config"), "command")));
+	         commands_of(json_object_get(doc, "config"), cmds, sizeof(cmds)));
+	for (size_t k = 0; k < json_array_size(names); k++)
+		labels[k] = json_string_value(json_array_get(names, k));
 	struct ccb_chart ch = {.title = title,
 	                       .x_title = xt,
 	                       .y_title = "bandwidth (MiB/s), mean ± stddev",
 	                       .x_log2 = is_size && all_pos,
+	                       .x_labels = json_array_size(names) ? labels : NULL,
+	                       .n_x_labels = json_array_size(names),
 	                       .series = ser,
 	                       .n_series = nc};
 	r = ccb_chart_svg(&ch, out);
-	free(ser), free(xs), free(ys), free(es);
+	free(ser), free(xs), free(ys), free(es), free(labels), free(series_labels);
 	json_decref(cols);
+	json_decref(names);
 	return r;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <ccbench/cli.h>
+#include <ccbench/help.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,8 +53,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	err[0] = '\0';
 	if (ccb_cli_parse(argc, argv, &cli, err, sizeof(err)) == 0) {
-		if (cli.help && devnull)
-			ccb_cli_usage(devnull, cli.command ? cli.cmd_mask : 0);
+		if (cli.help && devnull) {
+			if (cli.command)
+				ccb_help_command(devnull, ccb_cli_command_find(cli.command));
+			else
+				ccb_help_overview(devnull, cli.help_group);
+		}
 		if (cli.command && !cli.help) {
 			json_t *j;
 			char *s;

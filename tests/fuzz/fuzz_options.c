@@ -35,7 +35,20 @@ static void check_range(const struct ccb_opts *o, const struct ccb_opt_desc *d, 
 {
 	uint64_t v;
 
-	if (d->type != CCB_OPT_UINT && d->type != CCB_OPT_BYTES && d->type != CCB_OPT_DURATION)
+	if (d->type == CCB_OPT_STEADY) {
+		const struct ccb_steady_spec *sp = (const void *)((const char *)o + d->offset);
+
+		/* The window within the row's range, the tolerance within steady.h's. */
+		if (sp->on && (sp->window_usec < d->min || sp->window_usec > d->max ||
+		               sp->tol_centipct < CCB_STEADY_TOL_MIN ||
+		               sp->tol_centipct > CCB_STEADY_TOL_MAX)) {
+			fprintf(stderr, "--%s '%s' was accepted out of range\n", d->name, value);
+			abort();
+		}
+		return;
+	}
+	if (d->type != CCB_OPT_UINT && d->type != CCB_OPT_BYTES && d->type != CCB_OPT_DURATION &&
+	    d->type != CCB_OPT_PCT)
 		return;
 	memcpy(&v, (const char *)o + d->offset, sizeof(v));
 	if (v < d->min || v > d->max) {

@@ -3,7 +3,7 @@
  * `ccbench krbd restore` reads back from the state directory after a
  * killed run (src/undo.c ccb_undo_state_stranded and _report) and the
  * check each record gets before its undo (src/paths/sysfs.c read_ahead_kb,
- * src/paths/mapping.c ccb_map_restore: loop, fuse, krbd_map).
+ * src/paths/map_restore.c ccb_map_restore: loop, fuse, krbd_map).
  *
  * The input is the contents of one state file, DIR/run-1-1.json. DIR and
  * the sysfs root are empty directories of the target's own, so no record

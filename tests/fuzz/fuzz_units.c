@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/steady.h>
 #include <ccbench/units.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -45,6 +46,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ccb_format_duration(v, buf, sizeof(buf));
 		check_round_trip("duration", s, v, buf, ccb_parse_duration_usec);
 	}
+	if (ccb_parse_pct_centi(s, &v) == 0) {
+		ccb_format_pct_centi(v, buf, sizeof(buf));
+		check_round_trip("percent", s, v, buf, ccb_parse_pct_centi);
+	}
+	/* An --until-steady spec: accepted means in range, and its
+	 * normalised text parses to the same spec. */
+	{
+		struct ccb_steady_spec a, b;
+		char err[256];
+
+		if (ccb_steady_parse(s, 2000000, 3600000000ull, &a, err, sizeof(err)) == 0 &&
+		    (a.tol_centipct < CCB_STEADY_TOL_MIN || a.tol_centipct > CCB_STEADY_TOL_MAX ||
+		     a.window_usec < 2000000 || a.window_usec % 1000000 ||
+		     ccb_steady_parse(a.text, 2000000, 3600000000ull, &b, err, sizeof(err)) != 0 ||
+		     memcmp(&a, &b, sizeof(a)) != 0)) {
+			fprintf(stderr,
+			        "steady: '%s' accepted as '%s', which does not round-trip\n", s,
+			        a.text);
+			abort();
+		}
+	}
 	if (ccb_parse_u64(s, &v) == 0) {
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 		check_round_trip("u64", s, v, buf, ccb_parse_u64);
@@ -56,6 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_round_trip("format bytes", "(raw)", v, buf, ccb_parse_bytes);
 		ccb_format_duration(v, buf, sizeof(buf));
 		check_round_trip("format duration", "(raw)", v, buf, ccb_parse_duration_usec);
+		ccb_format_pct_centi(v, buf, sizeof(buf));
+		check_round_trip("format percent", "(raw)", v, buf, ccb_parse_pct_centi);
 		/* Short buffers truncate, never overflow. */
 		ccb_format_bytes(v, buf, 1 + data[0] % 8);
 		ccb_format_duration(v, buf, 1 + data[1] % 8);

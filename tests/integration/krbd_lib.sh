@@ -8,9 +8,13 @@ mkdir -p "$CCB_STATE_DIR"
 # never-written extents would return zeroes without touching the OSDs).
 krbd_image() {
 	rbd create "rbd/$1" --size "$2" || fail "rbd create rbd/$1"
+	# Removed however the test ends (a failed check exits at once).
+	on_exit krbd_image_rm "$1"
 	rbd bench --io-type write --io-size 4M --io-total "$2" "rbd/$1" >/dev/null 2>&1 ||
 		fail "rbd bench write rbd/$1"
 }
+
+krbd_image_rm() { rbd rm "rbd/$1" >/dev/null 2>&1 || true; }
 
 # ra DEV: read_ahead_kb of /dev/DEV's queue.
 ra() {
@@ -102,4 +106,45 @@ time.sleep(60)
 PY
 	HOLD_PID=$!
 	poll 10 grep -q held hold.out || fail "could not map $1: $(cat hold.out)"
+}
+
+# map_request OUT CMD...: run CMD (a `ccbench krbd read --map ... --map-via
+# kernel`) in a mount namespace of its own whose /sys/bus/rbd and
+# /sys/module/rbd are plain files on a tmpfs. `rbd device map`, which
+# ccbench runs, is this release's CLI against the real cluster: it writes
+# its request (monitor addresses, name, options) into add_single_major as
+# it would to the driver, then waits for a device that never comes. CMD
+# is then interrupted (SIGINT) and must unwind; the request, its key
+# replaced by X, goes to OUT, CMD's exit status to OUT.rc, its stderr to
+# OUT.err. For the map options of each release where this kernel has no
+# rbd driver. Bounded: 30 s for the request, 30 s for CMD to stop.
+map_request() {
+	local out=$1
+	shift
+	# "unchanged", then /sys private in the new namespace alone: a chroot's
+	# / is no mount point, whose propagation unshare could not change.
+	unshare -m --propagation unchanged bash -s "$out" "$@" <<'SH' || fail "map_request: exit $? (90: no fake sysfs)"
+set -u
+out=$1
+shift
+mount --make-rprivate /sys && mount -t tmpfs tmpfs /sys/bus && mkdir /sys/bus/rbd && : >/sys/bus/rbd/add_single_major &&
+	: >/sys/bus/rbd/add && mount -t tmpfs tmpfs /sys/module &&
+	mkdir -p /sys/module/rbd/parameters && echo Y >/sys/module/rbd/parameters/single_major || exit 90
+"$@" >"$out.out" 2>"$out.err" &
+pid=$!
+for _ in $(seq 300); do
+	[ -s /sys/bus/rbd/add_single_major ] && break
+	sleep 0.1
+done
+sleep 0.3
+kill -INT "$pid"
+for _ in $(seq 300); do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid"
+echo $? >"$out.rc"
+sed -E 's/(secret|key)=[^ ,]*/\1=X/g' /sys/bus/rbd/add_single_major >"$out"
+SH
 }

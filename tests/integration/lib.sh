@@ -187,3 +187,25 @@ on_exit() {
 
 # Lines a test prints as "note: ..." are shown under its PASS line by run.sh:
 # figures worth reading (timings, counts), never a substitute for a check.
+
+# own_cluster NAME [minicluster start options]: a throwaway cluster of the
+# test's own (in $PWD/NAME, 1 OSD of 512M unless told), for what would
+# disturb the shared one (OSD restarts, mon addresses, scheduler
+# settings); stopped when the test exits. Sets OWN_CONF and OWN_DIR; the
+# test points its commands there (CEPH_CONF=$OWN_CONF). About 10 s.
+own_cluster() {
+	local name=$1
+	shift
+	OWN_MC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/minicluster.sh
+	OWN_DIR=$PWD/$name
+	OWN_CONF=$OWN_DIR/ceph.conf
+	on_exit "$OWN_MC" stop "$OWN_DIR"
+	"$OWN_MC" start --osds 1 --osd-mem 512M "$@" "$OWN_DIR" >/dev/null 2>"$name.start.log" ||
+		fail "own cluster $name did not start: $(tail -5 "$name.start.log")"
+}
+
+# own_osd_restart: restart the own cluster's osd.0 (settings read at start).
+own_osd_restart() {
+	"$OWN_MC" osd-stop 0 "$OWN_DIR" >/dev/null 2>&1 || fail "osd-stop 0 of $OWN_DIR"
+	"$OWN_MC" osd-start 0 "$OWN_DIR" >/dev/null 2>&1 || fail "osd-start 0 of $OWN_DIR"
+}

@@ -54,6 +54,13 @@ echo "sequential run: $(kinds rs.json) $(jget rs.json 'd["layout"]["librbd"]["ca
 	fail "the cluster delivered less than a sequential read served"
 TMPDIR=$asok_tmp "$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --no-cache -q -f json >rn.json
 [ "$(jget rn.json '"cache" in d["layout"]["librbd"]')" = False ] || fail "cache figures without rbd_cache"
+# writearound (librbd's default) has no object cacher: no counters, and no
+# warning that they could not be read.
+TMPDIR=$asok_tmp "$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --cache-policy writearound -q \
+	-f json >ra.json
+[ "$(jget ra.json '"cache" in d["layout"]["librbd"]')" = False ] || fail "cache figures under writearound"
+[ "$(jget ra.json '[w for w in d["warnings"] if "cache counters" in w]')" = "[]" ] ||
+	fail "writearound: $(jget ra.json 'd["warnings"]')"
 rmdir "$asok_tmp" || fail "admin socket directory left: $(ls -R "$asok_tmp")"
 
 # The saved result re-derives the same kinds.

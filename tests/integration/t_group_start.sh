@@ -6,6 +6,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 G=gstart$$
+# The group's objects go however the test ends (a failed check exits at once).
+on_exit sh -c '"$0" group rm "$1" --group-pool "$2" >/dev/null 2>&1' "$CCBENCH" "$G" "$POOL"
 pids=()
 for i in 1 2 3; do
 	"$CCBENCH" rados write -p "$POOL" -d 3s -b 64K -t 4 --group "$G" --members 3 \

@@ -18,7 +18,7 @@ wait $pid 2>/dev/null || true
 # The next run reports it (and leaves it alone).
 "$CCBENCH" krbd read --device "$LOOP" --total 1M -q -f json >/dev/null 2>n.err || fail "next run failed"
 grep -q "died without undoing: read_ahead_kb of $(basename "$LOOP")" n.err || fail "not reported: $(cat n.err)"
-grep -q "ccbench krbd restore" n.err || fail "no hint: $(cat n.err)"
+grep -q "ccbench restore" n.err || fail "no hint: $(cat n.err)"
 [ "$(ra "$LOOP")" = 3072 ] || fail "the next run changed read_ahead_kb"
 
 "$CCBENCH" krbd restore >rs.out || fail "restore exit $?"

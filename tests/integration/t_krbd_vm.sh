@@ -20,19 +20,14 @@ on_exit cleanup
 # people's guests) may run qemu at the same time.
 . "$top/tests/krbd-vm/lib.sh"
 ports=$(kvm_ports) || fail "cannot list the cluster's ports"
-ours() {
-	local p
-	for p in $ports; do
-		pgrep -af "nc 127\.0\.0\.1 $p([, ]|\$)" || true
-	done | sort -u
-}
-[ -z "$(ours | grep -v pgrep)" ] || fail "qemu or relays of this cluster before the test: $(ours)"
+[ -z "$(kvm_relays "$ports")" ] ||
+	fail "qemu or relays of this cluster before the test: $(kvm_relays "$ports")"
 timed "$top/tests/krbd-vm/run-in-guest.sh" --timeout 420 "$top/tests/krbd-vm/guest-krbd.sh" "rbd/$img"
 echo "guest: exit $RC after ${ELAPSED}s"
 [ "$RC" = 0 ] || fail "in the guest: exit $RC"
 
 # Nothing of the harness is left on the host: no qemu, no relay.
-left=$(ours | grep -v pgrep || true)
+left=$(kvm_relays "$ports")
 [ -z "$left" ] || fail "qemu or relays left: $left"
 # The image has no watchers: every kernel client let go.
 w=$(rbd status "rbd/$img" 2>/dev/null | grep -c "watcher=" || true)

@@ -28,5 +28,8 @@ drop_other() {
 }
 on_exit drop_other
 ceph_cli osd pool create "$other" 8 >/dev/null 2>&1
+# Tagged, as every pool should be: Reef (18.2.1) raises POOL_APP_NOT_ENABLED
+# for a pool without an application.
+ceph_cli osd pool application enable "$other" rados >/dev/null 2>&1
 expect_rc 1 "$CCBENCH" rados write -p "$other" --max-objects 1 -q --id bench -k bench.keyring --op-timeout 5s
 [ -z "$(ns_objects)" ] || fail "left: $(ns_objects)"

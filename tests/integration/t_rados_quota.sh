@@ -86,7 +86,10 @@ echo "note: rbd write said why $after s after the pool was flagged full_quota"
 python3 -c "import sys; sys.exit(0 if $after <= 10 else 1)" || fail "said why $after s after the flag"
 jget r.json 'd["reason"]' | grep -q "over its quota" || fail "rbd reason: $(jget r.json 'd["reason"]')"
 img=$(jget r.json 'd["layout"]["image"]')
-grep -q "remove it with: rbd rm $qp/$img" r.err || fail "no removal command for the image"
+grep -q "remove it with: rbd rm $qp/$img (or ccbench restore, from its record)" r.err ||
+	fail "no removal command for the image: $(cat r.err)"
 ceph_cli osd pool set-quota "$qp" max_bytes 0 >/dev/null
 wait_unflagged
-rbd rm "$qp/$img" >/dev/null 2>&1 || fail "rbd rm $qp/$img after lifting the quota"
+# The failed removal's record stays: restore removes the image from it.
+"$CCBENCH" restore >rs.out 2>&1 || fail "restore after lifting the quota: $(cat rs.out)"
+grep -q "removed the temporary image $qp/$img" rs.out || fail "restore said: $(cat rs.out)"

@@ -1,11 +1,13 @@
 # Helpers of the krbd-vm harness (sourced by run-in-guest.sh): the kernel
 # and its modules fetched from Debian and cached, the base initramfs, and
-# the ports of the running cluster that the guest must reach.
+# the ports of the running cluster that the guest must reach (mons, mgr,
+# OSDs, and the MDS for the CephFS clients).
 #
 # Cache: $CCB_KRBD_VM_CACHE, else /var/cache/ccbench-krbd-vm as root, else
 # ${XDG_CACHE_HOME:-~/.cache}/ccbench-krbd-vm. One directory per kernel
-# version (KV), holding vmlinuz, the modules the guest loads, their load
-# order and base.cpio.gz (busybox + modules). Everything else is per run.
+# version (KV) and module list, holding vmlinuz, the modules the guest
+# loads, their load order and base.cpio.gz (busybox + modules). Everything
+# else is per run.
 
 kvm_log() { echo "krbd-vm: $*" >&2; }
 kvm_die() {
@@ -25,8 +27,9 @@ kvm_cache_dir() {
 
 # The modules the guest loads, in the order modprobe --show-depends gives.
 # crc32c-intel may fail under TCG (no SSE4.2 emulated); crc32c_generic
-# follows it, so that failure is harmless.
-KVM_MODULES="rbd virtio_pci virtio_net 9pnet_virtio 9p"
+# follows it, so that failure is harmless. ceph (with netfs and fscache)
+# is the CephFS kernel client, fuse what ceph-fuse needs.
+KVM_MODULES="rbd ceph fuse virtio_pci virtio_net 9pnet_virtio 9p"
 
 # kvm_kernel_pkg: the versioned package linux-image-amd64 depends on
 # (linux-image-6.1.0-57-amd64), from apt's lists (updated once if empty).
@@ -65,7 +68,9 @@ kvm_kernel() {
 	mkdir -p "$cache" || kvm_die "mkdir $cache"
 	pkg=$(kvm_kernel_pkg) || exit 125
 	KVM_KV=${pkg#linux-image-}
-	KVM_KDIR=$cache/$KVM_KV
+	# One entry per kernel and module list: a guest of another list
+	# (another branch, a run in progress) keeps its own.
+	KVM_KDIR=$cache/$KVM_KV-$(echo "$KVM_MODULES" | md5sum | cut -c1-8)
 	[ -f "$KVM_KDIR/ready" ] && return 0
 	exec 8>"$cache/.lock"
 	flock 8
@@ -130,6 +135,8 @@ kvm_ports() {
 		echo
 		timeout 30 "${c[@]}" mgr dump -f json 2>/dev/null || echo '{}'
 		echo
+		timeout 30 "${c[@]}" fs dump -f json 2>/dev/null || echo '{}'
+		echo
 	} | python3 -c '
 import json, sys
 ports, bad = set(), set()
@@ -148,9 +155,25 @@ for d in docs:
         if o.get("up"):
             add(o.get("public_addrs"))
     add(d.get("active_addrs"))
+    # The MDS daemons, for the CephFS clients (fs dump).
+    for f in d.get("filesystems", []):
+        for i in f.get("mdsmap", {}).get("info", {}).values():
+            add(i.get("addrs"))
+    for i in d.get("standbys", []):
+        add(i.get("addrs"))
 if bad:
     sys.exit("addresses not on 127.0.0.1: %s (the guest relays loopback ports only)" % " ".join(sorted(bad)))
 for p in sorted(ports, key=lambda s: int(s.rpartition(":")[2])):
     print(p.rpartition(":")[2])
 '
+}
+
+# kvm_relays PORTS: the qemu guestfwd relays (and so the guests) of the
+# cluster whose ports are PORTS ("nc 127.0.0.1 PORT"), one process a line;
+# no other cluster on the machine has these ports.
+kvm_relays() {
+	local p
+	for p in $1; do
+		pgrep -af "nc 127\.0\.0\.1 $p([, ]|\$)" || true
+	done | { grep -v pgrep || true; } | sort -u
 }

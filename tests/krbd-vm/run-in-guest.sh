@@ -4,7 +4,7 @@
 # exit status.
 #
 # usage: tests/krbd-vm/run-in-guest.sh [--timeout SECS] [--bind DIR]...
-#                                      SCRIPT [ARG...]
+#                                      [--share DIR]... SCRIPT [ARG...]
 #
 # The guest runs Debian's linux-image-amd64 kernel (fetched once with apt
 # and cached, see lib.sh) under qemu TCG, no KVM needed, with a busybox
@@ -15,6 +15,9 @@
 # passed through when set: CCBENCH POOL CEPH_ARGS, plus those named in
 # $VM_ENV. The directory of CEPH_CONF, of its keyring and of $CCBENCH are
 # visible at their host path even under /tmp; --bind adds others.
+# --share DIR: DIR (a host directory) is shared writable, at the same path
+# in the guest (9p, no cache: each side sees the other's files at once),
+# for a script that talks to the host while it runs (runner.sh's spool).
 #
 # Networking never leaves the host: qemu's user network with restrict=on
 # and one guestfwd per mon/mgr/OSD port (discovered from the running
@@ -30,17 +33,20 @@
 # exit 126 then, unless the script failed already).
 #
 # Environment: CCB_KRBD_VM_CACHE (cache dir), CCB_KRBD_VM_MEM (MiB, 1024),
-# CCB_KRBD_VM_SMP (2), CCB_KRBD_VM_LOG (also copy the serial console there).
+# CCB_KRBD_VM_SMP (2), CCB_KRBD_VM_CPU (qemu's -cpu model, max),
+# CCB_KRBD_VM_LOG (also copy the serial console there).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 timeout_s=240
 binds=()
+shares=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout_s=$2; shift 2 ;;
 	--bind) binds+=("$2"); shift 2 ;;
+	--share) shares+=("$(realpath "$2")"); shift 2 ;;
 	-h | --help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) kvm_die "unknown option $1" ;;
@@ -115,6 +121,11 @@ cp "$script" "$work/r/ccb/script"
 	[ $gt -ge 10 ] || gt=10
 	q VM_TIMEOUT "$gt"
 	q VM_ARGS "$*"
+	vm_shares=""
+	for i in "${!shares[@]}"; do
+		vm_shares+=" ccbshare$i:${shares[$i]}"
+	done
+	q VM_SHARES "$vm_shares"
 	q PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 	q HOME /root
 	q LANG C.UTF-8
@@ -138,12 +149,17 @@ netdev=user,id=n0,restrict=on
 for p in $ports; do
 	netdev+=",guestfwd=tcp:10.0.2.100:$p-cmd:$(command -v busybox) nc 127.0.0.1 $p"
 done
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "${CCB_KRBD_VM_SMP:-2}" -m "${CCB_KRBD_VM_MEM:-1024}"
+qemu=(qemu-system-x86_64 -accel tcg -cpu "${CCB_KRBD_VM_CPU:-max}" -smp "${CCB_KRBD_VM_SMP:-2}" -m "${CCB_KRBD_VM_MEM:-1024}"
 	-nodefaults -display none -no-reboot -serial stdio -monitor none
 	-kernel "$KVM_KDIR/vmlinuz" -initrd "$work/initrd"
 	-append "console=ttyS0 quiet panic=-1 rdinit=/init"
 	-netdev "$netdev" -device virtio-net-pci,netdev=n0
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap)
+for i in "${!shares[@]}"; do
+	[ -d "${shares[$i]}" ] && [[ "${shares[$i]}" =~ ^[A-Za-z0-9_./+-]+$ ]] ||
+		kvm_die "--share ${shares[$i]}: not a directory, or not passable into the guest"
+	qemu+=(-virtfs "local,path=${shares[$i]},mount_tag=ccbshare$i,security_model=none,multidevs=remap")
+done
 
 kvm_log "kernel $KVM_KV, ports $(echo $ports), binds${vm_binds:- none}; booting (limit ${timeout_s}s)"
 # setsid: qemu, timeout and the relays qemu forks share one new process

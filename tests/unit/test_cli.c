@@ -384,47 +384,182 @@ static void test_reparse(void **state)
 	args_free(a);
 }
 
-static void test_usage(void **state)
+/* `help [COMMAND]`, `CMD --help` and `FAMILY --help` select what help shows. */
+static void test_help_forms(void **state)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct args *a;
 
 	(void)state;
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	ccb_cli_usage(f, 0);
-	fclose(f);
-	/* The overview lists every command and every option. */
-	assert_non_null(strstr(buf, "rados write"));
-	assert_non_null(strstr(buf, "cleanup"));
-	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
-		char want[80];
-		snprintf(want, sizeof(want), "--%s", d->name);
-		if (!strstr(buf, want))
-			fail_msg("usage lacks %s", want);
-	}
-	free(buf);
+	a = parse("help", NULL);
+	expect_ok(a);
+	assert_true(a->cli.help);
+	assert_null(a->cli.command);
+	assert_null(a->cli.help_group);
+	args_free(a);
 
-	/* Per-command usage lists only that command's options. */
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	ccb_cli_usage(f, CMD_CLEANUP);
-	fclose(f);
-	assert_non_null(strstr(buf, "--all-runs"));
-	assert_null(strstr(buf, "--queue-depth"));
-	free(buf);
+	a = parse("help", "rbd", "read", NULL);
+	expect_ok(a);
+	assert_true(a->cli.help);
+	assert_string_equal(a->cli.command, "rbd read");
+	args_free(a);
+
+	a = parse("help", "sweep", NULL);
+	expect_ok(a);
+	assert_string_equal(a->cli.command, "sweep");
+	args_free(a);
+
+	a = parse("help", "krbd", NULL);
+	expect_ok(a);
+	assert_null(a->cli.command);
+	assert_string_equal(a->cli.help_group, "krbd");
+	args_free(a);
+
+	a = parse("fs", "--help", NULL);
+	expect_ok(a);
+	assert_true(a->cli.help);
+	assert_null(a->cli.command);
+	assert_string_equal(a->cli.help_group, "fs");
+	args_free(a);
+
+	/* A command that needs an argument shows its help without one. */
+	a = parse("compare", "-h", NULL);
+	expect_ok(a);
+	assert_string_equal(a->cli.command, "compare");
+	args_free(a);
+
+	a = parse("help", "bogus", NULL);
+	expect_err(a, "help: unknown command 'bogus'");
+	args_free(a);
+	a = parse("help", "rbd", "read", "x", NULL);
+	expect_err(a, "help: unexpected argument 'x'");
+	args_free(a);
+	a = parse("help", "rbd", "reed", NULL);
+	expect_err(a, "rbd: expected read, randread, write, randwrite or rw, not 'reed'");
+	args_free(a);
+	a = parse("help", "cleanup", "now", NULL);
+	expect_err(a, "help: unexpected argument 'now'");
+	args_free(a);
+}
+
+/* The second words a family expects come from the table. */
+static void test_family_words(void **state)
+{
+	struct args *a;
+
+	(void)state;
+	a = parse("krbd", "bogus", NULL);
+	expect_err(a, "krbd: expected read, randread or restore, not 'bogus'");
+	assert_string_equal(a->cli.help_group, "krbd");
+	args_free(a);
+	a = parse("group", NULL);
+	expect_err(a, "group: expected report, rm or ls");
+	assert_null(strstr(a->err, "not"));
+	args_free(a);
+	a = parse("fs", "--help", "x", NULL);
+	expect_err(a, "fs: expected write, read or meta, not 'x'");
+	args_free(a);
+}
+
+/*
+ * After a bad option, cli.command still names the command argv selects
+ * (for the hint "Try 'ccbench CMD --help'"), found past options that take
+ * a value, whichever way it is attached.
+ */
+static void test_command_after_bad_option(void **state)
+{
+	static const struct {
+		const char *argv[8];
+		const char *command;
+	} cases[] = {
+	    {{"rbd", "read", "--bogus"}, "rbd read"},
+	    {{"--bogus", "rbd", "read"}, "rbd read"},
+	    {{"-p", "x", "--bogus", "krbd", "read"}, "krbd read"},
+	    {{"--pool", "x", "-t", "0", "rados", "seq"}, "rados seq"},
+	    {{"-prbd", "-Z", "fs", "write"}, "fs write"},
+	    {{"--pool=x", "--bogus=1", "cleanup"}, "cleanup"},
+	    {{"-qt", "0", "rbd", "rw"}, "rbd rw"},
+	    {{"-q", "--", "--bogus"}, NULL},
+	    {{"--bogus", "rbd"}, NULL},
+	    {{"--bogus"}, NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *const *v = cases[i].argv;
+		struct args *a = parse(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+
+		if (a->ret != -EINVAL)
+			fail_msg("case %zu: ret %d, want -EINVAL", i, a->ret);
+		if (!cases[i].command && a->cli.command)
+			fail_msg("case %zu: command '%s', want none", i, a->cli.command);
+		if (cases[i].command &&
+		    (!a->cli.command || strcmp(a->cli.command, cases[i].command) != 0))
+			fail_msg("case %zu: command '%s', want '%s' (%s)", i,
+			         a->cli.command ? a->cli.command : "(none)", cases[i].command,
+			         a->err);
+		args_free(a);
+	}
+}
+
+/* Every command's example parses and passes validation: the words a user
+ * copies from the help run (up to the cluster). */
+static void test_examples_parse(void **state)
+{
+	size_t n;
+	const struct ccb_command *cmds = ccb_cli_commands(&n);
+
+	(void)state;
+	assert_true(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		char *copy, *argv[MAX_ARGS + 1], *save = NULL, err[256];
+		struct ccb_cli cli;
+		int argc = 0, r;
+
+		assert_non_null(cmds[i].summary);
+		assert_non_null(cmds[i].description);
+		assert_non_null(cmds[i].example);
+		if (strncmp(cmds[i].example, "ccbench ", 8) != 0)
+			fail_msg("%s: example does not start with 'ccbench ': %s", cmds[i].name,
+			         cmds[i].example);
+		copy = strdup(cmds[i].example);
+		assert_non_null(copy);
+		for (char *w = strtok_r(copy, " ", &save); w && argc < MAX_ARGS;
+		     w = strtok_r(NULL, " ", &save))
+			argv[argc++] = w;
+		argv[argc] = NULL;
+		r = ccb_cli_parse(argc, argv, &cli, err, sizeof(err));
+		if (r < 0)
+			fail_msg("%s: example '%s': %s", cmds[i].name, cmds[i].example, err);
+		if (strcmp(cmds[i].name, "help") == 0) {
+			assert_true(cli.help);
+		} else {
+			if (!cli.command || strcmp(cli.command, cmds[i].name) != 0)
+				fail_msg("%s: example '%s' runs '%s'", cmds[i].name,
+				         cmds[i].example, cli.command ? cli.command : "(none)");
+			if (ccb_cli_validate(&cli, err, sizeof(err)) < 0)
+				fail_msg("%s: example '%s' refused: %s", cmds[i].name,
+				         cmds[i].example, err);
+		}
+		free(copy);
+	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rados_write),      cmocka_unit_test(test_modes),
-	    cmocka_unit_test(test_options_anywhere), cmocka_unit_test(test_cleanup),
-	    cmocka_unit_test(test_bad_commands),     cmocka_unit_test(test_extra_args),
-	    cmocka_unit_test(test_bad_options),      cmocka_unit_test(test_help_version),
-	    cmocka_unit_test(test_reparse),          cmocka_unit_test(test_usage),
+	    cmocka_unit_test(test_rados_write),
+	    cmocka_unit_test(test_modes),
+	    cmocka_unit_test(test_options_anywhere),
+	    cmocka_unit_test(test_cleanup),
+	    cmocka_unit_test(test_bad_commands),
+	    cmocka_unit_test(test_extra_args),
+	    cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_help_version),
+	    cmocka_unit_test(test_reparse),
+	    cmocka_unit_test(test_help_forms),
+	    cmocka_unit_test(test_family_words),
+	    cmocka_unit_test(test_command_after_bad_option),
+	    cmocka_unit_test(test_examples_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 /*
  * Unit tests for src/cluster.c's parsing, the part that needs no cluster:
  * CEPH_ARGS folded into the options (the command line wins), -o KEY=VALUE
- * split, and which conf file is read.
+ * split, which conf file is read, osdmap flags.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -313,6 +313,22 @@ static void test_conf_path_from_ceph_args(void **state)
 	assert_string_equal(ccb_cluster_conf_path(&o, buf, sizeof(buf)), "/args/ceph.conf");
 }
 
+/* osdmap flags as whole words: a nearfull pool is not a full one. */
+static void test_has_flag(void **state)
+{
+	(void)state;
+	assert_true(ccb_cluster_has_flag("hashpspool,full", "full"));
+	assert_true(ccb_cluster_has_flag("full", "full"));
+	assert_true(ccb_cluster_has_flag("full,hashpspool", "full"));
+	assert_false(ccb_cluster_has_flag("hashpspool,nearfull,selfmanaged_snaps", "full"));
+	assert_true(ccb_cluster_has_flag("hashpspool,nearfull", "nearfull"));
+	assert_false(ccb_cluster_has_flag("hashpspool,full_quota", "full"));
+	assert_true(ccb_cluster_has_flag("hashpspool,full_quota", "full_quota"));
+	assert_false(ccb_cluster_has_flag("backfillfull", "full"));
+	assert_false(ccb_cluster_has_flag("", "full"));
+	assert_false(ccb_cluster_has_flag(NULL, "full"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +343,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_split_set, teardown_env),
 	    cmocka_unit_test_teardown(test_conf_path, teardown_env),
 	    cmocka_unit_test_teardown(test_conf_path_from_ceph_args, teardown_env),
+	    cmocka_unit_test(test_has_flag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/cluster_sched.h"
 #include "ccbench/cluster_state.h"
 #include "ccbench/explain.h"
 #include "ccbench/sweep.h"
@@ -553,6 +554,104 @@ static void test_simulated(void **state)
 	assert_null(kind_of(base(), "simulated", NULL));
 }
 
+/* The side of the latency, from "latency_injection"; an OSD that lost it distrusts. */
+static void test_latency_sides(void **state)
+{
+	json_t *r, *e;
+	(void)state;
+
+	r = base();
+	json_object_set_new(r, "latency_injection",
+	                    json_pack("{s:s, s:i, s:i, s:{s:f}}", "side", "osd", "osd_us", 20000,
+	                              "client_us", 0, "probe", "mean_us", 23456.0));
+	e = kind_of(r, "simulated", NULL);
+	assert_string_equal(sev(e), "info");
+	assert_non_null(strstr(text(e), "injected latency on the OSDs: about 20ms"));
+	assert_non_null(strstr(text(e), "the same for librbd and the kernel client"));
+	assert_non_null(strstr(text(e), "23.46 ms on average"));
+	json_decref(e);
+
+	r = base();
+	json_object_set_new(
+	    r, "latency_injection",
+	    json_pack("{s:s, s:i, s:i}", "side", "client", "osd_us", 0, "client_us", 2000));
+	e = kind_of(r, "simulated", NULL);
+	assert_non_null(strstr(text(e), "on this client only: a kernel client cannot get it"));
+	json_decref(e);
+
+	r = base();
+	json_object_set_new(
+	    r, "latency_injection",
+	    json_pack("{s:s, s:i, s:i}", "side", "both", "osd_us", 20000, "client_us", 2000));
+	e = kind_of(r, "simulated", NULL);
+	assert_non_null(strstr(text(e), "on both sides"));
+	json_decref(e);
+
+	r = base();
+	json_object_set_new(r, "latency_injection",
+	                    json_pack("{s:s, s:i, s:i, s:[s]}", "side", "osd", "osd_us", 20000,
+	                              "client_us", 0, "lost", "osd.1 restarted (up_from 9 -> 31)"));
+	e = kind_of(r, "simulated", NULL);
+	assert_string_equal(sev(e), "distrust");
+	assert_non_null(strstr(text(e), "osd.1 restarted"));
+	json_decref(e);
+
+	/* None injected: nothing to say. */
+	r = base();
+	json_object_set_new(
+	    r, "latency_injection",
+	    json_pack("{s:s, s:i, s:i}", "side", "none", "osd_us", 0, "client_us", 0));
+	assert_null(kind_of(r, "simulated", NULL));
+}
+
+/* An emulated client (qemu TCG): busy at or over 60 % is the emulation's figure. */
+static json_t *emulated_run(double busy, const char *what)
+{
+	json_t *r = base();
+
+	json_object_set_new(r, "client_cpu",
+	                    json_pack("{s:f, s:f, s:f, s:i, s:s?}", "user_s", 0.1, "sys_s", 0.5,
+	                              "wall_s", 10.0, "online_cpus", 1, "emulated", what));
+	json_object_set_new(r, "thread_cpu",
+	                    json_pack("{s:f, s:[], s:[], s:f}", "wall_s", 10.0, "clients",
+	                              "busiest", "host_busy_share", busy));
+	return r;
+}
+
+static bool has_emulated(json_t *r, const char *severity)
+{
+	json_t *ex = ccb_explain(r, NULL), *e;
+	bool found = false;
+	size_t i;
+
+	json_array_foreach(ex, i, e) found |=
+	    strcmp(json_string_value(json_object_get(e, "kind")), "client-cpu") == 0 &&
+	    strstr(json_string_value(json_object_get(e, "text")), "emulated CPU") &&
+	    strcmp(json_string_value(json_object_get(e, "severity")), severity) == 0;
+	json_decref(ex);
+	json_decref(r);
+	return found;
+}
+
+static void test_emulated(void **state)
+{
+	(void)state;
+	assert_true(has_emulated(emulated_run(0.94, "qemu-tcg"), "warn"));
+	assert_true(has_emulated(emulated_run(0.60, "qemu-tcg"), "warn"));
+	assert_true(has_emulated(emulated_run(0.59, "qemu-tcg"), "info"));
+	assert_false(has_emulated(emulated_run(0.59, "qemu-tcg"), "warn"));
+	/* Real hardware (or KVM): not this line. */
+	assert_false(has_emulated(emulated_run(0.99, NULL), "warn"));
+	assert_false(has_emulated(emulated_run(0.99, NULL), "info"));
+
+	/* Its loopback is a relay to its host, not OSDs beside it. */
+	json_t *r = emulated_run(0.5, "qemu-tcg"), *e;
+	json_object_set_new(r, "network", json_pack("[{s:s, s:b}]", "role", "osd", "loopback", 1));
+	e = kind_of(r, "network", NULL);
+	assert_non_null(strstr(text(e), "loopback relays of this emulated machine"));
+	json_decref(e);
+}
+
 static json_t *cache_run(double served_m, double dev_m, double backing_m)
 {
 	json_t *r = base();
@@ -603,6 +702,83 @@ static void test_cache(void **state)
 	assert_string_equal(sev(e), "distrust");
 	json_decref(e);
 	assert_null(kind_of(base(), "cache", NULL));
+}
+
+/* An fs run through a mount: @p mode, the mount (fstype, one per client),
+ * its kernel or ceph-fuse figures, the page cache check. */
+static json_t *fs_run(const char *mode, const char *fstype, bool per_client, json_t *limits,
+                      double resident_m, double files_m)
+{
+	json_t *r = base(), *mnt;
+
+	json_object_set_new(r, "mode", json_string(mode));
+	json_object_set_new(r, "op_bytes", json_integer(4 << 20));
+	mnt = json_pack("{s:s, s:b}", "fstype", fstype, "one_per_client", per_client);
+	if (limits)
+		json_object_set_new(mnt, strcmp(fstype, "ceph") == 0 ? "kernel" : "ceph_fuse",
+		                    limits);
+	json_object_set_new(json_object_get(r, "layout"), "mount", mnt);
+	if (files_m > 0)
+		json_object_set_new(json_object_get(r, "layout"), "page_cache",
+		                    json_pack("{s:b, s:I, s:I}", "dropped_at_open", true,
+		                              "resident_at_start_bytes",
+		                              (json_int_t)(resident_m * 1048576), "file_bytes",
+		                              (json_int_t)(files_m * 1048576)));
+	return r;
+}
+
+static void test_fs_mount(void **state)
+{
+	json_t *e;
+
+	(void)state;
+	/* The kernel client: readahead for reads, the page cache for writes. */
+	e = kind_of(fs_run("seq", "ceph", true,
+	                   json_pack("{s:I, s:I, s:I}", "rasize", (json_int_t)4 << 20, "rsize",
+	                             (json_int_t)64 << 20, "wsize", (json_int_t)64 << 20),
+	                   0, 256),
+	            "mount", NULL);
+	assert_string_equal(sev(e), "info");
+	assert_non_null(strstr(text(e), "read ahead up to rasize 4M, in requests of at most "
+	                                "rsize 64M"));
+	json_decref(e);
+	e = kind_of(fs_run("write", "ceph", true,
+	                   json_pack("{s:I, s:I, s:I}", "rasize", (json_int_t)8 << 20, "rsize",
+	                             (json_int_t)64 << 20, "wsize", (json_int_t)16 << 20),
+	                   0, 0),
+	            "mount", NULL);
+	assert_non_null(strstr(text(e), "writes gather in the page cache"));
+	assert_non_null(strstr(text(e), "wsize 16M"));
+	json_decref(e);
+	/* ceph-fuse: 128K requests while fuse_max_write is 0; a 4M block is 32. */
+	e = kind_of(
+	    fs_run("write", "fuse.ceph-fuse", true,
+	           json_pack("{s:i, s:b, s:b, s:I}", "fuse_max_write", 0, "fuse_multithreaded",
+	                     true, "client_oc", true, "client_oc_size", (json_int_t)200 << 20),
+	           0, 0),
+	    "mount", NULL);
+	assert_non_null(strstr(text(e), "requests of at most 128K"));
+	assert_non_null(strstr(text(e), "each 4M block is 32 requests"));
+	assert_non_null(strstr(text(e), "client_oc, 200M"));
+	json_decref(e);
+	/* The page cache: what stayed after the drop was read from memory. */
+	e = kind_of(fs_run("seq", "tmpfs", false, NULL, 256, 256), "cache", NULL);
+	assert_string_equal(sev(e), "distrust");
+	assert_non_null(strstr(text(e), "100 % of this read came from the page cache"));
+	assert_non_null(strstr(text(e), "tmpfs keeps every page"));
+	json_decref(e);
+	e = kind_of(fs_run("seq", "xfs", false, NULL, 64, 256), "cache", NULL);
+	assert_string_equal(sev(e), "warn");
+	json_decref(e);
+	assert_null(kind_of(fs_run("seq", "xfs", false, NULL, 1, 256), "cache", NULL));
+	/* A shared ceph-fuse mount: its own cache is out of the drop's reach. */
+	e = kind_of(fs_run("seq", "fuse.ceph-fuse", false, NULL, 0, 256), "cache", NULL);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "client_oc"));
+	json_decref(e);
+	assert_null(kind_of(fs_run("seq", "fuse.ceph-fuse", true, NULL, 0, 256), "cache", NULL));
+	/* No mount (libcephfs), no line. */
+	assert_null(kind_of(base(), "mount", NULL));
 }
 
 /* A librbd read of @p served_m MiB; the cluster delivered @p cluster_m. */
@@ -738,6 +914,19 @@ static void test_cluster_state_parse(void **state_)
 	assert_true(json_is_true(json_object_get(st, "nearfull")));
 	assert_int_equal(json_integer_value(json_object_get(st, "pgs_scrubbing")), 2);
 	json_decref(st);
+	/* POOL_NEAR_FULL (a pool near its quota) is near, not full; an
+	 * unknown check with FULL in its name is neither. */
+	st = state("HEALTH_WARN",
+	           json_pack("{s:{}, s:{}, s:{}}", "POOL_NEAR_FULL", "POOL_NEARFULL",
+	                     "SOME_FULLNESS_NOTE"),
+	           NULL, "active+clean", 0);
+	assert_false(json_is_true(json_object_get(st, "full")));
+	assert_true(json_is_true(json_object_get(st, "nearfull")));
+	json_decref(st);
+	assert_true(ccb_cluster_state_check_is("OSD_FULL", "full"));
+	assert_true(ccb_cluster_state_check_is("POOL_BACKFILLFULL", "nearfull"));
+	assert_false(ccb_cluster_state_check_is("POOL_NEAR_FULL", "full"));
+	assert_false(ccb_cluster_state_check_is("POOL_APP_NOT_ENABLED", "nearfull"));
 	st = state("HEALTH_OK", json_object(), NULL, "peering", 3);
 	assert_int_equal(json_integer_value(json_object_get(st, "pgs_inactive")), 3);
 	json_decref(st);
@@ -821,6 +1010,131 @@ static void test_cluster(void **state_)
 	json_decref(l);
 	/* No cluster_state (krbd --device, fs): nothing. */
 	l = all_of(base(), "cluster");
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	/* Daemons of two releases (an upgrade half done): warn, named; one: nothing. */
+	json_t *r = base();
+	json_object_set_new(r, "releases",
+	                    json_pack("{s:{s:s, s:[s, s]}}", "cluster", "release", "pacific+reef",
+	                              "ceph_versions", "16.2.15", "18.2.7"));
+	l = all_of(r, "cluster");
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(sev(json_array_get(l, 0)), "warn");
+	assert_non_null(strstr(text(json_array_get(l, 0)),
+	                       "daemons run different releases (pacific+reef): an upgrade"));
+	json_decref(l);
+	r = base();
+	json_object_set_new(r, "releases", json_pack("{s:{s:s}}", "cluster", "release", "reef"));
+	l = all_of(r, "cluster");
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+}
+
+/* A run with @p sched as its start's osd_scheduler, @p start_pgs PGs in
+ * @p pg_state at the start, @p iops over 3 OSDs up; its "scheduler" lines. */
+static json_t *sched_run(json_t *sched, const char *pg_state, int start_pgs, double iops)
+{
+	json_t *r = base(), *st = state("HEALTH_OK", json_object(), NULL, pg_state, start_pgs);
+
+	json_object_set_new(st, "osd_scheduler", sched);
+	json_object_set_new(r, "cluster_state",
+	                    json_pack("{s:o, s:o}", "start", st, "end", healthy()));
+	json_object_set_new(r, "iops", json_real(iops));
+	return all_of(r, "scheduler");
+}
+
+/* An OSD's config as ccb_cluster_sched_parse() reads it. */
+static json_t *sched_of(const char *queue, const char *profile, const char *res, const char *lim,
+                        const char *version)
+{
+	json_t *cfg = json_pack(
+	    "{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "osd_op_queue", queue, "osd_mclock_profile",
+	    profile, "osd_mclock_scheduler_client_res", res, "osd_mclock_scheduler_client_wgt", "1",
+	    "osd_mclock_scheduler_client_lim", lim, "osd_mclock_max_capacity_iops_ssd",
+	    "21500.000000", "osd_op_num_shards_ssd", "8");
+	json_t *meta = json_pack("{s:s, s:s}", "ceph_version_short", version, "rotational", "0");
+	json_t *s = ccb_cluster_sched_parse(0, cfg, meta);
+
+	json_decref(cfg);
+	json_decref(meta);
+	return s;
+}
+
+static void test_scheduler(void **state_)
+{
+	json_t *l;
+	(void)state_;
+
+	/* Pacific's default: wpq, said, nothing more. */
+	l = sched_run(sched_of("wpq", "high_client_ops", "1", "999999", "16.2.15"), "active+clean",
+	              0, 1000);
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(sev(json_array_get(l, 0)), "info");
+	assert_non_null(strstr(text(json_array_get(l, 0)), "OSD op queue wpq (osd.0, 16.2.15)"));
+	json_decref(l);
+	/* Reef's default: balanced, the client's share, no limit: info. */
+	l = sched_run(sched_of("mclock_scheduler", "balanced", "0.500000", "0.000000", "18.2.7"),
+	              "active+clean", 0, 1000);
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(sev(json_array_get(l, 0)), "info");
+	assert_non_null(
+	    strstr(text(json_array_get(l, 0)),
+	           "profile balanced (osd.0, 18.2.7): clients reserved 50 % of the OSD's "
+	           "capacity (10750 of 21500 IOPS, osd_mclock_max_capacity_iops_ssd), "
+	           "weight 1, no limit"));
+	json_decref(l);
+	/* custom with a client limit: warn, the limit per OSD, what lifts it. */
+	l = sched_run(sched_of("mclock_scheduler", "custom", "0.500000", "0.010000", "20.2.4"),
+	              "active+clean", 0, 600);
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(sev(json_array_get(l, 0)), "warn");
+	assert_non_null(
+	    strstr(text(json_array_get(l, 0)),
+	           "mClock profile custom (osd.0, 20.2.4) limits client I/O to 215 IOPS "
+	           "per OSD (osd_mclock_scheduler_client_lim=0.01 of "
+	           "osd_mclock_max_capacity_iops_ssd 21500); this run did 600 IOPS over "
+	           "3 OSDs: osd_mclock_profile=high_client_ops lifts the limit (or a "
+	           "higher osd_mclock_scheduler_client_lim)"));
+	assert_string_equal(json_string_value(json_object_get(
+	                        json_object_get(json_array_get(l, 0), "figures"), "lifted_by")),
+	                    "osd_mclock_profile=high_client_ops");
+	json_decref(l);
+	/* Pacific's IOPS per shard; a limit at the capacity binds no
+	 * device slower than that figure: info. */
+	l = sched_run(sched_of("mclock_scheduler", "custom", "1", "50", "16.2.15"), "active+clean",
+	              0, 250);
+	assert_string_equal(sev(json_array_get(l, 0)), "warn");
+	assert_non_null(
+	    strstr(text(json_array_get(l, 0)),
+	           "to 400 IOPS per OSD (osd_mclock_scheduler_client_lim=50 per op shard "
+	           "x 8 shards)"));
+	json_decref(l);
+	l = sched_run(sched_of("mclock_scheduler", "balanced", "1075", "2688", "16.2.15"),
+	              "active+clean", 0, 250);
+	assert_string_equal(sev(json_array_get(l, 0)), "info");
+	assert_non_null(strstr(text(json_array_get(l, 0)), "limits client I/O to 21504 IOPS"));
+	json_decref(l);
+	/* Recovery beside the run under balanced: warn; under high_client_ops: no more. */
+	l = sched_run(sched_of("mclock_scheduler", "balanced", "0.500000", "0.000000", "18.2.7"),
+	              "active+recovering", 4, 1000);
+	assert_int_equal(json_array_size(l), 2);
+	assert_string_equal(sev(json_array_get(l, 1)), "warn");
+	assert_non_null(strstr(text(json_array_get(l, 1)),
+	                       "background work beside the run (4 PGs recovering at the start) "
+	                       "under mClock profile balanced"));
+	json_decref(l);
+	l = sched_run(
+	    sched_of("mclock_scheduler", "high_client_ops", "0.600000", "0.000000", "18.2.7"),
+	    "active+recovering", 4, 1000);
+	assert_int_equal(json_array_size(l), 1);
+	json_decref(l);
+	/* Not read: said; no record (an older result): nothing. */
+	l = sched_run(json_pack("{s:s}", "error", "tell osd.0 config show: Permission denied"),
+	              "active+clean", 0, 1000);
+	assert_int_equal(json_array_size(l), 1);
+	assert_non_null(strstr(text(json_array_get(l, 0)), "could not be read: tell osd.0"));
+	json_decref(l);
+	l = all_of(base(), "scheduler");
 	assert_int_equal(json_array_size(l), 0);
 	json_decref(l);
 }
@@ -1124,6 +1438,26 @@ static void test_group(void **state)
 	assert_non_null(strstr(text(json_array_get(l, 5)), "members a, b ran on one host (h1)"));
 	json_decref(l);
 	json_decref(doc);
+	/* Members whose client libraries are of two releases: said. */
+	doc = group_doc(
+	    json_pack("[o, o]", gmember("a", "h1", 100, NULL), gmember("b", "h2", 100, NULL)), 0.95,
+	    100, 10, 0);
+	json_object_set_new(
+	    json_object_get(json_array_get(json_object_get(doc, "members"), 0), "result"),
+	    "releases",
+	    json_pack("{s:{s:s, s:s}}", "client", "ceph_version", "16.2.15", "release", "pacific"));
+	json_object_set_new(
+	    json_object_get(json_array_get(json_object_get(doc, "members"), 1), "result"),
+	    "releases",
+	    json_pack("{s:{s:s, s:s}}", "client", "ceph_version", "18.2.7", "release", "reef"));
+	l = ccb_explain_group(doc);
+	assert_int_equal(json_array_size(l), 1);
+	assert_string_equal(sev(json_array_get(l, 0)), "warn");
+	assert_non_null(
+	    strstr(text(json_array_get(l, 0)),
+	           "members ran client libraries of different releases (pacific+reef)"));
+	json_decref(l);
+	json_decref(doc);
 	/* The edges: Jain 0.90 and skew of exactly 10 % say nothing. */
 	doc = group_doc(
 	    json_pack("[o, o]", gmember("a", "h1", 100, NULL), gmember("b", "h2", 50, NULL)), 0.90,
@@ -1203,17 +1537,21 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_littles_law),
+	    cmocka_unit_test(test_fs_mount),
 	    cmocka_unit_test(test_littles_law_in_flight),
 	    cmocka_unit_test(test_client_cpu),
 	    cmocka_unit_test(test_readahead),
 	    cmocka_unit_test(test_stall),
 	    cmocka_unit_test(test_variance),
 	    cmocka_unit_test(test_simulated),
+	    cmocka_unit_test(test_latency_sides),
+	    cmocka_unit_test(test_emulated),
 	    cmocka_unit_test(test_cache),
 	    cmocka_unit_test(test_cache_librbd),
 	    cmocka_unit_test(test_summary_and_text),
 	    cmocka_unit_test(test_cluster_state_parse),
 	    cmocka_unit_test(test_cluster),
+	    cmocka_unit_test(test_scheduler),
 	    cmocka_unit_test(test_network),
 	    cmocka_unit_test(test_client_threads),
 	    cmocka_unit_test(test_stall_diagnosis),

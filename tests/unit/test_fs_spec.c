@@ -1,5 +1,5 @@
 /* Unit tests for the CephFS path's pure parts: the bonnie++ -n spec and
- * the fs rules checked before mounting (src/paths/path_cephfs.c). */
+ * the fs rules checked before mounting (src/paths/path_cephfs_common.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -144,6 +144,48 @@ static void test_validate_rules(void **state)
 	    {{"ccbench", "fs", "write", "--dir", "/a/.."}, 5, "absolute"},
 	    {{"ccbench", "fs", "write", "--dir", "/bench/run1"}, 5, NULL},
 	    {{"ccbench", "fs", "meta", "--files", "1:4k:0:1:1"}, 5, "at most 4 fields"},
+	    /* The mount options (ccb_fs_mount_rules). */
+	    {{"ccbench", "fs", "write", "--mount", "/tmp", "--mount-via", "fuse"},
+	     7,
+	     "give one of them"},
+	    {{"ccbench", "fs", "write", "--mount", "/tmp", "--mount-via", "libcephfs"},
+	     7,
+	     "give one of them"},
+	    {{"ccbench", "fs", "write", "--mount-options", "ro"}, 5, "only with --mount-via"},
+	    {{"ccbench", "fs", "write", "--mount-via", "libcephfs", "--mount-options", "ro"},
+	     7,
+	     "only with --mount-via"},
+	    {{"ccbench", "fs", "write", "--mount-via", "kernel", "--mount-options",
+	      "name=a,secret=AQB"},
+	     7,
+	     "secret would show the key"},
+	    {{"ccbench", "fs", "write", "--mount-via", "fuse", "--mount-options", "key=AQB,ro"},
+	     7,
+	     "key would show the key"},
+	    {{"ccbench", "fs", "write", "--mount-via", "fuse", "--mount-options", "a b"},
+	     7,
+	     "expected OPT"},
+	    {{"ccbench", "fs", "write", "--mount-via", "fuse", "--mount-options", ",ro"},
+	     7,
+	     "expected OPT"},
+	    {{"ccbench", "fs", "write", "--direct"}, 4, "only on a mount"},
+	    {{"ccbench", "fs", "meta", "--mount-via", "libcephfs", "--direct"},
+	     6,
+	     "only on a mount"},
+	    {{"ccbench", "fs", "write", "--mount", "/tmp", "--direct", "--block-size", "6K",
+	      "--file-size", "12K"},
+	     10,
+	     "multiple of 4096"},
+	    {{"ccbench", "fs", "write", "--mount", "rel"}, 5, "absolute path"},
+	    {{"ccbench", "fs", "write", "--mount", "/nonexistent-ccbt"}, 5, "No such file"},
+	    {{"ccbench", "fs", "write", "--mount", "/tmp", "--object-size", "8M"},
+	     7,
+	     "not on a CephFS mount"},
+	    {{"ccbench", "fs", "write", "--mount-via", "libcephfs"}, 5, NULL},
+	    {{"ccbench", "fs", "write", "--mount", "/tmp", "--direct", "--block-size", "8K",
+	      "--file-size", "16K"},
+	     10,
+	     NULL},
 	};
 	char err[256];
 

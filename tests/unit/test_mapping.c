@@ -1,7 +1,7 @@
-/* Unit tests for src/paths/mapping.c, map_kernel.c and map_restore.c: the
- * kernel map options ccbench adds; the helper runner (pipes, own session, Ctrl-C); and `krbd
- * restore` against hand-made records in a temporary state directory and a fake sysfs tree, checking
- * that nothing but ccbench's own is ever touched. */
+/* Unit tests for src/paths/mapping.c, map_util.c, map_kernel.c, fs_mount.c and map_restore.c: the
+ * kernel map and mount options ccbench adds; the helper runner (pipes, own session, Ctrl-C, a
+ * bound); and `restore` against hand-made records in a temporary state directory and a fake sysfs
+ * tree, checking that nothing but ccbench's own is ever touched. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -22,35 +22,80 @@
 #include <unistd.h>
 
 #include "ccbench/engine.h"
+#include "ccbench/fs_mount.h"
 #include "ccbench/mapping.h"
 #include "ccbench/options.h"
 #include "ccbench/path_krbd.h"
+
+#define V1   CCB_MONS_V1
+#define V2   CCB_MONS_V2
+#define BOTH (CCB_MONS_V1 | CCB_MONS_V2)
 
 static void test_v2_only_mons_get_prefer_crc(void **state)
 {
 	struct ccb_mapping m;
 
 	(void)state;
-	assert_int_equal(ccb_map_kernel_options(NULL, 0, true, &m), 0);
-	assert_string_equal(m.options, "ms_mode=prefer-crc");
-	assert_string_equal(m.ms_mode, "prefer-crc");
-	assert_non_null(strstr(m.ms_mode_why, "v2 only"));
-	assert_false(m.noudev);
+	/* Whatever release the rbd CLI is: legacy cannot talk to them. */
+	for (int rbd = 16; rbd <= 21; rbd += 2) {
+		assert_int_equal(ccb_map_kernel_options(NULL, V2, rbd, true, &m), 0);
+		assert_string_equal(m.options, "ms_mode=prefer-crc");
+		assert_string_equal(m.ms_mode, "prefer-crc");
+		assert_string_equal(m.ms_mode_used, "prefer-crc");
+		assert_non_null(strstr(m.ms_mode_why, "v2 only"));
+		assert_false(m.noudev);
+	}
 }
 
+/* Pacific and Reef's rbd device map pass no ms_mode: legacy, said so,
+ * and never passed (kernels before 5.11 know no ms_mode option). */
 static void test_v1_mons_keep_the_default(void **state)
 {
 	struct ccb_mapping m;
 
 	(void)state;
-	assert_int_equal(ccb_map_kernel_options("queue_depth=64", 1, true, &m), 0);
+	assert_int_equal(ccb_map_kernel_options("queue_depth=64", BOTH, 18, true, &m), 0);
 	assert_string_equal(m.options, "queue_depth=64");
 	assert_string_equal(m.ms_mode, "");
+	assert_string_equal(m.ms_mode_used, "legacy");
 	assert_non_null(strstr(m.ms_mode_why, "legacy"));
+	assert_non_null(strstr(m.ms_mode_why, "rbd 18"));
+	assert_int_equal(ccb_map_kernel_options(NULL, V1, 16, true, &m), 0);
+	assert_string_equal(m.options, "");
+	assert_string_equal(m.ms_mode_used, "legacy");
 	/* Unknown mon map: the default, said so. */
-	assert_int_equal(ccb_map_kernel_options(NULL, -EIO, true, &m), 0);
+	assert_int_equal(ccb_map_kernel_options(NULL, -EIO, 16, true, &m), 0);
 	assert_string_equal(m.options, "");
 	assert_non_null(strstr(m.ms_mode_why, "could not be read"));
+	/* Unknown CLI release: nothing passed, nothing claimed. */
+	assert_int_equal(ccb_map_kernel_options(NULL, BOTH, -ENOENT, true, &m), 0);
+	assert_string_equal(m.options, "");
+	assert_string_equal(m.ms_mode_used, "");
+	assert_non_null(strstr(m.ms_mode_why, "unknown"));
+}
+
+/* Tentacle's rbd device map appends ms_mode=prefer-crc and picks the
+ * mons' v2 addresses: ccbench passes it itself, so the record says it;
+ * and legacy where the mons speak v1 only, which the CLI's default
+ * could not reach. */
+static void test_tentacle_cli_defaults_to_msgr2(void **state)
+{
+	struct ccb_mapping m;
+
+	(void)state;
+	assert_int_equal(ccb_map_kernel_options(NULL, BOTH, 20, true, &m), 0);
+	assert_string_equal(m.options, "ms_mode=prefer-crc");
+	assert_string_equal(m.ms_mode_used, "prefer-crc");
+	assert_non_null(strstr(m.ms_mode_why, "Tentacle"));
+	assert_int_equal(ccb_map_kernel_options("queue_depth=8", -EIO, 21, true, &m), 0);
+	assert_string_equal(m.options, "queue_depth=8,ms_mode=prefer-crc");
+	assert_int_equal(ccb_map_kernel_options(NULL, V1, 20, true, &m), 0);
+	assert_string_equal(m.options, "ms_mode=legacy");
+	assert_string_equal(m.ms_mode, "legacy");
+	assert_non_null(strstr(m.ms_mode_why, "v1 only"));
+	/* The same mons and a Reef CLI: no option at all. */
+	assert_int_equal(ccb_map_kernel_options(NULL, V1, 18, true, &m), 0);
+	assert_string_equal(m.options, "");
 }
 
 static void test_given_ms_mode_wins(void **state)
@@ -58,12 +103,17 @@ static void test_given_ms_mode_wins(void **state)
 	struct ccb_mapping m;
 
 	(void)state;
-	assert_int_equal(ccb_map_kernel_options("alloc_size=65536,ms_mode=secure", 0, true, &m), 0);
-	assert_string_equal(m.options, "alloc_size=65536,ms_mode=secure");
-	assert_string_equal(m.ms_mode, "secure");
-	assert_non_null(strstr(m.ms_mode_why, "given"));
+	for (int rbd = 16; rbd <= 20; rbd += 4) {
+		assert_int_equal(
+		    ccb_map_kernel_options("alloc_size=65536,ms_mode=secure", V2, rbd, true, &m),
+		    0);
+		assert_string_equal(m.options, "alloc_size=65536,ms_mode=secure");
+		assert_string_equal(m.ms_mode, "secure");
+		assert_string_equal(m.ms_mode_used, "secure");
+		assert_non_null(strstr(m.ms_mode_why, "given"));
+	}
 	/* A prefix of the key is another option. */
-	assert_int_equal(ccb_map_kernel_options("ms_modex=1", 0, true, &m), 0);
+	assert_int_equal(ccb_map_kernel_options("ms_modex=1", V2, 16, true, &m), 0);
 	assert_string_equal(m.options, "ms_modex=1,ms_mode=prefer-crc");
 }
 
@@ -72,16 +122,16 @@ static void test_noudev_without_udev(void **state)
 	struct ccb_mapping m;
 
 	(void)state;
-	assert_int_equal(ccb_map_kernel_options(NULL, 1, false, &m), 0);
+	assert_int_equal(ccb_map_kernel_options(NULL, BOTH, 16, false, &m), 0);
 	assert_string_equal(m.options, "noudev");
 	assert_true(m.noudev);
-	assert_int_equal(ccb_map_kernel_options("lock_on_read", 0, false, &m), 0);
+	assert_int_equal(ccb_map_kernel_options("lock_on_read", V2, 16, false, &m), 0);
 	assert_string_equal(m.options, "lock_on_read,noudev,ms_mode=prefer-crc");
 	/* The user's own udev choice stands. */
-	assert_int_equal(ccb_map_kernel_options("udev", 1, false, &m), 0);
+	assert_int_equal(ccb_map_kernel_options("udev", BOTH, 16, false, &m), 0);
 	assert_string_equal(m.options, "udev");
 	assert_false(m.noudev);
-	assert_int_equal(ccb_map_kernel_options("noudev", 1, false, &m), 0);
+	assert_int_equal(ccb_map_kernel_options("noudev", BOTH, 16, false, &m), 0);
 	assert_string_equal(m.options, "noudev");
 	assert_false(m.noudev);
 }
@@ -94,10 +144,10 @@ static void test_too_long(void **state)
 	(void)state;
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	assert_int_equal(ccb_map_kernel_options(big, 0, false, &m), -ENAMETOOLONG);
+	assert_int_equal(ccb_map_kernel_options(big, V2, 16, false, &m), -ENAMETOOLONG);
 	memset(big, 'a', sizeof(m.options) - 5);
 	big[sizeof(m.options) - 5] = '\0';
-	assert_int_equal(ccb_map_kernel_options(big, 0, false, &m), -ENAMETOOLONG);
+	assert_int_equal(ccb_map_kernel_options(big, V2, 16, false, &m), -ENAMETOOLONG);
 }
 
 /* ---- ccb_map_run_cmd ----------------------------------------------------- */
@@ -567,11 +617,114 @@ static void test_restore_refuses_linked_state_file(void **state)
 	unlink(lnk);
 }
 
+/* The kernel mount's -o: the entity, the conf, noshare, the run's
+ * timeouts, the file system of -o client_fs, the user's options last; never
+ * a secret (mount.ceph reads the keyring). */
+static void test_fsmount_kernel_options(void **state)
+{
+	struct ccb_opts o;
+	char buf[1024], err[256];
+
+	(void)state;
+	ccb_opts_defaults(&o);
+	assert_int_equal(
+	    ccb_opt_set(&o, ccb_opt_find("conf"), "/etc/x/ceph.conf", err, sizeof(err)), 0);
+	assert_int_equal(ccb_opt_set(&o, ccb_opt_find("id"), "bench", err, sizeof(err)), 0);
+	assert_int_equal(ccb_opt_set(&o, ccb_opt_find("connect-timeout"), "20s", err, sizeof(err)),
+	                 0);
+	assert_int_equal(ccb_opt_set(&o, ccb_opt_find("op-timeout"), "1500ms", err, sizeof(err)),
+	                 0);
+	assert_int_equal(ccb_fsmount_kernel_options(&o, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "name=bench,conf=/etc/x/ceph.conf,noshare,mount_timeout=20,"
+	                         "osd_request_timeout=2");
+	assert_int_equal(ccb_opt_set(&o, ccb_opt_find("set"), "client_fs=fs2", err, sizeof(err)),
+	                 0);
+	assert_int_equal(ccb_opt_set(&o, ccb_opt_find("mount-options"),
+	                             "rasize=4194304,ms_mode=crc", err, sizeof(err)),
+	                 0);
+	assert_int_equal(ccb_fsmount_kernel_options(&o, buf, sizeof(buf)), 0);
+	assert_non_null(strstr(buf, ",fs=fs2,rasize=4194304,ms_mode=crc"));
+	assert_null(strstr(buf, "secret"));
+	assert_int_equal(ccb_fsmount_kernel_options(&o, buf, 40), -ENAMETOOLONG);
+	assert_string_equal(ccb_fsmount_fstype(CCB_FSMOUNT_FUSE), "fuse.ceph-fuse");
+	assert_string_equal(ccb_fsmount_fstype(CCB_FSMOUNT_KERNEL), "ceph");
+}
+
+/* A command past its bound: its whole session killed, status 124. */
+static void test_run_cmd_bounded(void **state)
+{
+	char *argv[] = {"sh", "-c", "sleep 30 & echo started; wait", NULL};
+	char out[64], errtxt[64];
+	uint64_t t0 = ccb_now_nsec();
+
+	(void)state;
+	assert_int_equal(
+	    ccb_map_run_cmd_bounded(argv, NULL, 300, out, sizeof(out), errtxt, sizeof(errtxt)),
+	    124);
+	assert_string_equal(out, "started");
+	/* The bound and the 2 s it gives the pipes, not the 30 s sleep. */
+	assert_true(ccb_now_nsec() - t0 < 5000000000ull);
+}
+
+/* fs_mount records: only a mount point of ours, its own log, a via and a
+ * pid of the right shape; then the mount point and log go. */
+static void test_fsmount_records(void **state)
+{
+	char text[3 * PATH_MAX], msg[3 * PATH_MAX];
+
+	(void)state;
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fs_mount\", \"via\": \"nfs\", \"mountpoint\": \"%s/mnt-abc123\"}",
+	         statedir);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "via is not fuse or kernel"));
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fs_mount\", \"via\": \"fuse\", \"mountpoint\": "
+	         "\"%s/elsewhere/emptydir\"}",
+	         top);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), -EINVAL);
+	assert_true(exists("elsewhere/emptydir"));
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fs_mount\", \"via\": \"kernel\", \"mountpoint\": "
+	         "\"%s/mnt-abc123\", \"log\": \"%s/elsewhere/victim\"}",
+	         statedir, top);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), -EINVAL);
+	assert_true(exists("elsewhere/victim"));
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fs_mount\", \"via\": \"fuse\", \"mountpoint\": \"%s/mnt-abc123\", "
+	         "\"pid\": \"1\"}",
+	         statedir);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "pid is not a process id"));
+	/* One of ours, no longer mounted: its directory and log go; pid 1 (not
+	 * a ceph-fuse of that mount point) is left alone. */
+	mkdirs("state/mnt-Fs0Mnt");
+	put("state/mnt-Fs0Mnt.log", "ceph-fuse said something\n");
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fs_mount\", \"via\": \"fuse\", \"mountpoint\": \"%s/mnt-Fs0Mnt\", "
+	         "\"log\": \"%s/mnt-Fs0Mnt.log\", \"pid\": 1, \"client_id\": \"client4242\"}",
+	         statedir, statedir);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "ceph-fuse unmounted"));
+	assert_false(exists("state/mnt-Fs0Mnt"));
+	assert_false(exists("state/mnt-Fs0Mnt.log"));
+	assert_int_equal(kill(1, 0), 0);
+	mkdirs("state/mnt-Kern01");
+	snprintf(text, sizeof(text),
+	         "{\"kind\": \"fs_mount\", \"via\": \"kernel\", \"mountpoint\": "
+	         "\"%s/mnt-Kern01\"}",
+	         statedir);
+	assert_int_equal(restore_text(text, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "kernel mount unmounted"));
+	assert_false(exists("state/mnt-Kern01"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_v2_only_mons_get_prefer_crc),
 	    cmocka_unit_test(test_v1_mons_keep_the_default),
+	    cmocka_unit_test(test_tentacle_cli_defaults_to_msgr2),
 	    cmocka_unit_test(test_given_ms_mode_wins),
 	    cmocka_unit_test(test_noudev_without_udev),
 	    cmocka_unit_test(test_too_long),
@@ -580,6 +733,8 @@ int main(void)
 	    cmocka_unit_test(test_run_cmd_says_exec_failed),
 	    cmocka_unit_test(test_run_cmd_without_writable_tmp),
 	    cmocka_unit_test(test_run_cmd_own_session_and_ctrl_c),
+	    cmocka_unit_test(test_run_cmd_bounded),
+	    cmocka_unit_test(test_fsmount_kernel_options),
 	};
 	const struct CMUnitTest restore[] = {
 	    cmocka_unit_test(test_fuse_log_outside_is_not_unlinked),
@@ -591,6 +746,7 @@ int main(void)
 	    cmocka_unit_test(test_loop_empty_backing_is_invalid),
 	    cmocka_unit_test(test_restore_refuses_insecure_state_dir),
 	    cmocka_unit_test(test_restore_refuses_linked_state_file),
+	    cmocka_unit_test(test_fsmount_records),
 	};
 	int failed = cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
 

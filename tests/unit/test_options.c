@@ -312,7 +312,31 @@ static void test_ranges_from_table(void **state)
 			unit = "";
 		else if (d->type == CCB_OPT_DURATION)
 			unit = "us";
-		else
+		else if (d->type == CCB_OPT_PCT) {
+			/* Hundredths of a percent, written as percentages. */
+			ccb_opts_defaults(&o);
+			ccb_format_pct_centi(d->min, buf, sizeof(buf));
+			set_ok(&o, d->name, buf);
+			assert_true(*(uint64_t *)((char *)&o + d->offset) == d->min);
+			ccb_format_pct_centi(d->max, buf, sizeof(buf));
+			set_ok(&o, d->name, buf);
+			assert_true(*(uint64_t *)((char *)&o + d->offset) == d->max);
+			ccb_format_pct_centi(d->max + 1, buf, sizeof(buf));
+			set_bad(d->name, buf);
+			continue;
+		} else if (d->type == CCB_OPT_STEADY) {
+			/* min and max bound the WINDOW. */
+			ccb_opts_defaults(&o);
+			snprintf(buf, sizeof(buf), "bw:5%%/%lluus", (unsigned long long)d->min);
+			set_ok(&o, d->name, buf);
+			snprintf(buf, sizeof(buf), "bw:5%%/%lluus", (unsigned long long)d->max);
+			set_ok(&o, d->name, buf);
+			snprintf(buf, sizeof(buf), "bw:5%%/%lluus", (unsigned long long)d->min - 1);
+			set_bad(d->name, buf);
+			snprintf(buf, sizeof(buf), "bw:5%%/%lluus", (unsigned long long)d->max + 1);
+			set_bad(d->name, buf);
+			continue;
+		} else
 			continue;
 		ccb_opts_defaults(&o);
 		snprintf(buf, sizeof(buf), "%llu%s", (unsigned long long)d->min, unit);
@@ -477,6 +501,72 @@ static void test_validate_stop_rules(void **state)
 	rados_base(&o);
 	set_ok(&o, "duration", "5s");
 	validate_ok(&o, CMD_RADOS);
+}
+
+/* --until-steady, --steady-ramp, --repeat-until: parsed and ranged by the
+ * table, their pairs checked by ccb_opts_validate(). */
+static void test_steady_options(void **state)
+{
+	static const char *const bad_specs[] = {
+	    "",           "fast",          "bw:",     "bw:0%",         "bw:101%",  "bw:5%/1s",
+	    "bw:5%/3.5s", "lat:5%/2500ms", "iops:x%", "bw:5%/5s junk", "slope:5%", "bw:nan"};
+	struct ccb_opts o;
+	json_t *j;
+
+	(void)state;
+	rados_base(&o);
+	set_ok(&o, "until-steady", "iops_slope:2.5%/10s");
+	assert_true(o.until_steady.on && o.until_steady.slope);
+	assert_int_equal(o.until_steady.metric, CCB_STEADY_IOPS);
+	assert_string_equal(o.until_steady.text, "iops_slope:2.5%/10s");
+	validate_ok(&o, CMD_RADOS);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_specs); i++)
+		set_bad("until-steady", bad_specs[i]);
+
+	/* A ramp without a steady-state stop is a mistake, not a no-op. */
+	rados_base(&o);
+	set_ok(&o, "steady-ramp", "3s");
+	validate_fails(&o, CMD_RADOS, "--steady-ramp: only with --until-steady");
+	set_ok(&o, "until-steady", "5%");
+	validate_ok(&o, CMD_RADOS);
+	set_bad("steady-ramp", "2h");
+	set_bad("steady-ramp", "-1s");
+
+	/* A group's members must end together. */
+	rados_base(&o);
+	set_ok(&o, "until-steady", "5%");
+	set_ok(&o, "group", "g");
+	set_ok(&o, "members", "2");
+	validate_fails(&o, CMD_RADOS | CCB_CMD_WORKLOAD, "not with --group");
+
+	/* The result records the spec as normalised, the ramp in seconds. */
+	rados_base(&o);
+	set_ok(&o, "until-steady", "10");
+	set_ok(&o, "steady-ramp", "1500ms");
+	j = ccb_opts_to_json(&o, CMD_RADOS);
+	assert_string_equal(json_string_value(json_object_get(j, "until-steady")), "bw:10%/5s");
+	assert_true(json_real_value(json_object_get(j, "steady-ramp")) == 1.5);
+	json_decref(j);
+	rados_base(&o);
+	j = ccb_opts_to_json(&o, CMD_RADOS);
+	assert_true(json_is_null(json_object_get(j, "until-steady")));
+	assert_true(json_is_null(json_object_get(j, "steady-ramp")));
+	json_decref(j);
+
+	/* --repeat-until: a percentage, 0 (off) to 100 %. */
+	ccb_opts_defaults(&o);
+	set_ok(&o, "repeat-until", "2.5%");
+	assert_true(o.repeat_until_centipct == 250);
+	set_ok(&o, "repeat-until", "0");
+	set_bad("repeat-until", "100.5%");
+	set_bad("repeat-until", "five");
+	set_bad("repeat-until", "5%%");
+	set_bad("repeat-until", "nan");
+	set_bad("repeat-until", "-1");
+	set_ok(&o, "repeat-until", "5");
+	j = ccb_opts_to_json(&o, CCB_CMD_SWEEP);
+	assert_true(json_real_value(json_object_get(j, "repeat-until")) == 5.0);
+	json_decref(j);
 }
 
 static void test_validate_identity(void **state)
@@ -693,6 +783,7 @@ int main(void)
 	    cmocka_unit_test(test_validate_sizes),
 	    cmocka_unit_test(test_validate_stop_rules),
 	    cmocka_unit_test(test_validate_identity),
+	    cmocka_unit_test(test_steady_options),
 	    cmocka_unit_test(test_validate_files),
 	    cmocka_unit_test(test_validate_command_options),
 	    cmocka_unit_test(test_validate_cleanup),

@@ -69,9 +69,9 @@ static void test_commands_name_their_table(void **state)
 /* Commands that run no workload have no table. */
 static void test_other_commands_have_none(void **state)
 {
-	static const char *const others[] = {"cleanup",  "sweep",        "report",
-	                                     "explain",  "compare",      "group ls",
-	                                     "group rm", "group report", "krbd restore"};
+	static const char *const others[] = {"cleanup", "sweep",       "report",   "explain",
+	                                     "compare", "group ls",    "group rm", "group report",
+	                                     "restore", "krbd restore"};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(others); i++) {
 		struct ccb_cli c;
@@ -224,9 +224,50 @@ static void test_siblings(void **state)
 	assert_string_equal(ccb_cli_command_of(&ccb_path_cephfs_meta, "write"), "fs write");
 }
 
+/* fs commands go through the posix path when the options name a mount:
+ * each workload to its own table, found again under the path's name. */
+static void test_fs_variant(void **state)
+{
+	static const struct {
+		const char *command, *opt, *val;
+		const struct ccb_path_ops *want;
+	} cases[] = {
+	    {"fs write", NULL, NULL, &ccb_path_cephfs},
+	    {"fs write", "mount-via", "libcephfs", &ccb_path_cephfs},
+	    {"fs write", "mount-via", "fuse", &ccb_path_posix},
+	    {"fs read", "mount-via", "kernel", &ccb_path_posix},
+	    {"fs read", "mount", "/mnt/x", &ccb_path_posix},
+	    {"fs meta", NULL, NULL, &ccb_path_cephfs_meta},
+	    {"fs meta", "mount-via", "fuse", &ccb_path_posix_meta},
+	    {"fs meta", "mount", "/mnt/x", &ccb_path_posix_meta},
+	    {"rbd read", "mount", "/mnt/x", &ccb_path_rbd}, /* no variant: itself */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ccb_cli c;
+		const struct ccb_path_ops *ops;
+
+		select_ok(&c, cases[i].command);
+		if (cases[i].opt)
+			set_ok(&c.opts, cases[i].opt, cases[i].val);
+		ops = ccb_path_for(c.ops, &c.opts);
+		if (ops != cases[i].want)
+			fail_msg("%s --%s %s: table %s", cases[i].command,
+			         cases[i].opt ? cases[i].opt : "", cases[i].val ? cases[i].val : "",
+			         ops ? ops->name : "(none)");
+		assert_ptr_equal(ccb_path_find(ops->name, c.mode), ops);
+		assert_int_equal(ops->cmd_bit, c.ops->cmd_bit);
+		assert_string_equal(ops->op_size_opt, c.ops->op_size_opt);
+		assert_int_equal(ops->flags, c.ops->flags);
+	}
+	assert_null(ccb_path_for(NULL, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_fs_variant),
 	    cmocka_unit_test(test_commands_name_their_table),
 	    cmocka_unit_test(test_other_commands_have_none),
 	    cmocka_unit_test(test_op_bytes),

@@ -22,6 +22,7 @@
 
 #include "ccbench/engine.h"
 #include "ccbench/path.h"
+#include "ccbench/release.h"
 #include "ccbench/report.h"
 #include "ccbench/result.h"
 #include "ccbench/sweep.h"
@@ -633,6 +634,9 @@ static void test_render_text(void **state)
 	assert_non_null(strstr(out, "client 2"));
 	assert_non_null(strstr(out, "readahead inactive under writearound"));
 	assert_non_null(strstr(out, "object_size=4M"));
+	/* The client libraries this test runs with (no cluster in a fake run). */
+	assert_non_null(strstr(out, "\nreleases           client "));
+	assert_non_null(strstr(out, ": librados "));
 	free(out);
 }
 
@@ -1043,6 +1047,72 @@ static void test_compare_status(void **state)
 	json_decref(aborted);
 }
 
+/* @p res with releases: a client and a cluster of these versions. */
+static json_t *with_releases(const json_t *res, const char *client, const char *cluster)
+{
+	json_t *r = json_deep_copy(res);
+	char v[64], n[32], line[160];
+
+	ccb_release_parse(client, v, sizeof(v), n, sizeof(n));
+	snprintf(line, sizeof(line), "ceph version %s (0123) x (stable)", cluster);
+	json_t *vs = json_pack("{s:{s:i}}", "osd", line, 3);
+	json_object_set_new(r, "releases",
+	                    json_pack("{s:{s:s, s:s}, s:o}", "client", "ceph_version", v, "release",
+	                              n, "cluster", ccb_release_cluster_parse(vs)));
+	json_decref(vs);
+	return r;
+}
+
+/* A cluster or client of another release: refused (exit 2) unless
+ * --allow-release-change; a point release, or a baseline that names no
+ * release (saved before), is gated as before. */
+static void test_compare_releases(void **state)
+{
+	struct fixture *fx = *state;
+	char pac[256], reef[256], reef_client[256], point[256], old[256];
+	json_t *a = with_releases(fx->res, "16.2.15", "16.2.15");
+	json_t *b = with_releases(fx->res, "16.2.15", "18.2.7");
+	json_t *c = with_releases(fx->res, "18.2.7", "16.2.15");
+	json_t *d = with_releases(fx->res, "16.2.14", "16.2.15");
+	struct ccb_cli cli;
+
+	snprintf(fx->tmpdir, sizeof(fx->tmpdir), "/tmp/ccb_test_report_XXXXXX");
+	assert_non_null(mkdtemp(fx->tmpdir));
+	save(fx->tmpdir, "pac.json", a, pac, sizeof(pac));
+	save(fx->tmpdir, "reef.json", b, reef, sizeof(reef));
+	save(fx->tmpdir, "reef_client.json", c, reef_client, sizeof(reef_client));
+	save(fx->tmpdir, "point.json", d, point, sizeof(point));
+	/* Saved before results named releases. */
+	json_t *e = json_deep_copy(fx->res);
+	json_object_del(e, "releases");
+	save(fx->tmpdir, "old.json", e, old, sizeof(old));
+	json_decref(e);
+	assert_int_equal(compare(pac, pac, "10%"), 0);
+	assert_int_equal(compare(pac, reef, "10%"), 2);
+	assert_int_equal(compare(reef, pac, "10%"), 2);
+	assert_int_equal(compare(pac, reef_client, "10%"), 2);
+	assert_int_equal(compare(pac, point, "10%"), 0);
+	assert_int_equal(compare(old, reef, "10%"), 0);
+	assert_int_equal(compare(reef, old, "10%"), 0);
+	/* --allow-release-change: the gate runs, and still fails a drop. */
+	memset(&cli, 0, sizeof(cli));
+	ccb_opts_defaults(&cli.opts);
+	cli.command = "compare";
+	cli.args[0] = pac;
+	cli.args[1] = reef;
+	cli.n_args = 2;
+	cli.opts.tolerance = "10%";
+	cli.opts.allow_release_change = true;
+	assert_int_equal(ccb_compare_command(&cli), 0);
+	json_object_set_new(b, "bandwidth_mib_s", json_real(1));
+	save(fx->tmpdir, "reef.json", b, reef, sizeof(reef));
+	assert_int_equal(ccb_compare_command(&cli), 1);
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+	json_decref(d);
+}
+
 static void expect_redacted(const char *in, const char *want)
 {
 	char *got = ccb_redact_text(in);
@@ -1138,6 +1208,124 @@ static void test_result_redacted(void **state)
 	ccb_run_free(&fx.run);
 }
 
+/* A sweep document of readahead x path with one run per point, each run made by @p run_of. */
+static json_t *sweep_doc(json_t *(*run_of)(const char *path, const char *ra))
+{
+	static const char *const ras[] = {"128K", "4M"}, *const paths[] = {"librbd", "krbd"};
+	json_t *points = json_array();
+
+	for (size_t i = 0; i < 2; i++)
+		for (size_t j = 0; j < 2; j++)
+			json_array_append_new(points,
+			                      json_pack("{s:s, s:{s:s, s:s}, s:[o]}", "command",
+			                                j ? "krbd read" : "rbd read", "matrix",
+			                                "readahead", ras[i], "path", paths[j],
+			                                "runs", run_of(paths[j], ras[i])));
+	return json_pack("{s:s, s:s, s:o}", "kind", "sweep", "row_key", "readahead", "points",
+	                 points);
+}
+
+/* The first year's seed-002 chart: librbd under client-side latency, krbd
+ * under none through fuse-loop. */
+static json_t *run_one_side(const char *path, const char *ra)
+{
+	(void)ra;
+	if (strcmp(path, "librbd") == 0)
+		return json_pack("{s:s, s:s, s:{s:s, s:i, s:i}, s:{}}", "path", path, "status",
+		                 "ok", "latency_injection", "side", "client", "osd_us", 0,
+		                 "client_us", 2000, "layout");
+	return json_pack("{s:s, s:s, s:{s:s, s:i, s:i}, s:{s:s}}", "path", path, "status", "ok",
+	                 "latency_injection", "side", "none", "osd_us", 0, "client_us", 0, "layout",
+	                 "map_via", "fuse-loop");
+}
+
+/* Both on the OSDs, the kernel through the driver; one run lost it. */
+static json_t *run_same_side(const char *path, const char *ra)
+{
+	json_t *r =
+	    json_pack("{s:s, s:s, s:{s:s, s:i, s:i}, s:{s:s?}}", "path", path, "status", "ok",
+	              "latency_injection", "side", "osd", "osd_us", 100000, "client_us", 0,
+	              "layout", "map_via", strcmp(path, "krbd") == 0 ? "kernel" : NULL);
+	if (strcmp(path, "krbd") == 0 && strcmp(ra, "4M") == 0)
+		json_object_set_new(json_object_get(r, "latency_injection"), "lost",
+		                    json_pack("[s]", "osd.1 restarted (up_from 9 -> 31)"));
+	return r;
+}
+
+/* Results from before "latency_injection": librbd's layout said it. */
+static json_t *run_old(const char *path, const char *ra)
+{
+	(void)ra;
+	return json_pack("{s:s, s:s, s:{s:i}}", "path", path, "status", "ok", "layout",
+	                 "simulated_osd_latency_us", strcmp(path, "librbd") == 0 ? 2000 : 0);
+}
+
+static const json_t *caveat(const json_t *list, const char *kind)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(list, i, c) if (strcmp(json_string_value(json_object_get(c, "kind")),
+	                                          kind) == 0) return c;
+	return NULL;
+}
+
+static void test_sweep_caveats(void **state)
+{
+	json_t *doc, *cav;
+	const json_t *c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	doc = sweep_doc(run_one_side);
+	cav = ccb_sweep_caveats(doc);
+	c = caveat(cav, "latency-sides");
+	assert_non_null(c);
+	assert_string_equal(json_string_value(json_object_get(c, "severity")), "distrust");
+	assert_non_null(strstr(json_string_value(json_object_get(c, "text")),
+	                       "librbd points: 2ms on the client only"));
+	assert_non_null(
+	    strstr(json_string_value(json_object_get(c, "text")), "krbd points: none injected"));
+	c = caveat(cav, "fuse-loop");
+	assert_non_null(c);
+	assert_string_equal(json_string_value(json_object_get(c, "series")), "path=krbd");
+	assert_null(caveat(cav, "osd-latency-lost"));
+	json_decref(cav);
+	/* The table says both, and recommends nothing for the fuse-loop series. */
+	json_object_set_new(doc, "knees",
+	                    json_pack("[{s:{s:s}, s:s, s:f, s:f}]", "series", "path", "krbd",
+	                              "value", "128K", "bandwidth_mib_s", 300.0, "best_mib_s",
+	                              310.0));
+	f = open_memstream(&text, &len);
+	ccb_sweep_render_text(doc, f);
+	fclose(f);
+	assert_non_null(strstr(text, "DISTRUST: not comparable"));
+	assert_non_null(strstr(text, "cannot show readahead"));
+	assert_null(strstr(text, "recommendation (path=krbd)"));
+	free(text);
+	json_decref(doc);
+
+	/* The same side for both: comparable; the lost run is named. */
+	doc = sweep_doc(run_same_side);
+	cav = ccb_sweep_caveats(doc);
+	assert_null(caveat(cav, "latency-sides"));
+	assert_null(caveat(cav, "fuse-loop"));
+	c = caveat(cav, "osd-latency-lost");
+	assert_non_null(c);
+	assert_non_null(strstr(json_string_value(json_object_get(c, "text")), "1 run ran after"));
+	json_decref(cav);
+	json_decref(doc);
+
+	/* A sweep saved before the field: librbd's layout still tells. */
+	doc = sweep_doc(run_old);
+	cav = ccb_sweep_caveats(doc);
+	assert_non_null(caveat(cav, "latency-sides"));
+	json_decref(cav);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1154,8 +1342,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_emit_special_files, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_compare_tolerance, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_compare_status, setup3, teardown),
+	    cmocka_unit_test_setup_teardown(test_compare_releases, setup3, teardown),
 	    cmocka_unit_test(test_redact_text),
 	    cmocka_unit_test(test_result_redacted),
+	    cmocka_unit_test(test_sweep_caveats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

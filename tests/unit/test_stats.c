@@ -297,6 +297,53 @@ static void test_jain(void **state)
 	assert_close(ccb_jain_index(v, 3), 36.0 / 42.0, 1e-12, "1,2,3");
 }
 
+/* Student t quantiles against published values, and the interval they make. */
+static void test_t95_ci(void **state)
+{
+	static const struct {
+		size_t df;
+		double t;
+	} known[] = {{1, 12.706}, {2, 4.303},  {3, 3.182},   {10, 2.228},    {30, 2.042},
+	             {40, 2.021}, {60, 2.000}, {120, 1.980}, {100000, 1.960}};
+	double v[4] = {10, 12, 11, 13}, half, mean;
+
+	(void)state;
+	assert_true(isinf(ccb_t95(0)));
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		assert_close(ccb_t95(known[i].df), known[i].t, 0.0015, "t quantile");
+	/* Decreasing towards the normal quantile. */
+	for (size_t df = 1; df < 200; df++)
+		assert_true(ccb_t95(df + 1) < ccb_t95(df));
+	/* mean 11.5, stddev sqrt(5/3), t(3) 3.182: 3.182 x 1.29099 / 2 = 2.054 */
+	mean = ccb_mean_ci95(v, 4, &half);
+	assert_close(mean, 11.5, 1e-12, "mean");
+	assert_close(half, 3.182 * sqrt(5.0 / 3.0) / 2.0, 1e-9, "half-width");
+	/* Two runs: t(1) = 12.706, stddev |a-b|/sqrt 2. */
+	mean = ccb_mean_ci95(v, 2, &half);
+	assert_close(half, 12.706 * (2.0 / sqrt(2.0)) / sqrt(2.0), 1e-9, "two runs");
+	/* One run has no interval; equal runs a zero one. */
+	ccb_mean_ci95(v, 1, &half);
+	assert_true(isinf(half));
+	v[1] = v[0];
+	ccb_mean_ci95(v, 2, &half);
+	assert_true(half == 0);
+}
+
+/* Welch's interval of a difference: by hand, and its limits. */
+static void test_welch(void **state)
+{
+	(void)state;
+	/* sd 170 and 9 over 3 runs each: v1 9633.3, v2 27; df = (9660.3)^2 /
+	 * (9633.3^2/2 + 27^2/2) = 2.01 -> 2, t 4.303; sqrt(9660.3) = 98.29. */
+	assert_close(ccb_welch_half95(170, 3, 9, 3), 4.303 * sqrt(170.0 * 170 / 3 + 9.0 * 9 / 3),
+	             1e-9, "welch");
+	/* Equal spreads and counts: df 2(n-1) = 4, t 2.776. */
+	assert_close(ccb_welch_half95(10, 3, 10, 3), 2.776 * sqrt(200.0 / 3), 1e-9, "equal");
+	assert_true(isinf(ccb_welch_half95(10, 1, 10, 3)));
+	assert_true(isinf(ccb_welch_half95(10, 3, 10, 1)));
+	assert_true(ccb_welch_half95(0, 3, 0, 3) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +356,8 @@ int main(void)
 	    cmocka_unit_test(test_bw_sub_second),
 	    cmocka_unit_test(test_bw_stddev_precision),
 	    cmocka_unit_test(test_jain),
+	    cmocka_unit_test(test_t95_ci),
+	    cmocka_unit_test(test_welch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 
 #include "ccbench/options.h"
 #include "ccbench/sweep.h"
+#include "ccbench/sweep_point.h"
+#include "ccbench/sweep_runner.h"
 
 static char cfg_path[64];
 
@@ -318,7 +321,7 @@ static void test_estimate(void **state)
 	assert_int_equal(json_integer_value(json_object_get(e, "bytes")), 64 << 20);
 	assert_true(json_is_null(json_object_get(e, "seconds")));
 	assert_string_equal(json_string_value(json_object_get(e, "bound")), "one pass");
-	assert_true(json_number_value(json_object_get(e, "tradeoff_seconds")) == 3.0);
+	assert_true(json_number_value(json_object_get(e, "tradeoff_seconds")) == 2.0);
 	json_decref(points);
 
 	/* Bound by a duration: seconds known, bytes unbounded. */
@@ -371,6 +374,426 @@ static void test_dry_run_text(void **state)
 	json_decref(cfg);
 }
 
+/* repeat_until and tradeoff_runs: their checks, the overrides, and
+ * what the dry run makes of them with --until-steady. */
+static void test_repeat_until_config(void **state)
+{
+	static const char *const until_args[] = {"repeat-until", "2.5%", NULL};
+	static const char *const off_args[] = {"repeat-until", "0", NULL};
+	static const char *const one_args[] = {"repeat", "1", NULL};
+	json_t *cfg, *points;
+
+	(void)state;
+#define RU_CFG(ru)                                                                                 \
+	"{\"command\": \"rados write\", \"params\": {\"pool\": \"rbd\"}, \"repeat\": 3, "          \
+	"\"repeat_until\": " ru ", \"matrix\": {\"clients\": [1]}}"
+	load_bad(RU_CFG("\"lots\""), NULL, "'repeat_until' must be a percentage");
+	load_bad(RU_CFG("\"101%\""), NULL, "'repeat_until' must be a percentage");
+	load_bad(RU_CFG("-1"), NULL, "'repeat_until' must be a percentage");
+	load_bad(RU_CFG("true"), NULL, "'repeat_until' must be a percentage");
+	load_bad(RU_CFG("\"5%%\""), NULL, "'repeat_until' must be a percentage");
+	points = load_ok(RU_CFG("\"5%\""), NULL, &cfg);
+	assert_true(ccb_sweep_repeat_until(cfg) == 500);
+	json_decref(points), json_decref(cfg);
+	points = load_ok(RU_CFG("7"), NULL, &cfg);
+	assert_true(ccb_sweep_repeat_until(cfg) == 700);
+	json_decref(points), json_decref(cfg);
+	points = load_ok(RU_CFG("2.5"), NULL, &cfg);
+	assert_true(ccb_sweep_repeat_until(cfg) == 250);
+	json_decref(points), json_decref(cfg);
+	/* The command line's overrides; with one repeat it cannot apply. */
+	points = load_ok(RU_CFG("\"5%\""), until_args, &cfg);
+	assert_true(ccb_sweep_repeat_until(cfg) == 250);
+	json_decref(points), json_decref(cfg);
+	points = load_ok(RU_CFG("\"5%\""), off_args, &cfg);
+	assert_true(ccb_sweep_repeat_until(cfg) == 0);
+	json_decref(points), json_decref(cfg);
+	points = load_ok(RU_CFG("\"5%\""), one_args, &cfg);
+	assert_true(ccb_sweep_repeat_until(cfg) == 0);
+	json_decref(points), json_decref(cfg);
+#undef RU_CFG
+	load_bad("{\"command\": \"rbd read\", \"tradeoff\": true, \"tradeoff_runs\": 0, "
+	         "\"matrix\": {\"readahead\": [\"1M\"]}}",
+	         NULL, "'tradeoff_runs' must be an integer from 1 to 1000");
+	load_bad("{\"command\": \"rbd read\", \"tradeoff\": true, \"tradeoff_runs\": \"once\", "
+	         "\"matrix\": {\"readahead\": [\"1M\"]}}",
+	         NULL, "'tradeoff_runs' must be an integer from 1 to 1000");
+	load_bad("{\"command\": \"rbd read\", \"params\": {\"until-steady\": \"bw:5%/1s\"}, "
+	         "\"matrix\": {\"readahead\": [\"1M\"]}}",
+	         NULL, "until-steady 'bw:5%/1s'");
+	load_bad("{\"command\": \"fs meta\", \"params\": {\"until-steady\": \"5%\"}, "
+	         "\"matrix\": {\"clients\": [1]}}",
+	         NULL, "not for fs meta");
+}
+
+static void test_steady_estimate(void **state)
+{
+	static const char *const args[] = {"param", "until-steady=bw:10%/3s", "repeat-until", "5%",
+	                                   NULL};
+	struct ccb_opts o;
+	json_t *cfg, *points, *e, *st;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	/* SEED_CFG with the tradeoff after each point's first run only. */
+	char text[1024];
+	snprintf(text, sizeof(text), "%s", SEED_CFG);
+	char *t = strstr(text, "\"tradeoff\": true");
+	assert_non_null(t);
+	strcpy(t, "\"tradeoff\": true, \"tradeoff_runs\": 1}");
+	points = load_ok(text, args, &cfg);
+	/* librbd, order 20, readahead 128K: 10 x 64K before readahead, then
+	 * twice the 1M object. */
+	e = json_object_get(json_array_get(points, 0), "estimate");
+	st = json_object_get(e, "steady");
+	assert_non_null(st);
+	assert_int_equal(json_integer_value(json_object_get(e, "tradeoff_runs")), 1);
+	assert_int_equal(json_integer_value(json_object_get(st, "ramp_bytes")),
+	                 10 * 65536 + (2 << 20));
+	assert_string_equal(json_string_value(json_object_get(st, "ramp_basis")),
+	                    "10 × 64K reads before readahead starts + 2 × object size 1M");
+	assert_true(json_number_value(json_object_get(st, "expected_seconds")) == 4.0);
+	/* krbd, order 22, readahead 4M: twice the 4M window. */
+	e = json_object_get(json_array_get(points, 11), "estimate");
+	st = json_object_get(e, "steady");
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(points, 11), "command")), "krbd read");
+	assert_int_equal(json_integer_value(json_object_get(st, "ramp_bytes")), 8 << 20);
+
+	sweep_opts(&o, args);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(ccb_sweep_dry_run(cfg_path, cfg, points, &o, f), 0);
+	fclose(f);
+	/* 12 points x 3 repeats x (1 s ramp + 3 s window) + 12 x 2 s tradeoff
+	 * (first runs only) = 168 s; settled after 2 runs: 12 x 2 x 4 + 24 = 120 s. */
+	if (!strstr(buf, "expected with --until-steady: 168 s (2.8 min), if every run is steady") ||
+	    !strstr(buf, "with repeat_until 5 %: 120 s (2.0 min) if every point settles after 2 "
+	                 "runs; 3 repeats at most") ||
+	    !strstr(buf, "overrides: --param until-steady=bw:10%/3s --repeat-until 5%") ||
+	    !strstr(buf,
+	            "+ 2 s tradeoff (first runs); until steady: ramp 2.6 MiB and 1 s, window 3 "
+	            "s"))
+		fail_msg("plan text:\n%s", buf);
+	free(buf);
+	json_decref(points);
+	json_decref(cfg);
+}
+
+/* --osd-latency (and its confirmation) is the whole sweep's: only in params,
+ * checked like the command line's, and no point carries it. */
+static void test_sweep_wide(void **state)
+{
+	json_t *cfg = NULL, *points, *strings = json_array();
+	struct ccb_opts o, wide;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	points = load_ok("{\"command\": \"rbd read\", \"params\": {\"osd-latency\": \"50ms\"}, "
+	                 "\"matrix\": {\"path\": [\"librbd\", \"krbd\"]}}",
+	                 NULL, &cfg);
+	for (i = 0; i < json_array_size(points); i++)
+		assert_null(pstr(points, i, "osd-latency"));
+	sweep_opts(&o, NULL);
+	assert_int_equal(ccb_sweep_wide_opts(cfg, &o, &wide, strings, err, sizeof(err)), 0);
+	assert_int_equal(wide.osd_latency_usec, 50000);
+	/* The command line's value wins; the sweep's output options are its own. */
+	sweep_opts(&o, (const char *const[]){"osd-latency", "5ms", "format", "json", "json",
+	                                     "x.json", NULL});
+	assert_int_equal(ccb_sweep_wide_opts(cfg, &o, &wide, strings, err, sizeof(err)), 0);
+	assert_int_equal(wide.osd_latency_usec, 5000);
+	json_decref(points);
+	json_decref(cfg);
+	json_decref(strings);
+	load_bad("{\"command\": \"rbd read\", \"matrix\": {\"osd-latency\": [\"1ms\", "
+	         "\"2ms\"]}}",
+	         NULL, "'osd-latency' in matrix: it applies to the whole sweep");
+	load_bad("{\"command\": \"rbd read\", \"matrix\": {\"path\": [\"librbd\"]}, "
+	         "\"path_params\": {\"librbd\": {\"osd-latency\": \"1ms\"}}}",
+	         NULL, "'osd-latency' in path_params");
+	load_bad("{\"command\": \"rbd read\", \"params\": {\"osd-latency\": \"20s\"}, "
+	         "\"matrix\": {\"io-size\": [\"64K\"]}}",
+	         NULL, "--osd-latency '20s': out of range");
+	load_bad("{\"command\": \"rbd read\", \"params\": {\"osd-latency-cluster\": "
+	         "\"x\"}, \"matrix\": {\"io-size\": [\"64K\"]}}",
+	         NULL, "--osd-latency-cluster: only with --osd-latency");
+	/* --param lands it in params, where it belongs. */
+	points = load_ok("{\"command\": \"rbd read\", \"matrix\": {\"io-size\": [\"64K\"]}}",
+	                 (const char *const[]){"param", "osd-latency=2ms", NULL}, &cfg);
+	assert_string_equal(
+	    json_string_value(json_object_get(json_object_get(cfg, "params"), "osd-latency")),
+	    "2ms");
+	assert_null(pstr(points, 0, "osd-latency"));
+	json_decref(points);
+	json_decref(cfg);
+}
+
+/* A run as a sweep stores it: its status, whole-run figure and, when its
+ * --until-steady held, the window's level. */
+static json_t *run_of(double whole, double level, bool steady)
+{
+	json_t *r = json_pack("{s:s, s:f}", "status", "ok", "bandwidth_mib_s", whole);
+
+	if (level > 0)
+		json_object_set_new(r, "steady_state",
+		                    json_pack("{s:b, s:{s:f}}", "attained", steady, "window",
+		                              "bandwidth_mib_s", level));
+	return r;
+}
+
+static void test_point_settles(void **state)
+{
+	json_t *pt = json_pack("{s:[]}", "runs"), *runs = json_object_get(pt, "runs"), *ru;
+
+	(void)state;
+	/* One run: no interval. */
+	json_array_append_new(runs, run_of(500, 100, true));
+	assert_false(ccb_sweep_point_settles(pt, 10000));
+	ru = json_object_get(pt, "repeat_until");
+	assert_true(json_is_null(json_object_get(ru, "ci95_pct")));
+	/* Levels 100 and 101 (the whole runs' 500 and 50 do not count):
+	 * 12.706 x 0.5 = 6.35, 6.3 % of 100.5. */
+	json_array_append_new(runs, run_of(50, 101, true));
+	assert_false(ccb_sweep_point_settles(pt, 600));
+	assert_true(ccb_sweep_point_settles(pt, 700));
+	ru = json_object_get(pt, "repeat_until");
+	assert_true(json_is_true(json_object_get(ru, "settled")));
+	assert_int_equal(json_integer_value(json_object_get(ru, "runs_ok")), 2);
+	assert_true(fabs(json_number_value(json_object_get(ru, "ci95_pct")) - 6.3209) < 0.001);
+	/* A run that did not reach steady state counts its whole run; a failed
+	 * run does not count. */
+	json_array_append_new(runs, run_of(150, 100, false));
+	json_array_append_new(
+	    runs, json_pack("{s:s, s:f}", "status", "aborted", "bandwidth_mib_s", 100.0));
+	assert_false(ccb_sweep_point_settles(pt, 5000));
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_object_get(pt, "repeat_until"), "runs_ok")), 3);
+	json_decref(pt);
+	/* Zero bandwidth never settles (no share of 0). */
+	pt = json_pack("{s:[]}", "runs");
+	json_array_append_new(json_object_get(pt, "runs"), run_of(0, 0, false));
+	json_array_append_new(json_object_get(pt, "runs"), run_of(0, 0, false));
+	assert_false(ccb_sweep_point_settles(pt, 10000));
+	json_decref(pt);
+}
+
+/* "tradeoff": true is 4K; a list names each read size, checked. */
+static void test_tradeoff_sizes(void **state)
+{
+	uint64_t sizes[CCB_SWEEP_TRADEOFF_MAX];
+	size_t n = 9;
+	char err[256];
+	json_t *v;
+
+	(void)state;
+	assert_int_equal(ccb_sweep_tradeoff_sizes(NULL, sizes, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	v = json_true();
+	assert_int_equal(ccb_sweep_tradeoff_sizes(v, sizes, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(sizes[0], 4096);
+	json_decref(v);
+	v = json_loads("[\"4K\", \"64K\"]", 0, NULL);
+	assert_int_equal(ccb_sweep_tradeoff_sizes(v, sizes, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(sizes[1], 65536);
+	json_decref(v);
+	v = json_loads("[\"4K\", \"4096\"]", 0, NULL);
+	assert_int_equal(ccb_sweep_tradeoff_sizes(v, sizes, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "twice"));
+	json_decref(v);
+	v = json_loads("[\"100\"]", 0, NULL);
+	assert_int_equal(ccb_sweep_tradeoff_sizes(v, sizes, &n, err, sizeof(err)), -EINVAL);
+	json_decref(v);
+	v = json_string("yes");
+	assert_int_equal(ccb_sweep_tradeoff_sizes(v, sizes, &n, err, sizeof(err)), -EINVAL);
+	json_decref(v);
+	load_bad("{\"command\": \"rbd read\", \"matrix\": {\"readahead\": [\"1M\"]}, "
+	         "\"tradeoff\": [\"4K\", \"1T\"]}",
+	         NULL, "tradeoff[1]: expected a read size");
+}
+
+/* Runners: a path each, a command each; --runner PATH=CMD over the config. */
+static void test_runners(void **state)
+{
+	json_t *r = json_loads("{\"krbd\": \"ssh h ccbench\"}", 0, NULL), *points;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ccb_sweep_runners_check(r, NULL, err, sizeof(err)), 0);
+	assert_string_equal(ccb_sweep_runner_of("krbd", NULL, r), "ssh h ccbench");
+	assert_string_equal(ccb_sweep_runner_of("krbd", "krbd=other", r), "other");
+	assert_null(ccb_sweep_runner_of("librbd", "krbd=other", r));
+	assert_null(ccb_sweep_runner_of("kr", "krbd=other", NULL));
+	assert_int_equal(ccb_sweep_runners_check(r, "krbd", err, sizeof(err)), -EINVAL);
+	assert_int_equal(ccb_sweep_runners_check(r, "disk=x", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a path"));
+	json_decref(r);
+	load_bad("{\"command\": \"rbd read\", \"matrix\": {\"io-size\": [\"64K\"]}, "
+	         "\"runners\": {\"krbd\": \"\"}}",
+	         NULL, "runners.krbd: expected a command");
+	load_bad("{\"command\": \"rbd read\", \"matrix\": {\"io-size\": [\"64K\"]}, "
+	         "\"runners\": [\"x\"]}",
+	         NULL, "'runners' must be an object");
+	points = load_ok("{\"command\": \"rbd read\", \"matrix\": {\"io-size\": [\"64K\"]}, "
+	                 "\"runners\": {\"krbd\": \"x\"}}",
+	                 NULL, NULL);
+	json_decref(points);
+}
+
+/* A point's arguments for a runner: its command, what it was given (not the
+ * sweep-wide options), the shared image as its target, -f json -q. */
+static void test_point_args(void **state)
+{
+	struct ccb_sweep_point b;
+	struct ccb_opts o;
+	json_t *params = json_loads("{\"readahead\": \"4M\", \"io-size\": \"64K\", "
+	                            "\"map-via\": \"kernel\", \"duration\": \"8s\"}",
+	                            0, NULL),
+	       *args;
+	char err[256], *s;
+
+	(void)state;
+	sweep_opts(&o, (const char *const[]){"conf", "/dev/null", "osd-latency", "5ms", NULL});
+	assert_int_equal(ccb_sweep_build_point(&o, "krbd read", params, &b, err, sizeof(err)), 0);
+	args = ccb_sweep_point_args(&b, "rbd/img");
+	s = json_dumps(args, JSON_COMPACT);
+	assert_string_equal(s, "[\"krbd\",\"read\",\"--conf\",\"/dev/null\",\"--duration\","
+	                       "\"8000000us\",\"--io-size\",\"65536\",\"--map-via\","
+	                       "\"kernel\",\"--read-ahead-kb\",\"4096\",\"--map\","
+	                       "\"rbd/img\",\"-f\",\"json\",\"-q\"]");
+	free(s);
+	json_decref(args);
+	ccb_sweep_point_free(&b);
+	json_decref(params);
+}
+
+/* A "command" axis: each point runs its own command; --param command=
+ * moves the config's command when the matrix does not vary it. */
+static void test_command_axis(void **state)
+{
+	static const char cfg[] =
+	    "{\"command\": \"fs write\", \"params\": {\"file-size\": \"16M\"},\n"
+	    " \"matrix\": {\"command\": [\"fs write\", \"fs read\"],\n"
+	    "            \"mount-via\": [\"libcephfs\", \"fuse\"]}}";
+	static const char *const one[] = {"param", "command=fs read", NULL};
+	static const char *const list[] = {"param", "command=[\"fs meta\"]", NULL};
+	json_t *points, *c;
+
+	(void)state;
+	points = load_ok(cfg, NULL, NULL);
+	assert_int_equal(json_array_size(points), 4);
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(points, 0), "command")), "fs write");
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(points, 3), "command")), "fs read");
+	/* The command is the point's, not one of its options. */
+	assert_null(
+	    json_object_get(json_object_get(json_array_get(points, 3), "params"), "command"));
+	assert_string_equal(pstr(points, 3, "mount-via"), "fuse");
+	json_decref(points);
+	points = load_ok(cfg, one, NULL);
+	assert_int_equal(json_array_size(points), 2);
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(points, 1), "command")), "fs read");
+	json_decref(points);
+	points = load_ok("{\"command\": \"fs write\", \"matrix\": {\"clients\": [1]}}", one, &c);
+	assert_string_equal(json_string_value(json_object_get(c, "command")), "fs read");
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(points, 0), "command")), "fs read");
+	json_decref(points);
+	json_decref(c);
+	points = load_ok("{\"command\": \"fs write\", \"matrix\": {\"clients\": [1]}}", list, NULL);
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(points, 0), "command")), "fs meta");
+	json_decref(points);
+	load_bad("{\"command\": \"fs write\", \"matrix\": {\"command\": [\"fs write\", 3]}}", NULL,
+	         "matrix.command: expected strings");
+	load_bad("{\"command\": \"fs write\", \"matrix\": {\"command\": [\"fs nope\"]}}", NULL,
+	         "unknown command 'fs nope'");
+	/* A point whose client is not there: refused at load (and dry run). */
+	load_bad("{\"command\": \"fs write\", \"matrix\": {\"mount-via\": [\"fuse\", \"nfs\"]}}",
+	         NULL, "point {mount-via=nfs}: --mount-via 'nfs'");
+}
+
+/* A point of a sweep document: its matrix and aggregate bandwidth. */
+static json_t *agg_point(const char *via, const char *command, double mean, double sd, int ok)
+{
+	return json_pack("{s:s, s:{s:s, s:s}, s:{s:i, s:i, s:{s:f, s:f}}}", "command", command,
+	                 "matrix", "command", command, "mount-via", via, "aggregate", "runs", 3,
+	                 "runs_ok", ok, "bandwidth_mib_s", "mean", mean, "stddev", sd);
+}
+
+/* A client axis (names, not amounts): the best per column, what each
+ * other loses, in the text and on the chart's named ticks. */
+static void test_categorical_recommendation(void **state)
+{
+	json_t *points = json_array(), *knees, *k, *doc;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	json_array_append_new(points, agg_point("libcephfs", "fs write", 300, 10, 3));
+	json_array_append_new(points, agg_point("fuse", "fs write", 60, 5, 3));
+	json_array_append_new(points, agg_point("kernel", "fs write", 330, 12, 3));
+	json_array_append_new(points, agg_point("libcephfs", "fs read", 400, 20, 3));
+	json_array_append_new(points, agg_point("fuse", "fs read", 100, 5, 3));
+	json_array_append_new(points, agg_point("kernel", "fs read", 0, 0, 0)); /* failed */
+	doc =
+	    json_pack("{s:{s:s, s:s, s:{s:[s,s], s:[s,s,s]}}, s:O, s:s, s:i, s:s, s:s}", "config",
+	              "name", "fs-clients", "command", "fs write", "matrix", "command", "fs write",
+	              "fs read", "mount-via", "libcephfs", "fuse", "kernel", "points", points,
+	              "row_key", "mount-via", "repeat", 3, "order", "interleaved", "status", "ok");
+	assert_string_equal(
+	    ccb_sweep_row_key(json_object_get(json_object_get(doc, "config"), "matrix")),
+	    "mount-via");
+	knees = ccb_sweep_knees(points, "mount-via");
+	assert_int_equal(json_array_size(knees), 2);
+	k = json_array_get(knees, 0);
+	assert_string_equal(json_string_value(json_object_get(k, "kind")), "best");
+	assert_string_equal(json_string_value(json_object_get(k, "value")), "kernel");
+	assert_int_equal(json_array_size(json_object_get(k, "others")), 2);
+	assert_true(fabs(json_real_value(json_object_get(
+	                     json_array_get(json_object_get(k, "others"), 1), "vs_best_pct")) -
+	                 (60.0 / 330 - 1) * 100) < 1e-6);
+	k = json_array_get(knees, 1);
+	assert_string_equal(json_string_value(json_object_get(k, "value")), "libcephfs");
+	/* The failed point is no candidate, and said so. */
+	assert_true(json_is_null(
+	    json_object_get(json_array_get(json_object_get(k, "others"), 1), "vs_best_pct")));
+	json_object_set_new(doc, "knees", knees);
+	f = open_memstream(&text, &len);
+	ccb_sweep_render_text(doc, f);
+	fclose(f);
+	assert_non_null(strstr(text, "sweep fs-clients: fs write, fs read,"));
+	assert_non_null(strstr(text, "(* = the best of its column)"));
+	assert_non_null(strstr(text, "recommendation (command=fs write): mount-via kernel, 330.0 "
+	                             "MiB/s, the best; libcephfs 300.0 (-9 %), fuse 60.0 (-82 %)"));
+	assert_non_null(strstr(text, "mount-via libcephfs, 400.0 MiB/s, the best; fuse 100.0 "
+	                             "(-75 %), kernel failed"));
+	assert_non_null(strstr(text, "vs mount-via libcephfs: 300.0"));
+	free(text);
+	f = open_memstream(&text, &len);
+	assert_int_equal(ccb_sweep_render_svg(doc, f), 0);
+	fclose(f);
+	assert_non_null(strstr(text, ">kernel</text>"));
+	assert_non_null(strstr(text, ">fuse</text>"));
+	free(text);
+	/* One command column, not a second one from the axis. */
+	f = open_memstream(&text, &len);
+	assert_int_equal(ccb_sweep_render_csv(doc, f), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "point,command,mount-via,runs,"));
+	assert_non_null(strstr(text, "\n3,fs write,kernel,3,3,330.000,"));
+	free(text);
+	json_decref(points);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +806,15 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_pool_is_layout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_estimate, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dry_run_text, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_repeat_until_config, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_steady_estimate, setup, teardown),
+	    cmocka_unit_test(test_point_settles),
+	    cmocka_unit_test_setup_teardown(test_sweep_wide, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tradeoff_sizes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_runners, setup, teardown),
+	    cmocka_unit_test(test_point_args),
+	    cmocka_unit_test_setup_teardown(test_command_axis, setup, teardown),
+	    cmocka_unit_test(test_categorical_recommendation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -396,7 +396,7 @@ static void test_signal_text_bounded(void **state)
 	assert_int_equal(ccb_undo_unwind(), 0);
 }
 
-/* An entry with a crash record and no hint: `ccbench krbd restore` undoes
+/* An entry with a crash record and no hint: `ccbench restore` undoes
  * it, and the text names the state file that keeps its record. */
 static void test_signal_text_record(void **state)
 {
@@ -411,7 +411,7 @@ static void test_signal_text_record(void **state)
 	                        NULL, json_pack("{s:s}", "kind", "read_ahead_kb"));
 	assert_true(h > 0);
 	t = ccb_undo_signal_text(3);
-	assert_non_null(strstr(t, "put read_ahead_kb of rbd0 back to 128: ccbench krbd restore"));
+	assert_non_null(strstr(t, "put read_ahead_kb of rbd0 back to 128: ccbench restore"));
 	assert_non_null(strstr(t, dir));
 	assert_int_equal(ccb_undo_unwind(), 0);
 	unsetenv("CCB_STATE_DIR");

@@ -381,6 +381,90 @@ static void test_round_trip_values(void **state)
 	}
 }
 
+static void test_parse_pct(void **state)
+{
+	static const struct parse_case cases[] = {
+	    {"0", 0, 0},
+	    {"0%", 0, 0},
+	    {"5", 0, 500},
+	    {"5%", 0, 500},
+	    {"2.5%", 0, 250},
+	    {"2.5", 0, 250},
+	    {"0.25%", 0, 25},
+	    {"0.1", 0, 10},
+	    {"0.01%", 0, 1},
+	    {"100%", 0, 10000},
+	    {"1000.99", 0, 100099},
+	    {"007.50%", 0, 750},
+	    {"184467440737095516", 0, 18446744073709551600ull},
+	    {"184467440737095516.15", 0, UINT64_MAX},
+	    /* Overflow: of the digits, and of the hundredths. */
+	    {"184467440737095516.16", -ERANGE, 0},
+	    {"184467440737095517", -ERANGE, 0},
+	    {"99999999999999999999", -ERANGE, 0},
+	    /* One spelling per number, nothing strtod would add. */
+	    {"5.", -EINVAL, 0},
+	    {".5", -EINVAL, 0},
+	    {"5.125%", -EINVAL, 0},
+	    {"5%%", -EINVAL, 0},
+	    {"%5", -EINVAL, 0},
+	    {"%", -EINVAL, 0},
+	    {"5 %", -EINVAL, 0},
+	    {"5%x", -EINVAL, 0},
+	    {"5,5", -EINVAL, 0},
+	    {"nan", -EINVAL, 0},
+	    {"inf", -EINVAL, 0},
+	    {"1e1", -EINVAL, 0},
+	    {"0x5", -EINVAL, 0},
+	    {"5.5.5", -EINVAL, 0},
+	    {"", -EINVAL, 0},
+	    {"-5%", -EINVAL, 0},
+	    {"+5%", -EINVAL, 0},
+	    {" 5%", -EINVAL, 0},
+	    {"5% ", -EINVAL, 0},
+	    {"99999999999999999999x", -EINVAL, 0},
+	};
+
+	(void)state;
+	run_cases(ccb_parse_pct_centi, cases, ARRAY_SIZE(cases));
+	assert_int_equal(ccb_parse_pct_centi(NULL, NULL), -EINVAL);
+}
+
+static void test_format_pct(void **state)
+{
+	static const struct {
+		uint64_t v;
+		const char *want;
+	} cases[] = {{0, "0%"},    {500, "5%"},  {250, "2.5%"},   {25, "0.25%"},
+	             {1, "0.01%"}, {10, "0.1%"}, {10000, "100%"}, {100099, "1000.99%"}};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		uint64_t back = 0;
+
+		ccb_format_pct_centi(cases[i].v, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].want);
+		/* What it prints parses back to the same value. */
+		assert_int_equal(ccb_parse_pct_centi(buf, &back), 0);
+		assert_true(back == cases[i].v);
+	}
+}
+
+/* An fsid as Ceph prints it: --osd-latency-cluster and a crash record's. */
+static void test_fsid(void **state)
+{
+	(void)state;
+	assert_true(ccb_is_fsid("851b3071-421f-462f-9581-928bca62601d"));
+	assert_true(ccb_is_fsid("851B3071-421F-462F-9581-928BCA62601D"));
+	assert_false(ccb_is_fsid("851b3071-421f-462f-9581-928bca62601"));
+	assert_false(ccb_is_fsid("851b3071-421f-462f-9581-928bca62601dd"));
+	assert_false(ccb_is_fsid("851b3071x421f-462f-9581-928bca62601d"));
+	assert_false(ccb_is_fsid("g51b3071-421f-462f-9581-928bca62601d"));
+	assert_false(ccb_is_fsid(""));
+	assert_false(ccb_is_fsid(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,7 +472,8 @@ int main(void)
 	    cmocka_unit_test(test_parse_duration),    cmocka_unit_test(test_parse_null),
 	    cmocka_unit_test(test_format_bytes),      cmocka_unit_test(test_format_duration),
 	    cmocka_unit_test(test_format_truncates),  cmocka_unit_test(test_round_trip_text),
-	    cmocka_unit_test(test_round_trip_values),
+	    cmocka_unit_test(test_round_trip_values), cmocka_unit_test(test_parse_pct),
+	    cmocka_unit_test(test_format_pct),        cmocka_unit_test(test_fsid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

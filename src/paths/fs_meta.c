@@ -1,14 +1,18 @@
 /*
- * fs meta: bonnie++-style small-file metadata rates through libcephfs
- * (bonnie++ -n N:MAX:MIN:DIRS). Two blocks of three phases, as bonnie's
- * Sequential Create and Random Create: create every file (open O_EXCL,
- * write its bytes, close), stat and read each, delete each; first in name
- * order, then in a fresh random order per phase. Each phase has its own
- * rate and latency histogram ("phases" in the result).
+ * fs meta: bonnie++-style small-file metadata rates (bonnie++ -n
+ * N:MAX:MIN:DIRS), through libcephfs (path_cephfs.c's table) or a mount
+ * (path_posix.c's table, the same functions over POSIX calls), below both
+ * tables, which it never names. Two blocks of three phases, as
+ * bonnie's Sequential Create and Random Create: create every file (open O_EXCL, write its bytes,
+ * close), stat and read each, delete each; first in name order, then in a fresh random order per
+ * phase. Each phase has its own rate and latency histogram ("phases" in the result).
  *
  * One client, as one bonnie++ process (--group runs several). The files
  * live in DIR/meta, made by this run and removed whole at its end; the
- * mounts, the directory and the undo entries are path_cephfs_common.c's.
+ * directory and the undo entries are path_cephfs_common.c's, the calls
+ * the run's struct ccb_fs_io. Submit plans each op; the client kind runs
+ * its calls (meta_exec); the phase's figures are recorded on the client
+ * thread once the op completed (ccb_fs_meta_complete).
  */
 /* libcephfs refuses a 32-bit off_t: its readdir results would be corrupt. */
 #define _FILE_OFFSET_BITS 64
@@ -96,35 +100,38 @@ static int make_tree(struct ccb_run *run, struct fsmeta *fm)
 	/* The tree is removed whole at the end, so it must be this run's:
 	 * logged only once mkdir made it. An existing DIR/meta is refused,
 	 * even an earlier run's (--keep): by now it may hold others' files. */
-	r = ceph_mkdir(fr->ctl, path, 0755);
+	r = fr->io->mkdir(fr->ctl, path);
 	if (r == -EEXIST) {
-		int m = ccb_fs_is_marked(fr->ctl, path);
+		int m = ccb_fs_is_marked(fr, fr->ctl, path);
 
 		fprintf(stderr,
-		        "ccbench: fs meta --dir %s: %s exists (%s); refusing to write into it "
+		        "ccbench: fs meta --dir %s: %s%s exists (%s); refusing to write into it "
 		        "(remove it, or choose another --dir)\n",
-		        fr->dir, path,
+		        fr->dir, fr->io->where(fr->ctl), path,
 		        m > 0 ? "left by an earlier ccbench fs meta --keep"
 		              : "not made by ccbench");
 		run->bad_input = true;
 		return r;
 	}
 	if (r < 0) {
-		fprintf(stderr, "ccbench: ceph_mkdir(%s): %s\n", path, strerror(-r));
+		fprintf(stderr, "ccbench: %s(%s%s): %s\n", ccb_fs_call_name(fr, CCB_FS_MKDIR),
+		        fr->io->where(fr->ctl), path, strerror(-r));
 		return r;
 	}
 	if (!run->opts->keep && (r = ccb_fs_push_undo("remove the run's files", ccb_fs_undo_rm_tree,
 	                                              fr, path, "rm -r")) < 0) {
-		ceph_rmdir(fr->ctl, path);
+		fr->io->rmdir(fr->ctl, path);
 		return r;
 	}
 	ccb_fs_mark_made(run, fr, fr->ctl, path, -1);
 	/* The directories are set-up, as in bonnie++: made before the clock starts. */
 	for (uint64_t d = 0; fm->spec.dirs > 1 && d < fm->spec.dirs; d++) {
 		snprintf(path, sizeof(path), "%s/meta/d%05" PRIu64, fr->dir, d);
-		r = ceph_mkdir(fr->ctl, path, 0755);
+		r = fr->io->mkdir(fr->ctl, path);
 		if (r < 0) {
-			fprintf(stderr, "ccbench: ceph_mkdir(%s): %s\n", path, strerror(-r));
+			fprintf(stderr, "ccbench: %s(%s%s): %s\n",
+			        ccb_fs_call_name(fr, CCB_FS_MKDIR), fr->io->where(fr->ctl), path,
+			        strerror(-r));
 			return r;
 		}
 		if (ccb_signal_pending)
@@ -155,7 +162,7 @@ static int make_tree(struct ccb_run *run, struct fsmeta *fm)
 	return 0;
 }
 
-static int meta_prepare(struct ccb_run *run)
+int ccb_fs_meta_prepare(struct ccb_run *run, const struct ccb_fs_io *io)
 {
 	const struct ccb_opts *o = run->opts;
 	struct ccb_fs_spec spec;
@@ -166,7 +173,7 @@ static int meta_prepare(struct ccb_run *run)
 
 	/* The rules ccb_opts_validate() applies; repeated for sweeps and
 	 * groups, which build their options elsewhere. Before any mount. */
-	if (ccb_fs_validate(o, err, sizeof(err)) < 0 ||
+	if ((run->ops->validate && run->ops->validate(o, err, sizeof(err)) < 0) ||
 	    ccb_fs_spec_parse(o->files_spec, &spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);
 		run->bad_input = true;
@@ -178,7 +185,15 @@ static int meta_prepare(struct ccb_run *run)
 		run->bad_input = true;
 		return -EINVAL;
 	}
-	r = ccb_fs_run_open(run, sizeof(*fm), &fr);
+	/* Its files have any size between MIN and MAX: O_DIRECT wants whole
+	 * blocks. */
+	if (o->direct) {
+		fprintf(stderr, "ccbench: fs meta: --direct: not for files of any size (-n "
+		                "N:MAX:MIN); fs write and fs read take it\n");
+		run->bad_input = true;
+		return -EINVAL;
+	}
+	r = ccb_fs_run_open(run, io, sizeof(*fm), &fr);
 	if (r < 0)
 		return r;
 	fm = (struct fsmeta *)fr;
@@ -196,14 +211,14 @@ static int meta_prepare(struct ccb_run *run)
 	return 0;
 }
 
-static int meta_client_open(struct ccb_client *cl)
+int ccb_fs_meta_client_open(struct ccb_client *cl)
 {
 	struct ccb_fsclient *fc;
 
 	return ccb_fs_client_mount(cl, &fc);
 }
 
-static void meta_finish(struct ccb_run *run)
+void ccb_fs_meta_finish(struct ccb_run *run)
 {
 	const struct ccb_fsrun *fr = run->path_data;
 
@@ -211,99 +226,114 @@ static void meta_finish(struct ccb_run *run)
 		ccb_fs_say_kept(run, fr);
 }
 
-/* One metadata op of the current phase: create (open O_CREAT|O_EXCL,
- * write the file's bytes, close), stat+read (statx, then open, read,
- * close when the file has data), or delete (unlink). */
-static int meta_submit(struct ccb_client *cl, struct ccb_slot *s)
+/* One metadata op (planned by ccb_fs_meta_submit: the file in op->path,
+ * its bytes in op->len_bytes): create (open O_CREAT|O_EXCL, write the
+ * file's bytes, close), stat+read (stat, then open, read, close when the
+ * file has data), or delete (unlink). Only @p op is used. */
+static int meta_exec(struct ccb_fs_op *op)
 {
-	struct ccb_run *run = cl->run;
-	struct fsmeta *fm = run->path_data;
-	struct ccb_fsrun *fr = &fm->fs;
-	struct ccb_fsclient *fc = cl->path_data;
-	struct ceph_statx stx;
-	struct phase *ph;
-	uint64_t idx, bytes, end;
-	int kind, r, fd, c;
+	const struct ccb_fs_io *io = op->io;
+	struct ccb_fs_stat st;
+	uint64_t bytes = op->len_bytes;
+	int64_t n;
+	int r, fd, c;
 
-	if (fm->phase >= N_PHASES)
-		return CCB_SUBMIT_END;
-	ph = &fm->phases[fm->phase];
-	kind = (int)(fm->phase % PH_KINDS);
-	idx = fm->phase < PH_KINDS ? fm->step : fm->perm[kind][fm->step];
-	meta_path(fm, idx, fc->path, sizeof(fc->path));
-	bytes = meta_file_bytes(fm, idx);
-	s->offset = 0;
-	s->object = idx;
-	s->len_bytes = kind == PH_DELETE ? 0 : bytes;
-	switch (kind) {
-	case PH_CREATE:
-		fc->call = "ceph_open_layout";
-		r = fd = ceph_open_layout(fc->cm, fc->path, O_CREAT | O_EXCL | O_WRONLY, 0644,
-		                          fr->stripe_unit, fr->stripe_count, fr->object_size,
-		                          fr->data_pool);
+	switch (op->kind) {
+	case CCB_FS_META_CREATE:
+		op->call = io->calls[CCB_FS_CREATE];
+		r = fd = io->create(op->m, op->path, &op->layout);
 		if (fd < 0)
 			break;
 		if (bytes) {
-			fc->call = "ceph_write";
-			r = ceph_write(fc->cm, fd, s->buf, (int64_t)bytes, 0);
-			if (r >= 0 && (uint64_t)r != bytes)
-				r = -EIO;
+			op->call = io->calls[CCB_FS_WRITE];
+			n = io->pwrite(op->m, fd, op->buf, bytes, 0);
+			r = n < 0 ? (int)n : (uint64_t)n != bytes ? -EIO : 0;
 		}
-		c = ceph_close(fc->cm, fd);
+		c = io->close(op->m, fd);
 		if (r >= 0 && c < 0) {
-			fc->call = "ceph_close";
+			op->call = io->calls[CCB_FS_CLOSE];
 			r = c;
 		}
 		break;
-	case PH_READ:
-		fc->call = "ceph_statx";
-		r = ceph_statx(fc->cm, fc->path, &stx, CEPH_STATX_BASIC_STATS, 0);
+	case CCB_FS_META_READ:
+		op->call = io->calls[CCB_FS_STAT];
+		r = io->stat(op->m, op->path, &st);
 		if (r < 0)
 			break;
-		if (stx.stx_size != bytes) {
-			ccb_fs_set_error(cl, s, -EIO, " (size differs from the one written)");
+		if (st.size_bytes != bytes) {
+			snprintf(op->extra, sizeof(op->extra),
+			         " (size differs from the one written)");
 			r = -EIO;
 			break;
 		}
 		if (!bytes)
 			break;
-		fc->call = "ceph_open";
-		r = fd = ceph_open(fc->cm, fc->path, O_RDONLY, 0);
+		op->call = io->calls[CCB_FS_OPEN];
+		r = fd = io->open(op->m, op->path, O_RDONLY);
 		if (fd < 0)
 			break;
-		fc->call = "ceph_read";
-		r = ceph_read(fc->cm, fd, s->buf, (int64_t)bytes, 0);
-		if (r >= 0 && (uint64_t)r != bytes)
-			r = -EIO;
-		ceph_close(fc->cm, fd);
+		op->call = io->calls[CCB_FS_READ];
+		n = io->pread(op->m, fd, op->buf, bytes, 0);
+		r = n < 0 ? (int)n : (uint64_t)n != bytes ? -EIO : 0;
+		io->close(op->m, fd);
 		break;
 	default:
-		fc->call = "ceph_unlink";
-		r = ceph_unlink(fc->cm, fc->path);
+		op->call = io->calls[CCB_FS_UNLINK];
+		r = io->unlink(op->m, op->path);
 		break;
 	}
-	end = ccb_now_nsec();
-	if (r >= 0) {
-		r = (int)s->len_bytes;
-		ccb_hist_record(&ph->hist, end - s->start_nsec);
-		if (!ph->ops)
-			ph->start_nsec = s->start_nsec;
-		ph->end_nsec = end;
-		ph->ops++;
-		ph->bytes += s->len_bytes;
-	} else {
-		ccb_fs_set_error(cl, s, r, NULL);
-	}
+	return r < 0 ? r : (int)op->len_bytes;
+}
+
+/* The next op of the current phase: which file, in which order. */
+int ccb_fs_meta_submit(struct ccb_client *cl, struct ccb_slot *s)
+{
+	struct ccb_run *run = cl->run;
+	struct fsmeta *fm = run->path_data;
+	struct ccb_fsclient *fc = cl->path_data;
+	struct ccb_fs_op op;
+	uint64_t idx;
+	int kind;
+
+	if (fm->phase >= N_PHASES)
+		return CCB_SUBMIT_END;
+	kind = (int)(fm->phase % PH_KINDS);
+	idx = fm->phase < PH_KINDS ? fm->step : fm->perm[kind][fm->step];
+	meta_path(fm, idx, fc->path, sizeof(fc->path));
+	s->offset = 0;
+	s->object = idx;
+	s->len_bytes = kind == PH_DELETE ? 0 : meta_file_bytes(fm, idx);
+	fc->op_phase = fm->phase;
 	if (++fm->step == fm->spec.files) {
 		fm->phase++;
 		fm->step = 0;
 	}
-	ccb_slot_done(s, r);
+	ccb_fs_op_init(&op, cl);
+	op.kind = kind == PH_CREATE ? CCB_FS_META_CREATE
+	          : kind == PH_READ ? CCB_FS_META_READ
+	                            : CCB_FS_META_DELETE;
+	op.len_bytes = s->len_bytes;
+	return fm->fs.io->submit(cl, s, meta_exec, &op);
+}
+
+/* On the client thread, once the op completed: its phase's figures. */
+int ccb_fs_meta_complete(struct ccb_client *cl, struct ccb_slot *s)
+{
+	struct fsmeta *fm = cl->run->path_data;
+	struct ccb_fsclient *fc = cl->path_data;
+	struct phase *ph = &fm->phases[fc->op_phase];
+
+	ccb_hist_record(&ph->hist, s->end_nsec - s->start_nsec);
+	if (!ph->ops)
+		ph->start_nsec = s->start_nsec;
+	ph->end_nsec = s->end_nsec;
+	ph->ops++;
+	ph->bytes += s->len_bytes;
 	return 0;
 }
 
 /* fs meta: the phases, bonnie's Sequential Create and Random Create blocks. */
-static void meta_result(const struct ccb_run *run, json_t *res)
+void ccb_fs_meta_result(const struct ccb_run *run, json_t *res)
 {
 	static const char *const names[PH_KINDS] = {"create", "read", "delete"};
 	const struct fsmeta *fm = run->path_data;
@@ -333,18 +363,3 @@ static void meta_result(const struct ccb_run *run, json_t *res)
 	                              (json_int_t)fm->spec.min_bytes, "dirs",
 	                              (json_int_t)fm->spec.dirs));
 }
-
-const struct ccb_path_ops ccb_path_cephfs_meta = {
-    .name = "cephfs",
-    .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES,
-    .cmd_bit = CCB_CMD_FS,
-    .op_size_opt = "block-size",
-    .validate = ccb_fs_validate,
-    .prepare = meta_prepare,
-    .client_open = meta_client_open,
-    .submit = meta_submit,
-    .describe = ccb_fs_describe,
-    .client_close = ccb_fs_client_close,
-    .finish = meta_finish,
-    .result = meta_result,
-};
