@@ -21,6 +21,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$here/lib.sh" # settle_pgs; only definitions
 if [ "${1:-}" = "--mds" ]; then
 	shift # the default; accepted for old callers
 fi
@@ -130,7 +131,10 @@ scrub() {
 		pool) cephq osd pool rm "$a" "$a" --yes-i-really-really-mean-it >/dev/null 2>&1 ;;
 		loop) losetup -d "$a" 2>/dev/null ;;
 		mount) fusermount -u -z "$a" 2>/dev/null || umount -l "$a" 2>/dev/null ;;
-		state) rm -f "$a" ;;
+		# a record first undone as ccbench would (bounded), then gone
+		state)
+			timeout 120 "$CCBENCH" restore >/dev/null 2>&1
+			rm -f "$a" ;;
 		osd_config) cephq tell "$a" config unset "${b%%=*}" >/dev/null 2>&1 ;;
 		read_ahead_kb) [ -n "${before_ra[$a]:-}" ] && echo "${before_ra[$a]}" >"$a" 2>/dev/null ;;
 		process)
@@ -170,47 +174,9 @@ heal_osds() { # heal_osds WHEN ("after t_x", "before t_y")
 # pool's too). A test whose faults left PGs recovering or peering would
 # otherwise hand them to the next, whose results then rightly say
 # "capacity check during recovery" (seen: t_explain after t_docker_ci).
-# Bounded; a cluster that does not settle is said, and the test runs.
-unclean_pgs() {
-	cephq pg stat -f json 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-m = d.get("pg_summary", d)
-print(sum(s["num"] for s in m.get("num_pg_by_state", []) if s["name"] != "active+clean"))' 2>/dev/null
-}
-# The primaries of PGs that are not active+clean.
-unclean_primaries() {
-	cephq pg ls -f json 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-pgs = d.get("pg_stats", []) if isinstance(d, dict) else d
-print(" ".join(sorted({str(p["acting_primary"]) for p in pgs
-                       if p.get("state") != "active+clean" and p.get("acting_primary", -1) >= 0})))' 2>/dev/null
-}
-# A PG still not clean after 60 s is stuck (seen: "active+clean+laggy" for
-# good after OSD freezes, every read of it waiting "for readable"): restart
-# its primary (TERM keeps memstore's objects), which re-peers it, and wait
-# again. Said as a note: it is the test cluster's fault, not the test's.
-settle() {
-	local i n id
-	for i in $(seq 60); do
-		n=$(unclean_pgs)
-		[ "$n" = 0 ] && return 0
-		sleep 1
-	done
-	for id in $(unclean_primaries); do
-		echo "    note: before $1: $n PGs not active+clean after 60 s; osd.$id (a primary of them) restarted"
-		"$top/scripts/minicluster.sh" osd-stop "$id" "$cluster" >/dev/null 2>&1
-		"$top/scripts/minicluster.sh" osd-start "$id" "$cluster" >/dev/null 2>&1 ||
-			echo "    note: osd.$id did not come back up"
-	done
-	for i in $(seq 30); do
-		n=$(unclean_pgs)
-		[ "$n" = 0 ] && return 0
-		sleep 1
-	done
-	echo "    note: before $1: $n PGs not active+clean after the restarts"
-}
+# Bounded (lib.sh: settle_pgs restarts the primaries of PGs stuck for
+# 60 s); a cluster that does not settle is said, and the test runs.
+settle() { settle_pgs "$1" | sed 's/^/    /'; }
 
 # Ballast: 64 MiB on every OSD for the whole run (a pool of size 3, one
 # copy per OSD). Memstore's usage counter drifts below what it holds (by
@@ -251,8 +217,10 @@ for t in "$here"/t_*.sh; do
 	# is gone from the OSDs, which can be after the check that followed it
 	# (seen: an OSD at 2^64 bytes failed t_container after t_configs).
 	heal_osds "before $name"
-	settle "$name"
+	settle "before $name"
 	snapshot >"$work/before" 2>/dev/null
+	CCB_IT_IMAGES_BEFORE=$(timeout 60 rbd ls rbd 2>/dev/null)
+	export CCB_IT_IMAGES_BEFORE
 	declare -A before_ra=()
 	while read -r kind f v; do
 		[ "$kind" = read_ahead_kb ] && before_ra[$f]=$v
@@ -286,6 +254,12 @@ for t in "$here"/t_*.sh; do
 		[ -n "$own" ] && echo "    LEFT BY $name in its pool $POOL: $(echo "$own" | tr '\n' ' ')"
 		[ -n "$left" ] && echo "$left" | head -10 | sed "s/^/    LEFT BY $name: /"
 		echo "$left" | scrub
+		# A listing a stuck PG held back lists nothing (seen: the image a
+		# failed t_rbd_prefill_stall left, then failing two later tests):
+		# once the PGs settle, what is still left goes too.
+		settle "after $name"
+		snapshot after >"$work/after" 2>/dev/null
+		comm -13 <(sort "$work/before") <(sort "$work/after") | scrub
 	fi
 	cephq osd pool rm "$POOL" "$POOL" --yes-i-really-really-mean-it >/dev/null 2>&1
 	heal_osds "after $name"

@@ -163,4 +163,4 @@ grep -q "point rbd read: distrust: 93 % of this read came from a cache" cmp.err 
 	fail "compare did not name the point and the reason"
 expect_rc 0 "$CCBENCH" compare --tolerance 1000 --allow-distrust lat.json bad.json
 expect_rc 0 "$CCBENCH" compare --tolerance 1000 lat.json lat.json
-[ -z "$(rbd ls rbd)" ] || fail "images left"
+[ -z "$(new_images)" ] || fail "images left: $(new_images)"

@@ -52,4 +52,4 @@ for f in k.json f.json; do
 	[ "$("$CCBENCH" explain -f json $f | python3 -c 'import json,sys; print(";".join(e["kind"] for e in json.load(sys.stdin)))')" = \
 		"$(jget $f '";".join(e["kind"] for e in d["explain"])')" ] || fail "explain $f: other kinds"
 done
-[ -z "$(rbd ls rbd)" ] || fail "images left: $(rbd ls rbd)"
+[ -z "$(new_images)" ] || fail "images left: $(new_images)"

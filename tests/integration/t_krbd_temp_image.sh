@@ -9,7 +9,7 @@ set -euo pipefail
 [ "$(jget k.json 'd["bytes"]')" = $((32 << 20)) ] || fail "one pass over the image"
 [ "$(jget k.json 'd["layout"]["image"]["object_size"]')" = 1048576 ] || fail "order 20"
 [ "$(jget k.json 'd["layout"]["read_ahead_kb"]["after"] == d["layout"]["read_ahead_kb"]["before"]')" = True ] || fail "restore"
-[ -z "$(rbd ls rbd)" ] || fail "temporary image left: $(rbd ls rbd)"
+[ -z "$(new_images)" ] || fail "temporary image left: $(new_images)"
 # Only ours: other tests on this machine attach and detach loop devices too.
 assert_unmapped
 

@@ -136,7 +136,7 @@ grep -q "OSD-side latency of cluster $fsid: put back on" rs.out || fail "restore
 # The killed run's temporary image is in the record too, and restore removed
 # it (once the killed client's watch on it expired).
 grep -q "removed the temporary image rbd/ccbench-" rs.out || fail "restore did not remove the image: $(cat rs.out rs.err)"
-[ -z "$(rbd ls rbd | grep '^ccbench-' || true)" ] || fail "images left after restore: $(rbd ls rbd)"
+[ -z "$(new_images)" ] || fail "images left after restore: $(new_images)"
 
 # A record that names an image made since under that name (another id) is
 # not acted on: the image stays, the record goes.

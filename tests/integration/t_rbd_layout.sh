@@ -25,4 +25,4 @@ rbd rm "rbd/$img" >/dev/null 2>&1
 [ "$(jget r.json 'd["layout"]["librbd"]["rbd_readahead_disable_after_bytes"]')" = 0 ] || fail "disable-after default 0"
 [ "$(jget r.json 'd["layout"]["librbd"]["rbd_cache_policy"]')" = writeback ] || fail "readahead implies writeback"
 [ "$(jget r.json 'd["bytes"]')" = $((16 << 20)) ] || fail "one read pass"
-[ -z "$(rbd ls rbd)" ] || fail "images left: $(rbd ls rbd)"
+[ -z "$(new_images)" ] || fail "images left: $(new_images)"

@@ -45,7 +45,10 @@ img=$(sed -n 's/.*remove it with: rbd rm rbd\/\(ccbench-[^ ]*\) .*/\1/p' f.err |
 prefix=$(sed -n 's/.*its data objects are the \(rbd_data\.[0-9a-f]*\)\.\* objects.*/\1/p' f.err | head -1)
 wait_osds_up
 sleep 2 # the OSDs carry out what reached them while frozen
-# Done as the run said, as a user would.
+# A user finishes once the cluster is healthy again: every PG active+clean
+# (the freeze can leave one "laggy" for good; settle_pgs restarts its
+# primary, as seen in CI on 2026-12-02, when restore's removal timed out).
+settle_pgs "after the thaw" || fail "the cluster did not settle after the thaw"
 # Done as the run said, as a user would: its record first (`ccbench
 # restore` removes the image while the name holds the run's image, even
 # when the timed-out removal had taken it out of `rbd ls`), then the data

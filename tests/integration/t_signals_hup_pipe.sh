@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 no_images() {
-	[ -z "$(rbd ls rbd)" ] || fail "$1 left image(s): $(rbd ls rbd)"
+	[ -z "$(new_images)" ] || fail "$1 left image(s): $(new_images)"
 }
 no_objects() {
 	[ -z "$(ns_objects)" ] || fail "$1 left objects: $(ns_objects | head -3)"
@@ -27,7 +27,7 @@ no_images "SIGHUP in the run"
 # SIGHUP while the image is being filled, before any measurement.
 "$CCBENCH" rbd read --size 1G -q 2>hp.err &
 pid=$!
-wait_for 60 "the temporary image" eval 'rbd ls rbd | grep -q ccbench'
+wait_for 60 "the temporary image" eval 'new_images | grep -q ccbench'
 sleep 0.5
 signal_wait $pid HUP 129 60 hp.err
 no_images "SIGHUP in the prefill"

@@ -15,4 +15,4 @@ signal_wait $pid INT 130 15 err.txt
 [ "$(jget part.json 'd["status"]')" = interrupted ] || fail "status"
 [ "$(jget part.json 'd["runs_done"]')" = 1 ] || fail "runs_done"
 [ "$(jget part.json 'd["points"][0]["runs"][0]["status"]')" = interrupted ] || fail "partial run"
-[ -z "$(rbd ls rbd)" ] || fail "image left: $(rbd ls rbd)"
+[ -z "$(new_images)" ] || fail "image left: $(new_images)"

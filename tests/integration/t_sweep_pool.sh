@@ -26,7 +26,7 @@ for p in d["points"]:
 assert set(images) == {"rbd", sys.argv[1]}, images
 assert all(len(v) == 1 for v in images.values()), images   # one shared image per pool
 PY
-[ -z "$(rbd ls rbd)" ] || fail "image left in rbd: $(rbd ls rbd)"
+[ -z "$(new_images)" ] || fail "image left in rbd: $(new_images)"
 [ -z "$(rbd ls "$POOL" 2>/dev/null)" ] || fail "image left in $POOL: $(rbd ls "$POOL")"
 
 # -p replaces the config's pool axis: every point reads from $POOL.

@@ -52,7 +52,7 @@ assert len(svg.findall(".//s:g[@class='series']", ns)) == 2
 rows = open("out.csv").read().strip().splitlines()
 assert len(rows) == 5 and rows[0].startswith("point,command")
 PY
-[ -z "$(rbd ls rbd)" ] || fail "images left: $(rbd ls rbd)"
+[ -z "$(new_images)" ] || fail "images left: $(new_images)"
 [ -z "$(our_loop_files)" ] || fail "loop device left: $(our_loop_files)"
 [ -z "$(our_mounts)" ] || fail "mount left: $(our_mounts)"
 ! pgrep -f "rbd-fuse.*$CCB_STATE_DIR/" >/dev/null || fail "rbd-fuse left running"

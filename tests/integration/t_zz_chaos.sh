@@ -78,36 +78,6 @@ memstore_repair() {
 	done
 }
 
-# Pacific can leave a PG "laggy" for good after its OSD was frozen and
-# marked down: every op on it then waits "for readable" (seen in 1 of 3
-# runs here: the rados sweep's later runs aborted at their first object,
-# and the named cleanup could not list the pool). That is the test
-# cluster's fault, not ccbench's: wait for the PGs to settle, then restart
-# the primaries of those that do not (TERM keeps memstore's objects).
-stuck_primaries() {
-	ceph_cli pg ls -f json 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-pgs = d.get("pg_stats", []) if isinstance(d, dict) else d
-print(" ".join(sorted({str(p["acting_primary"]) for p in pgs
-                       if p.get("state") != "active+clean" and p.get("acting_primary", -1) >= 0})))'
-}
-pgs_repair() {
-	local i o stuck
-	for i in $(seq 30); do
-		stuck=$(stuck_primaries) || stuck=unknown
-		[ -z "$stuck" ] && return 0
-		sleep 1
-	done
-	[ "$stuck" = unknown ] && return 0
-	echo "note: PGs not active+clean 30 s after the chaos (a test-cluster fault, not ccbench's); restarting their primaries: $stuck"
-	for o in $stuck; do
-		"$(dirname "$0")/../../scripts/minicluster.sh" osd-stop "$o" "$CLUSTER_DIR" >/dev/null 2>&1
-		"$(dirname "$0")/../../scripts/minicluster.sh" osd-start "$o" "$CLUSTER_DIR" >/dev/null 2>&1
-	done
-	wait_osds_up
-}
-
 # On a failure, what the sweeps said (run.sh shows the last lines), each
 # line with the second it was written at, on chaos.log's clock.
 passed=
@@ -233,7 +203,10 @@ cat chaos.log
 
 # A full pool refuses the runs after it: say why, not which run is missing.
 wait_osds_up
-pgs_repair
+# A PG left "laggy" for good by the freezes (lib.sh: settle_pgs) is the
+# test cluster's fault, not ccbench's.
+settle_pgs "after the chaos" 30 || true
+wait_osds_up
 # Then the runs after it are refused ("failed", with that reason): allowed
 # only in that case, and the OSD is repaired before the leftover checks.
 broken=$(memstore_broken)
@@ -336,7 +309,7 @@ left=$(rados -p "$POOL" --all ls 2>/dev/null | head -5)
 extra=$(comm -13 rbd.before <(rados -p rbd --all ls 2>/dev/null | sort) |
 	grep -vxP '\t?rbd_(directory|trash)' || true)
 [ -z "$extra" ] || fail "objects left in pool rbd: $(echo "$extra" | head -5 | tr '\n' ' ')"
-[ -z "$(rbd ls rbd)" ] || fail "images left: $(rbd ls rbd)"
+[ -z "$(new_images)" ] || fail "images left: $(new_images)"
 [ -z "$(rbd trash ls rbd)" ] || fail "images left in the trash: $(rbd trash ls rbd)"
 assert_unmapped
 [ -z "$(state_files)" ] || fail "state records left: $(state_files)"
