@@ -48,8 +48,10 @@ results=${RESULTS:-/results}
 mkdir -p "$results"
 
 cluster=""
-stop_cluster() {
-	[[ -n "$cluster" ]] && "$top/scripts/minicluster.sh" stop "$cluster" >/dev/null 2>&1
+stop_cluster() { # the cluster, then the directory mktemp made for it
+	[[ -n "$cluster" ]] || return 0
+	"$top/scripts/minicluster.sh" stop "$cluster" >/dev/null 2>&1
+	rm -rf "$(dirname "$cluster")"
 	return 0
 }
 trap stop_cluster EXIT

@@ -40,5 +40,6 @@ own=$(sed -n 's/.*starting a throwaway one in \(.*\)$/\1/p' own.err)
 [ -n "$own" ] || fail "did not say where its cluster was"
 ! pgrep -f "$own/ceph.conf" >/dev/null || fail "the entrypoint's cluster was left running"
 [ ! -e "$own" ] || fail "the entrypoint's cluster directory was left"
+[ ! -e "$(dirname "$own")" ] || fail "the entrypoint's temporary directory was left: $(dirname "$own")"
 expect_rc 2 "$top/docker/entrypoint.sh" ci no-such-config
 [ -z "$(ns_objects)" ] || fail "objects left"
