@@ -25,8 +25,10 @@ make -C "$top/build" -j"$(nproc)" --no-print-directory >&2
 ccbench=$top/build/ccbench
 
 cluster=""
-cleanup() {
-	[ -n "$cluster" ] && "$top/scripts/minicluster.sh" stop "$cluster" >/dev/null 2>&1
+cleanup() { # the cluster, then the directory mktemp made for it
+	[ -n "$cluster" ] || return 0
+	"$top/scripts/minicluster.sh" stop "$cluster" >/dev/null 2>&1
+	rm -rf "$(dirname "$cluster")"
 	return 0
 }
 trap cleanup EXIT
