@@ -233,8 +233,8 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      "gate on points whose explain says distrust (refused otherwise)", 0},
     {"same-answer", 0, CCB_OPT_FLAG, OFF(same_answer), NULL, 0, 0, COMPARE, NULL,
      "judge whether CURRENT gives BASELINE's answer: every point within --tolerance either way "
-     "or within its 95% confidence interval (for a point whose runs all ran to their bound "
-     "both ways, the two-sample interval), and the same knees (or ones the baseline's "
+     "or within either point's 95% confidence interval (for a point whose runs all ran to "
+     "their bound both ways, the two-sample interval), and the same knees (or ones the baseline's "
      "repeats do not tell apart); exit 1 otherwise",
      0},
     {"allow-release-change", 0, CCB_OPT_FLAG, OFF(allow_release_change), NULL, 0, 0, COMPARE, NULL,

@@ -130,6 +130,12 @@ d = json.load(open("full.json"))
 for p in d["points"]:
     p["aggregate"]["bandwidth_mib_s"]["stddev"] = p["aggregate"]["bandwidth_mib_s"]["mean"] * 0.5
 json.dump(d, open("full-spread.json", "w"))
+# A baseline whose own 95 % interval is ±50 %: a point 30 % off lies within it.
+d = json.load(open("full.json"))
+for p in d["points"]:
+    a = p["aggregate"]["bandwidth_mib_s"]
+    a["ci95_half"] = a["mean"] * 0.5
+json.dump(d, open("base-wide.json", "w"))
 # A baseline whose repeats spread so wide that they do not tell 128K from 16M.
 d = json.load(open("full.json"))
 for p in d["points"]:
@@ -150,6 +156,9 @@ expect_rc 0 "$CCBENCH" compare spread.json knee.json --same-answer --allow-distr
 expect_rc 0 "$CCBENCH" compare full.json wide.json --same-answer --allow-distrust --tolerance 25%
 "$CCBENCH" compare full.json wide.json --same-answer --allow-distrust --tolerance 25% | grep -q "within its 95% interval" ||
 	fail "no interval verdict"
+expect_rc 0 "$CCBENCH" compare base-wide.json up.json --same-answer --allow-distrust --tolerance 25%
+"$CCBENCH" compare base-wide.json up.json --same-answer --allow-distrust --tolerance 25% |
+	grep -q "within the baseline's 95% interval" || fail "no baseline-interval verdict"
 
 expect_rc 0 "$CCBENCH" compare full-spread.json whole.json --same-answer --allow-distrust
 "$CCBENCH" compare full-spread.json whole.json --same-answer --allow-distrust |
