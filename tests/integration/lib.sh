@@ -9,7 +9,9 @@ fail() {
 
 # ---- a settled cluster, and what an earlier test left ----------------------
 # The primaries of the PGs that are not active+clean, one word each ("?" for
-# a PG with none); status 1 when the monitor does not answer (bounded).
+# a PG with none), or with "acting" every OSD of their acting sets; the
+# first five such PGs and their states on stderr; status 1 when the monitor
+# does not answer (bounded).
 unclean_primaries() {
 	local out
 	out=$(timeout 60 ceph --connect-timeout 10 pg ls -f json 2>/dev/null) || return 1
@@ -17,9 +19,23 @@ unclean_primaries() {
 import json, sys
 d = json.load(sys.stdin)
 pgs = d.get("pg_stats", []) if isinstance(d, dict) else d
-bad = [p for p in pgs if p.get("state") != "active+clean"]
-print(" ".join(sorted({str(p["acting_primary"]) if p.get("acting_primary", -1) >= 0 else "?"
-                       for p in bad})))' <<<"$out"
+# Settled: active and clean; a scrub or snap trim may run (a restarted
+# OSD schedules scrubs), laggy, peering, waiting or degraded may not.
+ok = {"active", "clean", "scrubbing", "deep", "snaptrim", "snaptrim_wait"}
+def settled(st):
+    parts = set(st.split("+"))
+    return {"active", "clean"} <= parts and parts <= ok
+bad = [p for p in pgs if not settled(p.get("state", ""))]
+who = "acting" if len(sys.argv) > 1 else "primary"
+ids = set()
+for p in bad:
+    if who == "acting":
+        ids |= {str(o) for o in p.get("acting", []) if o >= 0}
+    else:
+        ids.add(str(p["acting_primary"]) if p.get("acting_primary", -1) >= 0 else "?")
+print(" ".join(sorted(ids)))
+for p in bad[:5]:
+    print("%s %s" % (p.get("pgid"), p.get("state")), file=sys.stderr)' ${1:+"$1"} <<<"$out"
 }
 
 # settle_pgs WHEN [SECS]: wait up to SECS (60) for every PG to be
@@ -27,13 +43,16 @@ print(" ".join(sorted({str(p["acting_primary"]) if p.get("acting_primary", -1) >
 # frozen (every op on it then waits "for readable"; seen after t_zz_chaos,
 # and after t_rbd_prefill_stall, whose restore then timed out): restart the
 # primaries of the PGs still not clean (TERM keeps memstore's objects),
-# which re-peers them, and wait again, 30 s. Said as a note line: the test
-# cluster's fault, not the test's. Status 1 if the PGs stay unclean.
+# which re-peers them, and wait again, 30 s; if some are still not clean,
+# restart every OSD of their acting sets and wait a minute (seen once: the
+# primaries' restart was not enough). Said as a note line with the PGs'
+# states: the test cluster's fault, not the test's. Status 1 if the PGs
+# stay unclean.
 settle_pgs() {
 	local when=$1 secs=${2:-60} i stuck=? id mc
 	mc=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/minicluster.sh
 	for ((i = 0; i < secs; i++)); do
-		stuck=$(unclean_primaries) && [ -z "$stuck" ] && return 0
+		stuck=$(unclean_primaries 2>/dev/null) && [ -z "$stuck" ] && return 0
 		sleep 1
 	done
 	echo "note: $when: PGs not active+clean after $secs s (primaries: ${stuck:-?}); restarted those primaries"
@@ -43,10 +62,22 @@ settle_pgs() {
 		"$mc" osd-start "$id" "$CLUSTER_DIR" >/dev/null 2>&1 || echo "note: osd.$id did not come back up"
 	done
 	for ((i = 0; i < 30; i++)); do
-		stuck=$(unclean_primaries) && [ -z "$stuck" ] && return 0
+		stuck=$(unclean_primaries 2>/dev/null) && [ -z "$stuck" ] && return 0
 		sleep 1
 	done
-	echo "note: $when: PGs still not active+clean after the restarts"
+	# A PG whose replicas were frozen too may need them re-peered as well:
+	# restart every OSD of its acting set, and give it a minute.
+	stuck=$(unclean_primaries acting 2>/dev/null) || stuck=
+	echo "note: $when: PGs still not active+clean after 30 s; restarting their acting OSDs (${stuck:-none named}): $(unclean_primaries 2>&1 >/dev/null | tr '\n' ';')"
+	for id in $stuck; do
+		"$mc" osd-stop "$id" "$CLUSTER_DIR" >/dev/null 2>&1
+		"$mc" osd-start "$id" "$CLUSTER_DIR" >/dev/null 2>&1 || echo "note: osd.$id did not come back up"
+	done
+	for ((i = 0; i < 60; i++)); do
+		stuck=$(unclean_primaries 2>/dev/null) && [ -z "$stuck" ] && return 0
+		sleep 1
+	done
+	echo "note: $when: PGs still not active+clean after the restarts: $(unclean_primaries 2>&1 >/dev/null | tr '\n' ';')"
 	return 1
 }
 

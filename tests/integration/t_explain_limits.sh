@@ -23,12 +23,23 @@ whys hr.json
 python3 - hr.json <<'PY' || fail "a healthy read said a limit"
 import json, sys
 d = json.load(open(sys.argv[1]))
+# On this 2-core host the OSDs share the client's CPUs: a fast read can
+# saturate both, and a client that then fell behind gets a true client-cpu
+# warning (seen: host 90.3 % busy, 11.4 of 16 in flight). Such a warning
+# must carry figures that meet its own rule; any other is a false limit.
+def cpu_warn_holds(e):
+    f = e.get("figures", {})
+    return (f.get("host_busy_share", 0) >= 0.90 and f.get("own_share", 1) < 0.85
+            and f.get("mean_in_flight", 16) < 0.85 * 16)
 bad = [e for e in d["explain"]
        if (e["kind"] == "littles-law" and e["severity"] != "info")
-       or (e["kind"] == "client-cpu" and e["severity"] != "info")
+       or (e["kind"] == "client-cpu" and e["severity"] != "info" and not cpu_warn_holds(e))
        or e["kind"] in ("cache", "stall")
        or (e["kind"] == "cluster" and e["severity"] != "info")]
 assert not bad, bad
+for e in d["explain"]:
+    if e["kind"] == "client-cpu" and e["severity"] != "info":
+        print("    note: the host was saturated:", e["text"])
 # The state it ran in, at both ends, and the route to the cluster.
 for when in ("start", "end"):
     s = d["cluster_state"][when]
