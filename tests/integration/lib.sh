@@ -38,6 +38,25 @@ for p in bad[:5]:
     print("%s %s" % (p.get("pgid"), p.get("state")), file=sys.stderr)' ${1:+"$1"} <<<"$out"
 }
 
+# pgs_clean_within SECS: 0 once every PG is settled; the caller's $stuck
+# holds what unclean_primaries last said.
+pgs_clean_within() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		stuck=$(unclean_primaries 2>/dev/null) && [ -z "$stuck" ] && return 0
+		sleep 1
+	done
+	return 1
+}
+restart_osds() { # restart_osds ID...: stop and start each ("?" skipped)
+	local id mc
+	mc=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/minicluster.sh
+	for id in "$@"; do
+		[ "$id" = "?" ] && continue
+		"$mc" osd-stop "$id" "$CLUSTER_DIR" >/dev/null 2>&1
+		"$mc" osd-start "$id" "$CLUSTER_DIR" >/dev/null 2>&1 || echo "note: osd.$id did not come back up"
+	done
+}
 # settle_pgs WHEN [SECS]: wait up to SECS (60) for every PG to be
 # active+clean. Pacific can leave a PG "laggy" for good after its OSDs were
 # frozen (every op on it then waits "for readable"; seen after t_zz_chaos,
@@ -49,34 +68,19 @@ for p in bad[:5]:
 # states: the test cluster's fault, not the test's. Status 1 if the PGs
 # stay unclean.
 settle_pgs() {
-	local when=$1 secs=${2:-60} i stuck=? id mc
-	mc=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/minicluster.sh
-	for ((i = 0; i < secs; i++)); do
-		stuck=$(unclean_primaries 2>/dev/null) && [ -z "$stuck" ] && return 0
-		sleep 1
-	done
+	local when=$1 secs=${2:-60} stuck=?
+	pgs_clean_within "$secs" && return 0
 	echo "note: $when: PGs not active+clean after $secs s (primaries: ${stuck:-?}); restarted those primaries"
-	for id in $stuck; do
-		[ "$id" = "?" ] && continue
-		"$mc" osd-stop "$id" "$CLUSTER_DIR" >/dev/null 2>&1
-		"$mc" osd-start "$id" "$CLUSTER_DIR" >/dev/null 2>&1 || echo "note: osd.$id did not come back up"
-	done
-	for ((i = 0; i < 30; i++)); do
-		stuck=$(unclean_primaries 2>/dev/null) && [ -z "$stuck" ] && return 0
-		sleep 1
-	done
+	# shellcheck disable=SC2086 # one word per OSD id
+	restart_osds $stuck
+	pgs_clean_within 30 && return 0
 	# A PG whose replicas were frozen too may need them re-peered as well:
 	# restart every OSD of its acting set, and give it a minute.
 	stuck=$(unclean_primaries acting 2>/dev/null) || stuck=
 	echo "note: $when: PGs still not active+clean after 30 s; restarting their acting OSDs (${stuck:-none named}): $(unclean_primaries 2>&1 >/dev/null | tr '\n' ';')"
-	for id in $stuck; do
-		"$mc" osd-stop "$id" "$CLUSTER_DIR" >/dev/null 2>&1
-		"$mc" osd-start "$id" "$CLUSTER_DIR" >/dev/null 2>&1 || echo "note: osd.$id did not come back up"
-	done
-	for ((i = 0; i < 60; i++)); do
-		stuck=$(unclean_primaries 2>/dev/null) && [ -z "$stuck" ] && return 0
-		sleep 1
-	done
+	# shellcheck disable=SC2086
+	restart_osds $stuck
+	pgs_clean_within 60 && return 0
 	echo "note: $when: PGs still not active+clean after the restarts: $(unclean_primaries 2>&1 >/dev/null | tr '\n' ';')"
 	return 1
 }
