@@ -183,7 +183,7 @@ echo "== ccbench compare full.json steady.json --same-answer --tolerance $tol"
 cat "$out/compare.txt"
 echo
 jq -r '"runs: full \(.runs_done)"' "$out/full.json"
-jq -r '"runs: steady \(.runs_done) (\(.runs_not_needed // 0) repeats not needed); runs that reached steady state: \([.points[].runs[] | select(.steady_state.attained == true)] | length)"' "$out/steady.json"
+jq -r '"runs: steady \(.runs_done) (\(.runs_not_needed // 0) repeats not needed); runs that reached steady state: \([.points[].runs[] | select(.steady_state.attained == true)] | length), of which read on to their end (under a window away): \([.points[].runs[] | select(.steady_state.read_to_end == true)] | length)"' "$out/steady.json"
 full_s=$(cat "$out/full.seconds")
 steady_s=$(cat "$out/steady.seconds")
 printf 'time: full length %d s (%.1f min), until steady %d s (%.1f min): %.1fx faster\n' \

@@ -45,6 +45,25 @@ void ccb_explain_steady(const json_t *r, json_t *list)
 		else
 			snprintf(held, sizeof(held), "within ±%.1f %% (%.1f to %.1f)",
 			         num(w, "max_deviation_pct"), num(w, "min"), num(w, "max"));
+		if (json_is_true(json_object_get(ss, "read_to_end"))) {
+			ccb_explain_add(
+			    list, "steady", "info",
+			    json_pack("{s:f, s:f, s:f, s:b, s:f}", "at_s", num(ss, "at_s"),
+			              "end_was_s", num(ss, "end_was_s"), "window_bandwidth_mib_s",
+			              num(w, "bandwidth_mib_s"), "read_to_end", 1,
+			              "run_bandwidth_mib_s", num(r, "bandwidth_mib_s")),
+			    "steady after %.1f s (%s): %.1f %s held for %.0f s %s, but the run's "
+			    "own "
+			    "end was %.1f s away, under a window: it read on to it, and a sweep "
+			    "takes "
+			    "the whole run's %.1f MiB/s (the window's was %.1f), as a full-length "
+			    "run "
+			    "would",
+			    num(ss, "at_s"), str_or(ss, "spec", "?"), num(w, "mean"),
+			    unit_of(metric), num(ss, "window_s"), held, num(ss, "end_was_s"),
+			    num(r, "bandwidth_mib_s"), num(w, "bandwidth_mib_s"));
+			return;
+		}
 		ccb_explain_add(
 		    list, "steady", "info",
 		    json_pack("{s:f, s:f, s:f, s:f, s:f}", "at_s", num(ss, "at_s"), "window_s",

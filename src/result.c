@@ -65,13 +65,19 @@ static json_t *series_json(const struct ccb_series *s)
 	return a;
 }
 
-double ccb_result_level(const json_t *run, const char *what)
+bool ccb_result_stopped_steady(const json_t *run)
 {
 	const json_t *ss = json_object_get(run, "steady_state");
-	const json_t *w = json_object_get(ss, "window");
 
-	if (json_is_true(json_object_get(ss, "attained")) &&
-	    json_is_number(json_object_get(w, what)))
+	return json_is_true(json_object_get(ss, "attained")) &&
+	       !json_is_true(json_object_get(ss, "read_to_end"));
+}
+
+double ccb_result_level(const json_t *run, const char *what)
+{
+	const json_t *w = json_object_get(json_object_get(run, "steady_state"), "window");
+
+	if (ccb_result_stopped_steady(run) && json_is_number(json_object_get(w, what)))
 		return json_number_value(json_object_get(w, what));
 	return json_number_value(json_object_get(run, what));
 }

@@ -398,5 +398,11 @@ json_t *ccb_steady_json(const struct ccb_steady *d, const char *end_reason, uint
 	              d->have_band ? band_json(d) : json_null());
 	if (j && why[0])
 		json_object_set_new(j, "why", json_string(why));
+	/* Reached with the run's end under a window away: it read on, and its
+	 * whole figure is its level (ccb_result_level()). */
+	if (j)
+		json_object_set_new(j, "read_to_end", json_boolean(d->read_to_end));
+	if (j && d->read_to_end)
+		json_object_set_new(j, "end_was_s", json_real(d->read_to_end_left_s));
 	return j;
 }

@@ -187,8 +187,7 @@ static void aggregate_point(json_t *pt)
 		/* A steady run's level is its window's, not the ramp's. */
 		bw[k] = ccb_result_level(r, "bandwidth_mib_s");
 		iops[k] = ccb_result_level(r, "iops");
-		steady +=
-		    json_is_true(json_object_get(json_object_get(r, "steady_state"), "attained"));
+		steady += ccb_result_stopped_steady(r);
 		steady_asked += json_object_get(r, "steady_state") != NULL;
 		p50[k] = json_number_value(json_object_get(lat, "p50"));
 		p99[k] = json_number_value(json_object_get(lat, "p99"));

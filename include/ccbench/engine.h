@@ -119,6 +119,8 @@ struct ccb_run {
 	                         *   because the library copies it at submit or only reads it */
 	uint64_t total_bytes;   /**< stop after this many bytes issued; 0 = no limit */
 	uint64_t duration_usec; /**< 0 = no limit */
+	uint64_t pass_bytes;    /**< set by prepare(): the bytes after which the path's
+	                         *   own work runs out (one pass over an image), 0 = none */
 
 	uint64_t start_nsec, end_nsec;
 	atomic_int stop; /**< enum ccb_stop */

@@ -48,9 +48,16 @@ json_t *ccb_result_latency(const struct ccb_hist *h);
 const char *ccb_mode_name(enum ccb_mode mode);
 
 /**
+ * Whether a saved run stopped at steady state: reached it, and did not
+ * read on to its own end (steady_state.read_to_end, when that end was
+ * under a window away).
+ */
+bool ccb_result_stopped_steady(const json_t *run);
+
+/**
  * The level a saved run measured, as sweeps aggregate it: the mean of the
- * steady-state window that held (a run with --until-steady that reached
- * it), else the whole run's figure. @p what: "bandwidth_mib_s" or "iops".
+ * steady-state window that held (a run that stopped at steady state:
+ * ccb_result_stopped_steady()), else the whole run's figure. @p what: "bandwidth_mib_s" or "iops".
  * The whole run's figure stays the result's own ("bandwidth_mib_s" is
  * bytes / seconds, ramp included), so every result reads the same.
  */

@@ -120,6 +120,11 @@ struct ccb_steady {
 	double *held; /**< the metric's samples of the window that held (window_n) */
 	bool attained;
 	double attained_s;
+	/** Set by the engine: steady state came with the run's own end less
+	 * than a window away, so the run read on to it and its whole figure
+	 * counts (the level a full-length run would report), not the window's. */
+	bool read_to_end;
+	double read_to_end_left_s; /**< that end was this far away, at the window's rate */
 };
 
 /**

@@ -191,6 +191,9 @@ static int krbd_prepare(struct ccb_run *run)
 		uint64_t whole = (kr->end - kr->start) / kr->io_bytes * kr->io_bytes;
 		run->total_bytes = whole ? whole : kr->end - kr->start;
 	}
+	/* One sequential pass: the streams split [start, end). */
+	if (run->mode == CCB_MODE_SEQ && !kr->wrap)
+		run->pass_bytes = kr->end - kr->start;
 
 	if (kr->direct)
 		ccb_run_warn(run,

@@ -690,6 +690,10 @@ static int rbd_prepare(struct ccb_run *run)
 	rr->region_bytes = rr->image_bytes / run->n_clients / rr->io_bytes * rr->io_bytes;
 	if (!rr->region_bytes)
 		rr->region_bytes = rr->io_bytes;
+	/* One pass: each client a region's worth (sequential: its region, the
+	 * last one to the image's end, under one op more). */
+	if (rr->one_pass)
+		run->pass_bytes = (uint64_t)run->n_clients * rr->region_bytes;
 	if (o->sim_osd_latency_usec) {
 		char d[32];
 		ccb_format_duration(o->sim_osd_latency_usec, d, sizeof(d));

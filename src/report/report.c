@@ -161,7 +161,12 @@ static void text_steady(FILE *out, const json_t *ss)
 		        ccb_report_num(w, "from_s"), ccb_report_num(w, "to_s"),
 		        ccb_report_str(ss, "spec"), ccb_report_num(w, "max_deviation_pct"),
 		        ccb_report_num(w, "trend_pct"));
-	else
+	if (json_is_true(json_object_get(ss, "read_to_end")))
+		fprintf(out,
+		        "%-18s reached with the run's end %.1f s away (under its %.0f s window): "
+		        "read on to it, so the whole run's figures are its level\n",
+		        "", ccb_report_num(ss, "end_was_s"), ccb_report_num(ss, "window_s"));
+	else if (!json_is_true(json_object_get(ss, "attained")))
 		fprintf(out, "%-18s not reached (%s): %s\n", "steady", ccb_report_str(ss, "spec"),
 		        ccb_report_str(ss, "why"));
 }

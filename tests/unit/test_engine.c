@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ccbench/engine.h"
+#include "ccbench/options.h"
 #include "ccbench/path.h"
 #include "ccbench/result.h"
 
@@ -994,6 +995,86 @@ static void test_warn(void **state)
 	assert_null(run->warnings);
 }
 
+/* --until-steady bw:50%/2s with no ramp: steady at the second sample. */
+static void steady_opts(struct ccb_opts *o)
+{
+	char err[256];
+
+	assert_int_equal(
+	    ccb_opt_set(o, ccb_opt_find("until-steady"), "bw:50%/2s", err, sizeof(err)), 0);
+	assert_int_equal(ccb_opt_set(o, ccb_opt_find("steady-ramp"), "0", err, sizeof(err)), 0);
+}
+
+/* The level a sweep would take from this run's result. */
+static double level_of(struct ccb_run *run, bool *stopped)
+{
+	json_t *r =
+	    json_pack("{s:o, s:f}", "steady_state", ccb_steady_json(run->steady, run->reason, 0),
+	              "bandwidth_mib_s", -1.0);
+	double v;
+
+	assert_non_null(r);
+	*stopped = ccb_result_stopped_steady(r);
+	assert_true(
+	    json_is_boolean(json_object_get(json_object_get(r, "steady_state"), "read_to_end")));
+	v = ccb_result_level(r, "bandwidth_mib_s");
+	json_decref(r);
+	return v;
+}
+
+/* Steady state with the run's end a whole window away: it stops there, and
+ * its level is the window's. */
+static void test_steady_stops(void **state)
+{
+	struct fixture *fx = *state;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
+	bool stopped;
+	uint64_t t0;
+
+	fake_init(f, FAKE_INLINE, 0);
+	run_init(run, &fx->o, f, 1, 1, 4096);
+	steady_opts(&fx->o);
+	run->duration_usec = 6000000;
+	t0 = ccb_now_nsec();
+	assert_int_equal(ccb_run_execute(run), 0);
+	assert_true(elapsed_since(t0) < 5 * SEC);
+	assert_non_null(run->steady);
+	assert_true(run->steady->attained);
+	assert_false(run->steady->read_to_end);
+	assert_true(strncmp(run->reason, "steady state", 12) == 0);
+	assert_true(level_of(run, &stopped) > 0);
+	assert_true(stopped);
+	ccb_run_free(run);
+}
+
+/* Steady state with the run's end under a window away (its duration, or a
+ * pass at the window's rate): it reads on to that end, and its level is
+ * the whole run's, as a full-length run's would be. */
+static void test_steady_reads_to_end(void **state)
+{
+	struct fixture *fx = *state;
+	struct ccb_run *run = &fx->run;
+	struct fake *f = &fx->f;
+	bool stopped;
+	uint64_t t0;
+
+	fake_init(f, FAKE_INLINE, 0);
+	run_init(run, &fx->o, f, 1, 1, 4096);
+	steady_opts(&fx->o);
+	run->duration_usec = 3000000;
+	t0 = ccb_now_nsec();
+	assert_int_equal(ccb_run_execute(run), 0);
+	assert_true(elapsed_since(t0) >= 3 * SEC);
+	assert_true(run->steady->attained);
+	assert_true(run->steady->read_to_end);
+	assert_true(run->steady->read_to_end_left_s < 2.0);
+	assert_string_equal(run->reason, "--duration reached");
+	assert_true(level_of(run, &stopped) == -1.0); /* the whole run's figure */
+	assert_false(stopped);
+	ccb_run_free(run);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -1004,7 +1085,8 @@ int main(void)
 	    T(test_submit_error),        T(test_async_op_error),      T(test_complete_error),
 	    T(test_op_timeout_drained),  T(test_op_timeout_stranded), T(test_signal),
 	    T(test_signal_before_start), T(test_open_failure),        T(test_warn),
-	    T(test_quiesce_counted),     T(test_quiesce_error),
+	    T(test_quiesce_counted),     T(test_quiesce_error),       T(test_steady_stops),
+	    T(test_steady_reads_to_end),
 	};
 
 	/* A broken engine tends to hang rather than fail: bound the whole suite. */
