@@ -83,7 +83,8 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      "end the run once the per-second METRIC (bw, iops, lat; METRIC_slope: its trend) has held "
      "within TOL (0.1% to 100%) of its mean for WINDOW (whole seconds, 2s to 1h, default 5s) "
      "after the ramp; still bounded by --duration, --total or one pass (with none of them: "
-     "at most 60s)",
+     "at most 60s); a run whose bound is then under a WINDOW away reads on to it and counts "
+     "whole",
      0},
     {"steady-ramp", 0, CCB_OPT_DURATION, OFF(steady_ramp_usec), NULL, 0, 3600000000ull, WORK, "DUR",
      "with --until-steady: samples count after DUR (default: after 1s and twice the readahead, "
@@ -235,7 +236,8 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      "judge whether CURRENT gives BASELINE's answer: every point within --tolerance either way "
      "or within either point's 95% confidence interval (for a point whose runs all ran to "
      "their bound both ways, the two-sample interval), and the same knees (or ones the baseline's "
-     "repeats do not tell apart); exit 1 otherwise",
+     "repeats do not tell apart; a fuse-loop series' knee, which recommends nothing, is not "
+     "judged); exit 1 otherwise",
      0},
     {"allow-release-change", 0, CCB_OPT_FLAG, OFF(allow_release_change), NULL, 0, 0, COMPARE, NULL,
      "gate across Ceph releases of the cluster or the client (refused otherwise)", 0},

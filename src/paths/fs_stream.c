@@ -273,6 +273,9 @@ int ccb_fs_stream_prepare(struct ccb_run *run, const struct ccb_fs_io *io)
 		ccb_run_warn(run, "-d: a reader that reaches the end of its file starts over; "
 		                  "later passes may be served from the client's cache");
 	ccb_fs_take_deadline(run, fr);
+	/* Without -d each client streams its file once: that is the run's end. */
+	if (!fr->deadline_nsec)
+		run->pass_bytes = fr->file_bytes * run->n_clients;
 	run->buf_bytes = fr->block_bytes;
 	ccb_fs_layout(run, fr);
 	json_object_set_new(run->layout, "file_size", json_integer((json_int_t)fr->file_bytes));

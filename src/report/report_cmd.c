@@ -261,7 +261,8 @@ static double welch_half(const json_t *b, const json_t *c)
  * stopped at steady state (passes shorter than a ramp and a window, as
  * seed 002's fastest points: the same measurement twice), the difference
  * within Welch's two-sample 95 % interval; and every series' knee
- * (the recommendation) the same row value. Prints a line per point and
+ * (the recommendation) the same row value, except a fuse-loop series',
+ * for which the sweep recommends nothing. Prints a line per point and
  * knee; @return the number of differences (failed points count).
  */
 static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, const json_t *cp,
@@ -270,7 +271,8 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 	const char *key;
 	json_t *v, *bk, *ck;
 	size_t i, j;
-	int differ = 0, same_points = 0, knees = 0, same_knees = 0, spread_knees = 0;
+	int differ = 0, same_points = 0, knees = 0, same_knees = 0, spread_knees = 0,
+	    fuse_knees = 0;
 	double *ratios = calloc(json_object_size(bp) + 1, sizeof(double));
 	size_t n_ratios = 0;
 
@@ -366,6 +368,16 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 			same_knees++;
 			printf("knee%s%s%s: %s in both: same recommendation\n",
 			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs);
+		} else if ((kp && ccb_sweep_point_fuse_loop(kp)) ||
+		           (cq && ccb_sweep_point_fuse_loop(cq))) {
+			/* The sweep recommends nothing for such a series (its DISTRUST
+			 * line): its curve is rbd-fuse's, flat within the noise, and
+			 * its knee is where the noise put the best. Not judged. */
+			fuse_knees++;
+			printf("knee%s%s%s: baseline %s, current %s: no recommendation either way "
+			       "(fuse-loop: the series cannot show readahead, the sweep recommends "
+			       "nothing for it)\n",
+			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
 		} else if (kp && cq && !ccb_sweep_told_apart(kp, cq, &diff, &two_se)) {
 			/* The baseline's own repeats do not tell the two row values
 			 * apart: either is its recommendation, within its spread. */
@@ -388,6 +400,9 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 	if (knees)
 		printf(", %d of %d knees the same%s", same_knees, knees,
 		       spread_knees ? " (some within the baseline's spread)" : "");
+	if (fuse_knees)
+		printf(", %d fuse-loop knee%s not judged (no recommendation)", fuse_knees,
+		       fuse_knees == 1 ? "" : "s");
 	printf("\n");
 	/* Every point moved alike: the machine between the two, more likely
 	 * than the way of measuring (which moves some points, not all). */

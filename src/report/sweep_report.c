@@ -454,7 +454,7 @@ static void steady_note(const json_t *doc, FILE *out)
 	if (!asked)
 		return;
 	fprintf(out,
-	        "(--until-steady: %lld of %lld runs reached steady state and count their "
+	        "(--until-steady: %lld of %lld runs stopped at steady state and count their "
 	        "window's mean; the others their whole run)\n",
 	        steady, ok);
 }
