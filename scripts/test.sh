@@ -30,14 +30,19 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 # Every stage runs, whatever an earlier one did: a failing stage must not
 # hide the others' results. The exit status says whether all passed.
+# Each stage's time goes into the summary: CI time is shared, and a
+# stage that grows should show which one it is.
 failed=()
 stages=0
+times=()
 stage() {
-	local name=$1
+	local name=$1 t0=$SECONDS rc=0
 	shift
 	stages=$((stages + 1))
 	echo "== $name" >&2
-	"$@" || failed+=("$name")
+	"$@" || rc=$?
+	((rc == 0)) || failed+=("$name")
+	times+=("$(printf '%5d s  %s  %s' $((SECONDS - t0)) "$( ((rc == 0)) && echo passed || echo FAILED)" "$name")")
 }
 unit_tests() { (cd "$build" && ctest --output-on-failure); }
 # The C fallback of zerocopy.h (-DCCB_ZEROCOPY=OFF) builds with the same
@@ -84,6 +89,8 @@ for rel in ${CCB_RELEASES:-bookworm trixie forky}; do
 	stage "release $rel" release_stage "$rel" "$@"
 done
 
+printf '%s\n' "${times[@]}"
+printf '%5d s  in all\n' "$SECONDS"
 ((${#failed[@]} == 0)) || echo "test.sh: failed: ${failed[*]}" >&2
 echo "stages: $((stages - ${#failed[@]})) passed, ${#failed[@]} failed"
 ((${#failed[@]} == 0))

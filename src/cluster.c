@@ -449,7 +449,10 @@ int ccb_cluster_ioctx(rados_t r, const struct ccb_opts *o, rados_ioctx_t *out, c
 	return 0;
 }
 
-json_t *ccb_cluster_mon_json(rados_t r, const char *cmd, int *err)
+/* One command to a mon (osd < 0) or to one OSD, its JSON answer parsed;
+ * the first error is kept in *err, so a caller asking several things
+ * reports the first that failed. */
+static json_t *command_json(rados_t r, int osd, const char *cmd, int *err)
 {
 	const char *cmds[] = {cmd};
 	char *out = NULL, *st = NULL;
@@ -457,7 +460,10 @@ json_t *ccb_cluster_mon_json(rados_t r, const char *cmd, int *err)
 	json_t *j = NULL;
 	int ret;
 
-	ret = rados_mon_command(r, cmds, 1, NULL, 0, &out, &out_len, &st, &st_len);
+	if (osd < 0)
+		ret = rados_mon_command(r, cmds, 1, NULL, 0, &out, &out_len, &st, &st_len);
+	else
+		ret = rados_osd_command(r, osd, cmds, 1, NULL, 0, &out, &out_len, &st, &st_len);
 	if (ret == 0) {
 		j = json_loadb(out, out_len, 0, NULL);
 		if (!j)
@@ -470,25 +476,19 @@ json_t *ccb_cluster_mon_json(rados_t r, const char *cmd, int *err)
 	return j;
 }
 
+json_t *ccb_cluster_mon_json(rados_t r, const char *cmd, int *err)
+{
+	return command_json(r, -1, cmd, err);
+}
+
 json_t *ccb_cluster_osd_json(rados_t r, int osd, const char *cmd, int *err)
 {
-	const char *cmds[] = {cmd};
-	char *out = NULL, *st = NULL;
-	size_t out_len = 0, st_len = 0;
-	json_t *j = NULL;
-	int ret;
-
-	ret = rados_osd_command(r, osd, cmds, 1, NULL, 0, &out, &out_len, &st, &st_len);
-	if (ret == 0) {
-		j = json_loadb(out, out_len, 0, NULL);
-		if (!j)
-			ret = -EBADMSG;
+	if (osd < 0) { /* not an OSD id: never send it to the mon instead */
+		if (!*err)
+			*err = -EINVAL;
+		return NULL;
 	}
-	if (ret < 0 && !*err)
-		*err = ret;
-	rados_buffer_free(out);
-	rados_buffer_free(st);
-	return j;
+	return command_json(r, osd, cmd, err);
 }
 
 bool ccb_cluster_has_flag(const char *flags, const char *flag)

@@ -29,6 +29,30 @@ static void family(const struct ccb_command *c, char *buf, size_t len)
 }
 
 /*
+ * Whether cmds[i] stands first of its family (its first word, put in
+ * @p fam) among cmds[0..i], so that each family is written once. With
+ * @p multi only two-word commands count: the families a second word
+ * completes ("rbd", "group"), not a one-word command such as "sweep".
+ */
+static bool family_first(const struct ccb_command *cmds, size_t i, bool multi, char *fam,
+                         size_t len)
+{
+	char other[64];
+
+	family(&cmds[i], fam, len);
+	if (multi && !strchr(cmds[i].name, ' '))
+		return false;
+	for (size_t k = 0; k < i; k++) {
+		if (multi && !strchr(cmds[k].name, ' '))
+			continue;
+		family(&cmds[k], other, sizeof(other));
+		if (strcmp(fam, other) == 0)
+			return false;
+	}
+	return true;
+}
+
+/*
  * The commands whose @p pick[i] is set, as a reader wants them: a family
  * whose every command is picked by its first word ("rbd"), the others by
  * their names ("krbd read, krbd randread").
@@ -41,16 +65,11 @@ static void command_list(const bool *pick, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
-		bool first = true, all = true;
+		bool all = true;
 		size_t k;
 
-		family(&cmds[i], fam, sizeof(fam));
 		/* Each family once, where its first command stands. */
-		for (k = 0; k < i && first; k++) {
-			family(&cmds[k], other, sizeof(other));
-			first = strcmp(fam, other) != 0;
-		}
-		if (!first)
+		if (!family_first(cmds, i, false, fam, sizeof(fam)))
 			continue;
 		for (k = i; k < n; k++) {
 			family(&cmds[k], other, sizeof(other));
@@ -560,15 +579,7 @@ int ccb_gendoc_bash(FILE *out)
 	{
 		bool first = true;
 		for (size_t i = 0; i < n; i++) {
-			bool seen = false;
-			if (!strchr(cmds[i].name, ' '))
-				continue;
-			family(&cmds[i], fam, sizeof(fam));
-			for (size_t k = 0; k < i && !seen; k++) {
-				family(&cmds[k], other, sizeof(other));
-				seen = strchr(cmds[k].name, ' ') && strcmp(fam, other) == 0;
-			}
-			if (seen)
+			if (!family_first(cmds, i, true, fam, sizeof(fam)))
 				continue;
 			fprintf(out, "%s%s", first ? "" : "|", fam);
 			first = false;
@@ -613,27 +624,12 @@ int ccb_gendoc_bash(FILE *out)
 	      "    0:)\n"
 	      "        COMPREPLY=($(compgen -W \"",
 	      out);
-	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
-		family(&cmds[i], fam, sizeof(fam));
-		for (size_t k = 0; k < i && !seen; k++) {
-			family(&cmds[k], other, sizeof(other));
-			seen = strcmp(fam, other) == 0;
-		}
-		if (!seen)
+	for (size_t i = 0; i < n; i++)
+		if (family_first(cmds, i, false, fam, sizeof(fam)))
 			fprintf(out, "%s%s", i ? " " : "", fam);
-	}
 	fputs("\" -- \"$cur\"))\n        return\n        ;;\n", out);
 	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
-		if (!strchr(cmds[i].name, ' '))
-			continue;
-		family(&cmds[i], fam, sizeof(fam));
-		for (size_t k = 0; k < i && !seen; k++) {
-			family(&cmds[k], other, sizeof(other));
-			seen = strchr(cmds[k].name, ' ') && strcmp(fam, other) == 0;
-		}
-		if (seen)
+		if (!family_first(cmds, i, true, fam, sizeof(fam)))
 			continue;
 		fprintf(out, "    1:%s)\n        COMPREPLY=($(compgen -W \"", fam);
 		for (size_t k = i, m = 0; k < n; k++) {
