@@ -11,12 +11,28 @@
 # a -Werror build, the unit tests and an integration subset against a
 # throwaway cluster of that release (scripts/release.sh stage).
 #
-# usage: scripts/test.sh [INTEGRATION_TEST_PATTERN]
+# usage: scripts/test.sh [--quick] [INTEGRATION_TEST_PATTERN]
 #   The pattern, if given, selects the release stages' tests too.
+#   --quick  the check between edits, within 5 minutes: the packages, the
+#            formatting and circles, the ASan+UBSan build, the unit tests
+#            and a smoke set of integration tests (one per path, the
+#            output rules, bad input) against a throwaway cluster. CI runs
+#            the full suite.
 #   CCB_RELEASES="trixie forky"  the release stages to run (default: all)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+quick=0
+if [ "${1:-}" = "--quick" ]; then
+	quick=1
+	shift
+fi
+case "${1:-}" in
+-*) echo "test.sh: unknown option '$1' (usage: scripts/test.sh [--quick] [PATTERN])" >&2; exit 2 ;;
+esac
+# The smoke set of --quick: a write and read of each path, the output
+# rules, and bad input refused before the cluster.
+quick_tests='@(rados_write_seq_rand|rados_bad_input|rbd_layout|krbd_device|fs_stream|output_safety)'
 
 "$top/scripts/deps.sh"
 
@@ -44,6 +60,14 @@ stage() {
 	((rc == 0)) || failed+=("$name")
 	times+=("$(printf '%5d s  %s  %s' $((SECONDS - t0)) "$( ((rc == 0)) && echo passed || echo FAILED)" "$name")")
 }
+# The closing lines: each stage's time, the whole, and the verdict.
+summary() {
+	printf '%s\n' "${times[@]}"
+	printf '%5d s  in all%s\n' "$SECONDS" "${1:-}"
+	((${#failed[@]} == 0)) || echo "test.sh: failed: ${failed[*]}" >&2
+	echo "stages: $((stages - ${#failed[@]})) passed, ${#failed[@]} failed"
+	((${#failed[@]} == 0))
+}
 unit_tests() { (cd "$build" && ctest --output-on-failure); }
 # The C fallback of zerocopy.h (-DCCB_ZEROCOPY=OFF) builds with the same
 # warnings and passes the unit tests; no sanitizers, to keep it short.
@@ -66,6 +90,11 @@ lint() {
 }
 stage "formatting and file circles" lint
 stage "unit tests" unit_tests
+if ((quick)); then
+	stage "integration smoke tests" env CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "${1:-$quick_tests}"
+	summary " (--quick; CI runs the full suite)"
+	exit $?
+fi
 stage "C fallback build (CCB_ZEROCOPY=OFF) and unit tests" fallback_build
 stage "fuzzing" "$top/tests/fuzz/run.sh"
 stage "integration tests" env CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"
@@ -89,8 +118,4 @@ for rel in ${CCB_RELEASES:-bookworm trixie forky}; do
 	stage "release $rel" release_stage "$rel" "$@"
 done
 
-printf '%s\n' "${times[@]}"
-printf '%5d s  in all\n' "$SECONDS"
-((${#failed[@]} == 0)) || echo "test.sh: failed: ${failed[*]}" >&2
-echo "stages: $((stages - ${#failed[@]})) passed, ${#failed[@]} failed"
-((${#failed[@]} == 0))
+summary
