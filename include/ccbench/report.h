@@ -105,6 +105,15 @@ void ccb_text_put(FILE *out, const char *s);
 void ccb_csv_cell(FILE *out, const char *s);
 
 /**
+ * Check a saved sweep's shape and counts before a view walks it: "points"
+ * a list of at most 10000 objects (a matrix of at most 64 keys, at most
+ * 1000 runs each, 200000 in all), "row_key" a string, at most 256 knees.
+ *
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ccb_sweep_doc_check(const json_t *doc, char *err, size_t err_len);
+
+/**
  * Render to --output FILE (through ccb_report_to_file()), or stdout.
  *
  * @return 0, or -errno with a message printed.
