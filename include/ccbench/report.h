@@ -107,7 +107,7 @@ void ccb_csv_cell(FILE *out, const char *s);
 /**
  * Check a saved sweep's shape and counts before a view walks it: "points"
  * a list of at most 10000 objects (a matrix of at most 64 keys, at most
- * 1000 runs each, 200000 in all), "row_key" a string, at most 256 knees.
+ * 1000 runs each, 200000 in all), "row_key" a string if given, at most 256 knees.
  *
  * @return 0, or -EINVAL with the reason in @p err.
  */

@@ -29,7 +29,7 @@ int ccb_sweep_doc_check(const json_t *doc, char *err, size_t err_len)
 		                                                               : "not a list");
 		return -EINVAL;
 	}
-	if (!json_is_string(json_object_get(doc, "row_key"))) {
+	if (json_object_get(doc, "row_key") && !json_is_string(json_object_get(doc, "row_key"))) {
 		snprintf(err, err_len, "\"row_key\": not a string");
 		return -EINVAL;
 	}

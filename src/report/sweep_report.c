@@ -137,7 +137,7 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
                   const char *unit_scale)
 {
 	const json_t *points = json_object_get(doc, "points");
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	json_t *rows = ccb_sweep_distinct(points, row_key, true),
 	       *cols = ccb_sweep_distinct(points, row_key, false), *idx;
 	json_t *r, *c;
@@ -336,7 +336,7 @@ bool ccb_sweep_is_best(const json_t *k)
 /* The point of @p k's series whose row value is @p value. */
 static const json_t *series_point(const json_t *doc, const json_t *k, const json_t *value)
 {
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	const json_t *p;
 	size_t j;
 
@@ -358,7 +358,7 @@ static const json_t *series_point(const json_t *doc, const json_t *k, const json
  * by the repeats, or how many would tell them apart. */
 static void best_confidence(const json_t *doc, const json_t *k, bool first, FILE *out)
 {
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	const json_t *best = series_point(doc, k, json_object_get(k, "value")), *o;
 	char buf[256], vb[64];
 	size_t j;
@@ -394,7 +394,7 @@ static void best_confidence(const json_t *doc, const json_t *k, bool first, FILE
  */
 static void knee_confidence(const json_t *doc, FILE *out)
 {
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	const json_t *points = json_object_get(doc, "points"), *k, *p;
 	size_t i, j;
 	char buf[256], vb[64];
@@ -590,7 +590,7 @@ const char *ccb_sweep_commands_of(const json_t *cfg, char *buf, size_t len)
 void ccb_sweep_render_text(const json_t *doc, FILE *out)
 {
 	const json_t *cfg = json_object_get(doc, "config"), *k, *p;
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	bool any_tradeoff = false;
 	size_t i;
 	char buf[256], vb[64];
