@@ -88,8 +88,9 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		ccb_text_esc(ccb_report_str(m, "state"), st, sizeof(st));
 		ccb_text_esc(ccb_report_str(m, "member"), mb, sizeof(mb));
 		if (!json_object_get(m, "result")) {
-			ccb_text_esc(json_object_get(m, "last_state") ? ccb_report_str(m, "last_state")
-			                                              : "-",
+			ccb_text_esc(json_object_get(m, "last_state")
+			                 ? ccb_report_str(m, "last_state")
+			                 : "-",
 			             sb, sizeof(sb));
 			fprintf(out, "%-36s %-9s %-11s %10s %12s %9s %9s %9s", mb, st, sb, "-", "-",
 			        "-", "-", "-");
@@ -118,7 +119,8 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		        "fairness", ccb_report_num(agg, "jain_index"));
 	json_array_foreach(json_object_get(rep, "malformed"), i, m)
 	{
-		fprintf(out, "%-10s %s", "MALFORMED", json_object_get(m, "member") ? "member " : "");
+		fprintf(out, "%-10s %s", "MALFORMED",
+		        json_object_get(m, "member") ? "member " : "");
 		ccb_text_put(out, ccb_report_str(m, "member"));
 		fprintf(out, "%s: ", json_object_get(m, "member") ? "" : "group record");
 		ccb_text_put(out, ccb_report_str(m, "reason"));

@@ -91,8 +91,8 @@ void ccb_csv_cell(FILE *out, const char *s)
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	bool formula = s && strchr("=+-@\t\r", s[0]) && s[0];
 	size_t n = strlen((const char *)p);
-	bool quote = formula || strpbrk((const char *)p, ",\"\n") ||
-	             (n && (p[0] == ' ' || p[n - 1] == ' '));
+	bool quote =
+	    formula || strpbrk((const char *)p, ",\"\n") || (n && (p[0] == ' ' || p[n - 1] == ' '));
 
 	if (quote)
 		fputc('"', out);

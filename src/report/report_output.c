@@ -44,7 +44,8 @@ static bool fd_name(const char *s, int *fd)
 		*fd = strcmp(s, "/dev/stdout") == 0 ? 1 : 2;
 		return true;
 	}
-	if ((sscanf(s, "/dev/fd/%d%n", fd, &n) == 1 || sscanf(s, "/proc/self/fd/%d%n", fd, &n) == 1) &&
+	if ((sscanf(s, "/dev/fd/%d%n", fd, &n) == 1 ||
+	     sscanf(s, "/proc/self/fd/%d%n", fd, &n) == 1) &&
 	    n > 0 && s[n] == '\0' && *fd >= 0)
 		return true;
 	return false;
@@ -136,17 +137,19 @@ int ccb_output_resolve(const char *path, struct ccb_output_target *t, char *err,
 			ssize_t l;
 
 			if (fstat(dfd, &dst) < 0) {
-				r = say(err, err_len, -errno, "fstat(%s): %s", where, strerror(errno));
+				r = say(err, err_len, -errno, "fstat(%s): %s", where,
+				        strerror(errno));
 				goto fail;
 			}
 			if (!ccb_output_may_follow(&dst, &st, geteuid())) {
-				r = say(err, err_len, -EPERM,
-				        "%s/%s is a symlink owned by uid %u in the sticky, "
-				        "world-writable directory %s (owned by uid %u): not followed "
-				        "(ccbench follows a link only where the kernel's "
-				        "fs.protected_symlinks would)",
-				        where, comp, (unsigned)st.st_uid, where[0] ? where : "/",
-				        (unsigned)dst.st_uid);
+				r = say(
+				    err, err_len, -EPERM,
+				    "%s/%s is a symlink owned by uid %u in the sticky, "
+				    "world-writable directory %s (owned by uid %u): not followed "
+				    "(ccbench follows a link only where the kernel's "
+				    "fs.protected_symlinks would)",
+				    where, comp, (unsigned)st.st_uid, where[0] ? where : "/",
+				    (unsigned)dst.st_uid);
 				goto fail;
 			}
 			if (++hops > MAX_HOPS) {
@@ -155,8 +158,9 @@ int ccb_output_resolve(const char *path, struct ccb_output_target *t, char *err,
 			}
 			l = readlinkat(dfd, comp, link, sizeof(link) - 1);
 			if (l <= 0) {
-				r = say(err, err_len, l < 0 ? -errno : -ENOENT, "readlink(%s/%s): %s",
-				        where, comp, l < 0 ? strerror(errno) : "an empty link");
+				r = say(err, err_len, l < 0 ? -errno : -ENOENT,
+				        "readlink(%s/%s): %s", where, comp,
+				        l < 0 ? strerror(errno) : "an empty link");
 				goto fail;
 			}
 			link[l] = '\0';
@@ -180,7 +184,8 @@ int ccb_output_resolve(const char *path, struct ccb_output_target *t, char *err,
 				int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 				if (root < 0) {
-					r = say(err, err_len, -errno, "open(/): %s", strerror(errno));
+					r = say(err, err_len, -errno, "open(/): %s",
+					        strerror(errno));
 					goto fail;
 				}
 				close(dfd);
@@ -197,7 +202,8 @@ int ccb_output_resolve(const char *path, struct ccb_output_target *t, char *err,
 			return 0;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			r = say(err, err_len, -ENOTDIR, "%s/%s: %s", where, comp, strerror(ENOTDIR));
+			r = say(err, err_len, -ENOTDIR, "%s/%s: %s", where, comp,
+			        strerror(ENOTDIR));
 			goto fail;
 		}
 		{
@@ -205,7 +211,8 @@ int ccb_output_resolve(const char *path, struct ccb_output_target *t, char *err,
 			size_t wl = strlen(where);
 
 			if (nfd < 0) {
-				r = say(err, err_len, -errno, "%s/%s: %s", where, comp, strerror(errno));
+				r = say(err, err_len, -errno, "%s/%s: %s", where, comp,
+				        strerror(errno));
 				goto fail;
 			}
 			close(dfd);
@@ -335,15 +342,17 @@ static int write_null(const struct ccb_output_target *t, const json_t *doc,
                       int (*render)(const json_t *, FILE *), char *err, size_t len)
 {
 	struct stat st;
-	int fd = openat(t->dirfd, t->name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int fd =
+	    openat(t->dirfd, t->name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	int r;
 
 	if (fd < 0)
 		return say(err, len, -errno, "%s", strerror(errno));
 	if (fstat(fd, &st) < 0 || (r = type_ok(&st, err, len)) < 0 || !S_ISCHR(st.st_mode)) {
 		close(fd);
-		return say(err, len, -EAGAIN, "changed from the null device while being opened; not "
-		                              "written");
+		return say(err, len, -EAGAIN,
+		           "changed from the null device while being opened; not "
+		           "written");
 	}
 	r = render_fd(fd, false, doc, render);
 	return r < 0 ? say(err, len, r, "%s", strerror(-r)) : 0;
@@ -373,9 +382,11 @@ static int write_replace(const struct ccb_output_target *t, const json_t *doc,
 				rnd[i] = (unsigned char)rand();
 		snprintf(tmp, sizeof(tmp), ".%.200s.%02x%02x%02x%02x%02x%02x", t->name, rnd[0],
 		         rnd[1], rnd[2], rnd[3], rnd[4], rnd[5]);
-		fd = openat(t->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		fd = openat(t->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		            0600);
 		if (fd < 0 && errno != EEXIST)
-			return say(err, len, -errno, "creating a file beside it: %s", strerror(errno));
+			return say(err, len, -errno, "creating a file beside it: %s",
+			           strerror(errno));
 	}
 	if (fd < 0)
 		return say(err, len, -EEXIST, "no free temporary name beside it");

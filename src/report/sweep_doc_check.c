@@ -10,23 +10,24 @@
 #include <errno.h>
 #include <stdio.h>
 
-#define MAX_POINTS 10000
+#define MAX_POINTS         10000
 #define MAX_RUNS_PER_POINT 1000 /* --repeat's own maximum */
-#define MAX_RUNS 200000
-#define MAX_MATRIX_KEYS 64
-#define MAX_KNEES 256
-#define MAX_KNEE_OTHERS 512 /* over all knees: each is looked up among the points */
-#define MAX_EXPLAIN 256
+#define MAX_RUNS           200000
+#define MAX_MATRIX_KEYS    64
+#define MAX_KNEES          256
+#define MAX_KNEE_OTHERS    512 /* over all knees: each is looked up among the points */
+#define MAX_EXPLAIN        256
 
 int ccb_sweep_doc_check(const json_t *doc, char *err, size_t err_len)
 {
-	const json_t *points = json_object_get(doc, "points"), *knees = json_object_get(doc, "knees");
+	const json_t *points = json_object_get(doc, "points"),
+	             *knees = json_object_get(doc, "knees");
 	const json_t *p, *k;
 	size_t i, runs = 0, others = 0;
 
 	if (!json_is_array(points) || json_array_size(points) > MAX_POINTS) {
-		snprintf(err, err_len, "\"points\": %s", json_is_array(points) ? "more than 10000"
-		                                                               : "not a list");
+		snprintf(err, err_len, "\"points\": %s",
+		         json_is_array(points) ? "more than 10000" : "not a list");
 		return -EINVAL;
 	}
 	if (json_object_get(doc, "row_key") && !json_is_string(json_object_get(doc, "row_key"))) {
@@ -35,24 +36,27 @@ int ccb_sweep_doc_check(const json_t *doc, char *err, size_t err_len)
 	}
 	json_array_foreach(points, i, p)
 	{
-		const json_t *m = json_object_get(p, "matrix"), *rs = json_object_get(p, "runs"), *r;
+		const json_t *m = json_object_get(p, "matrix"), *rs = json_object_get(p, "runs"),
+		             *r;
 		size_t j;
 
 		if (!json_is_object(p) || (m && !json_is_object(m)) ||
 		    json_object_size(m) > MAX_MATRIX_KEYS || (rs && !json_is_array(rs)) ||
 		    json_array_size(rs) > MAX_RUNS_PER_POINT ||
 		    (runs += json_array_size(rs)) > MAX_RUNS) {
-			snprintf(err, err_len,
-			         "point %zu: not an object with a matrix (at most %d keys) and runs (at "
-			         "most %d, %d in all)",
-			         i + 1, MAX_MATRIX_KEYS, MAX_RUNS_PER_POINT, MAX_RUNS);
+			snprintf(
+			    err, err_len,
+			    "point %zu: not an object with a matrix (at most %d keys) and runs (at "
+			    "most %d, %d in all)",
+			    i + 1, MAX_MATRIX_KEYS, MAX_RUNS_PER_POINT, MAX_RUNS);
 			return -EINVAL;
 		}
 		json_array_foreach(rs, j, r)
 		{
 			if (json_array_size(json_object_get(r, "explain")) > MAX_EXPLAIN) {
-				snprintf(err, err_len, "point %zu run %zu: more than %d explain entries",
-				         i + 1, j + 1, MAX_EXPLAIN);
+				snprintf(err, err_len,
+				         "point %zu run %zu: more than %d explain entries", i + 1,
+				         j + 1, MAX_EXPLAIN);
 				return -EINVAL;
 			}
 		}
@@ -63,8 +67,10 @@ int ccb_sweep_doc_check(const json_t *doc, char *err, size_t err_len)
 	}
 	json_array_foreach(knees, i, k)
 	{
-		if ((others += 1 + json_array_size(json_object_get(k, "others"))) > MAX_KNEE_OTHERS) {
-			snprintf(err, err_len, "\"knees\": more than %d knees and values to compare",
+		if ((others += 1 + json_array_size(json_object_get(k, "others"))) >
+		    MAX_KNEE_OTHERS) {
+			snprintf(err, err_len,
+			         "\"knees\": more than %d knees and values to compare",
 			         MAX_KNEE_OTHERS);
 			return -EINVAL;
 		}

@@ -77,7 +77,8 @@ json_t *ccb_sweep_distinct(const json_t *points, const char *row_key, bool rows)
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *m = json_object_get(p, "matrix");
-		const char *l = rows ? ccb_sweep_label_of(json_object_get(m, row_key), vb, sizeof(vb)) : buf;
+		const char *l =
+		    rows ? ccb_sweep_label_of(json_object_get(m, row_key), vb, sizeof(vb)) : buf;
 
 		if (!rows)
 			ccb_sweep_series_label(m, row_key, buf, sizeof(buf));
@@ -147,8 +148,8 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 
 	/* A crafted document's points can each be a row and a column of their own. */
 	if (json_array_size(rows) * json_array_size(cols) > CCB_SWEEP_MAX_CELLS) {
-		fprintf(out, "%s\n(%zu rows by %zu columns: more cells than a table shows)\n\n", title,
-		        json_array_size(rows), json_array_size(cols));
+		fprintf(out, "%s\n(%zu rows by %zu columns: more cells than a table shows)\n\n",
+		        title, json_array_size(rows), json_array_size(cols));
 		json_decref(rows);
 		json_decref(cols);
 		return;
@@ -241,8 +242,10 @@ static void sweep_why(const json_t *doc, FILE *out)
 			/* What the run stored: none with --explain=off. */
 			json_array_foreach(json_object_get(run, "explain"), k, e)
 			{
-				const char *sev = ccb_sweep_str_or(json_object_get(e, "severity"), "info");
-				const char *kind = ccb_sweep_str_or(json_object_get(e, "kind"), "?");
+				const char *sev =
+				    ccb_sweep_str_or(json_object_get(e, "severity"), "info");
+				const char *kind =
+				    ccb_sweep_str_or(json_object_get(e, "kind"), "?");
 				char tag[96];
 
 				if (strcmp(sev, "info") == 0)
@@ -308,7 +311,8 @@ static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE 
 	        "  vs %s %s: %.1f ± %.1f (%.0f runs), difference %.1f, %.0f × its standard "
 	        "error %.1f: ",
 	        row_key,
-	        ccb_sweep_label_of(json_object_get(json_object_get(q, "matrix"), row_key), vb, sizeof(vb)),
+	        ccb_sweep_label_of(json_object_get(json_object_get(q, "matrix"), row_key), vb,
+	                           sizeof(vb)),
 	        mq, sq, nq, diff, KNEE_SE_FACTOR, two_se);
 	if (apart) {
 		fprintf(out, "distinguishable\n");
@@ -564,8 +568,9 @@ static void latency_lines(const json_t *doc, FILE *out)
 	}
 	json_array_foreach(caveats, i, c)
 	    fprintf(out, "%s: %s\n",
-	            strcmp(ccb_sweep_str_or(json_object_get(c, "severity"), ""), "distrust") == 0 ? "DISTRUST"
-	                                                                                : "warning",
+	            strcmp(ccb_sweep_str_or(json_object_get(c, "severity"), ""), "distrust") == 0
+	                ? "DISTRUST"
+	                : "warning",
 	            ccb_sweep_str_or(json_object_get(c, "text"), ""));
 	json_decref(caveats);
 }
@@ -595,14 +600,14 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	size_t i;
 	char buf[256], vb[64];
 
-	fprintf(
-	    out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
-	    ccb_sweep_str_or(json_object_get(cfg, "name"), ccb_sweep_str_or(json_object_get(doc, "config_file"), "")),
-	    ccb_sweep_commands_of(cfg, buf, sizeof(buf)),
-	    (long long)json_array_size(json_object_get(doc, "points")),
-	    (long long)json_integer_value(json_object_get(doc, "repeat")),
-	    json_string_value(json_object_get(doc, "order")),
-	    json_string_value(json_object_get(doc, "status")));
+	fprintf(out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
+	        ccb_sweep_str_or(json_object_get(cfg, "name"),
+	                         ccb_sweep_str_or(json_object_get(doc, "config_file"), "")),
+	        ccb_sweep_commands_of(cfg, buf, sizeof(buf)),
+	        (long long)json_array_size(json_object_get(doc, "points")),
+	        (long long)json_integer_value(json_object_get(doc, "repeat")),
+	        json_string_value(json_object_get(doc, "order")),
+	        json_string_value(json_object_get(doc, "status")));
 	ccb_release_text(json_object_get(doc, "releases"), buf, sizeof(buf));
 	if (buf[0])
 		fprintf(out, "releases: %s\n", buf);
@@ -709,18 +714,21 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		}
 		/* A choice between names: the best, and what each other one loses. */
 		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s, the best", i ? "" : "\n",
-		        buf, row_key, ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+		        buf, row_key,
+		        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 		        json_number_value(json_object_get(k, "bandwidth_mib_s")));
 		json_array_foreach(json_object_get(k, "others"), j, o)
 		{
 			if (json_is_number(json_object_get(o, "vs_best_pct")))
-				fprintf(out, "%s %s %.1f (%+.0f %%)", j ? "," : ";",
-				        ccb_sweep_label_of(json_object_get(o, "value"), vb, sizeof(vb)),
-				        json_number_value(json_object_get(o, "bandwidth_mib_s")),
-				        json_number_value(json_object_get(o, "vs_best_pct")));
+				fprintf(
+				    out, "%s %s %.1f (%+.0f %%)", j ? "," : ";",
+				    ccb_sweep_label_of(json_object_get(o, "value"), vb, sizeof(vb)),
+				    json_number_value(json_object_get(o, "bandwidth_mib_s")),
+				    json_number_value(json_object_get(o, "vs_best_pct")));
 			else
 				fprintf(out, "%s %s failed", j ? "," : ";",
-				        ccb_sweep_label_of(json_object_get(o, "value"), vb, sizeof(vb)));
+				        ccb_sweep_label_of(json_object_get(o, "value"), vb,
+				                           sizeof(vb)));
 		}
 		fputc('\n', out);
 	}
@@ -794,10 +802,11 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 		const json_t *t =
 		    json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
 		fprintf(out, "%zu,%s", i + 1, json_string_value(json_object_get(p, "command")));
-		json_array_foreach(keys, j, k) fprintf(
-		    out, ",%s",
-		    ccb_sweep_label_of(json_object_get(json_object_get(p, "matrix"), json_string_value(k)),
-		             vb, sizeof(vb)));
+		json_array_foreach(keys, j, k)
+		    fprintf(out, ",%s",
+		            ccb_sweep_label_of(
+		                json_object_get(json_object_get(p, "matrix"), json_string_value(k)),
+		                vb, sizeof(vb)));
 		fprintf(out, ",%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,",
 		        (long long)json_integer_value(json_object_get(a, "runs")),
 		        (long long)json_integer_value(json_object_get(a, "runs_ok")),

@@ -44,7 +44,8 @@ static json_t *index_of(const json_t *list)
 
 	json_array_foreach((json_t *)list, i, v)
 	{
-		if (!idx || json_object_set_new(idx, json_string_value(v), json_integer((json_int_t)i)) < 0) {
+		if (!idx || json_object_set_new(idx, json_string_value(v),
+		                                json_integer((json_int_t)i)) < 0) {
 			json_decref(idx);
 			return NULL;
 		}
@@ -61,7 +62,8 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 	                    ? ccb_sweep_distinct(points, row_key, true)
 	                    : json_array();
 	json_t *col_at = index_of(cols), *name_at = index_of(names);
-	size_t nc = json_array_size(cols), np = json_array_size(points), nn = json_array_size(names);
+	size_t nc = json_array_size(cols), np = json_array_size(points),
+	       nn = json_array_size(names);
 	size_t *of = calloc(np + 1, sizeof(*of)), *at = calloc(nc + 1, sizeof(*at)), i, j;
 	const char **labels = calloc(nn + 1, sizeof(*labels));
 	struct ccb_chart_series *ser = calloc(nc + 1, sizeof(*ser));
@@ -117,9 +119,10 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 			continue;
 		se = &ser[of[i]];
 		k = at[of[i]] + se->n;
-		x = x_value(json_object_get(json_object_get(p, "matrix"), row_key), &is_size, name_at);
-		if (isnan(x) ||
-		    !json_integer_value(json_object_get(json_object_get(p, "aggregate"), "runs_ok")))
+		x = x_value(json_object_get(json_object_get(p, "matrix"), row_key), &is_size,
+		            name_at);
+		if (isnan(x) || !json_integer_value(
+		                    json_object_get(json_object_get(p, "aggregate"), "runs_ok")))
 			continue;
 		all_pos &= x >= 0;
 		xs[k] = x;
