@@ -59,7 +59,8 @@ static void text_object(FILE *out, const char *label, const json_t *obj)
 		} else if (json_is_real(v)) {
 			fprintf(out, " %s=%g", key, json_real_value(v));
 		} else if (json_is_string(v)) {
-			fprintf(out, " %s=%s", key, json_string_value(v));
+			fprintf(out, " %s=", key);
+			ccb_text_put(out, json_string_value(v));
 		} else if (json_is_boolean(v)) {
 			fprintf(out, " %s=%s", key, json_is_true(v) ? "true" : "false");
 		} else if (json_is_array(v)) {
@@ -70,7 +71,7 @@ static void text_object(FILE *out, const char *label, const json_t *obj)
 			{
 				fputs(i ? "," : "", out);
 				if (json_is_string(e))
-					fputs(json_string_value(e), out);
+					ccb_text_put(out, json_string_value(e));
 				else if (json_is_number(e))
 					fprintf(out, "%.3g", json_number_value(e));
 				else
@@ -181,8 +182,14 @@ static int write_text(const json_t *r, FILE *out)
 	const char *key;
 	size_t i;
 
-	fprintf(out, "ccbench %s (path %s, fsid %s)\n", ccb_report_str(r, "command"),
-	        ccb_report_str(r, "path"), ccb_report_str(r, "fsid"));
+	/* A saved result is anyone's file: its strings are escaped for the terminal. */
+	fputs("ccbench ", out);
+	ccb_text_put(out, ccb_report_str(r, "command"));
+	fputs(" (path ", out);
+	ccb_text_put(out, ccb_report_str(r, "path"));
+	fputs(", fsid ", out);
+	ccb_text_put(out, ccb_report_str(r, "fsid"));
+	fputs(")\n", out);
 	{
 		char rel[320];
 
@@ -190,10 +197,16 @@ static int write_text(const json_t *r, FILE *out)
 		if (rel[0])
 			fprintf(out, "%-18s %s\n", "releases", rel);
 	}
-	fprintf(out, "%-18s %s (%s)\n", "status", ccb_report_str(r, "status"),
-	        ccb_report_str(r, "reason"));
-	if (json_object_get(r, "error"))
-		fprintf(out, "%-18s %s\n", "error", ccb_report_str(r, "error"));
+	fprintf(out, "%-18s ", "status");
+	ccb_text_put(out, ccb_report_str(r, "status"));
+	fputs(" (", out);
+	ccb_text_put(out, ccb_report_str(r, "reason"));
+	fputs(")\n", out);
+	if (json_object_get(r, "error")) {
+		fprintf(out, "%-18s ", "error");
+		ccb_text_put(out, ccb_report_str(r, "error"));
+		fputc('\n', out);
+	}
 	fprintf(out, "%-18s %lld clients x %lld in flight\n", "load",
 	        (long long)json_integer_value(json_object_get(r, "clients_n")),
 	        (long long)json_integer_value(json_object_get(r, "queue_depth")));
@@ -231,7 +244,11 @@ static int write_text(const json_t *r, FILE *out)
 	}
 warnings:
 	json_array_foreach((json_t *)warnings, i, v)
-	    fprintf(out, "%-18s %s\n", "warning", json_string_value(v));
+	{
+		fprintf(out, "%-18s ", "warning");
+		ccb_text_put(out, json_string_value(v));
+		fputc('\n', out);
+	}
 	ccb_explain_write_text(json_object_get(r, "explain"), out);
 	return ferror(out) ? -EIO : 0;
 }
