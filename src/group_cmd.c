@@ -135,13 +135,16 @@ static void warn_malformed(const char *name, const json_t *rep)
 
 	json_array_foreach(json_object_get(rep, "malformed"), i, m)
 	{
+		char id[160], why[320]; /* another client's strings: escaped */
+
+		ccb_text_esc(ccb_report_str(m, "member"), id, sizeof(id));
+		ccb_text_esc(ccb_report_str(m, "reason"), why, sizeof(why));
 		if (json_object_get(m, "member"))
 			fprintf(stderr,
 			        "ccbench: group %s: member %s: malformed record (%s); skipped\n",
-			        name, ccb_report_str(m, "member"), ccb_report_str(m, "reason"));
+			        name, id, why);
 		else
-			fprintf(stderr, "ccbench: group %s: malformed record: %s\n", name,
-			        ccb_report_str(m, "reason"));
+			fprintf(stderr, "ccbench: group %s: malformed record: %s\n", name, why);
 	}
 }
 

@@ -89,6 +89,26 @@ static int dispatch(struct ccb_cli *cli, int argc, char **argv)
 	return run_command(cli, argc, argv);
 }
 
+/*
+ * Every output path, checked before anything runs: a link another user
+ * planted, a FIFO or a device is refused with exit 2 now, not found once
+ * the run has changed the cluster. ccb_report_to_file() checks again.
+ */
+static int check_outputs(const struct ccb_opts *o, char *err, size_t len)
+{
+	const struct {
+		const char *opt, *path;
+	} outs[] = {{"--output", o->output},
+	            {"--json", o->json_file},
+	            {"--csv", o->csv_file},
+	            {"--svg", o->svg_file}};
+
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
+		if (outs[i].path && ccb_output_check(outs[i].path, outs[i].opt, err, len) < 0)
+			return -EINVAL;
+	return 0;
+}
+
 /* ccbench's version and the client libraries' it runs with: their
  * runtime versions, which a result also records, not the headers'. */
 static int print_version(void)
@@ -135,7 +155,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (ccb_cluster_apply_ceph_args(&cli.opts, err, sizeof(err)) < 0 ||
-	    ccb_cli_validate(&cli, err, sizeof(err)) < 0) {
+	    ccb_cli_validate(&cli, err, sizeof(err)) < 0 ||
+	    check_outputs(&cli.opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);
 		ccb_help_hint(stderr, cli.command);
 		return 2;

@@ -854,13 +854,15 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 		json_object_set_new(doc, "runs_not_needed", json_integer((json_int_t)skipped));
 	json_object_set_new(doc, "seconds", json_real((double)(ccb_now_nsec() - t0) / 1e9));
 	ccb_redact_json(doc); /* the config's own -o key=... too; the runs are over */
+	/* Shared images, mappings, read_ahead_kb values and the OSD delay go
+	 * back first: an output that cannot be written (or a slow reader of
+	 * /dev/stdout) must not keep them in place. */
+	ccb_undo_unwind_to(mark);
 	if (write_outputs(doc, o) < 0 && status == 0)
 		status = 1;
 	json_decref(doc);
 	json_decref(points);
 	json_decref(cfg);
-	/* Shared images, mappings and read_ahead_kb values go back now. */
-	ccb_undo_unwind_to(mark);
 	json_decref(images);
 	json_decref(wide_strings);
 	if (status >= 128 && !o->quiet)

@@ -35,7 +35,11 @@ static void esc(FILE *out, const char *s)
 			fputs("&quot;", out);
 			break;
 		default:
-			fputc(*s, out);
+			/* XML 1.0 has no control characters but tab, LF and CR. */
+			if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
+				fputc('?', out);
+			else
+				fputc(*s, out);
 		}
 	}
 }

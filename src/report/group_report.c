@@ -48,10 +48,15 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		ccb_format_duration(
 		    (uint64_t)json_integer_value(json_object_get(params, "duration")), dur,
 		    sizeof(dur));
-	fprintf(out, "group %s: %s, %lld members expected%s%s, %s\n", ccb_report_str(rep, "group"),
-	        ccb_report_str(params, "command"),
+	fputs("group ", out);
+	ccb_text_put(out, ccb_report_str(rep, "group"));
+	fputs(": ", out);
+	ccb_text_put(out, ccb_report_str(params, "command"));
+	fprintf(out, ", %lld members expected%s%s, ",
 	        (long long)json_integer_value(json_object_get(rep, "members_expected")),
-	        dur[0] ? ", duration " : "", dur, ccb_report_str(rep, "status"));
+	        dur[0] ? ", duration " : "", dur);
+	ccb_text_put(out, ccb_report_str(rep, "status"));
+	fputc('\n', out);
 	{
 		char rel[320];
 
@@ -77,18 +82,22 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 	json_array_foreach(json_object_get(rep, "members"), i, m)
 	{
 		const json_t *lat = json_object_get(m, "latency_us");
-		char st[32];
+		char st[32], mb[160], sb[96];
 
-		snprintf(st, sizeof(st), "%s", ccb_report_str(m, "state"));
+		/* Every string here is another client's: escaped (report_escape.c). */
+		ccb_text_esc(ccb_report_str(m, "state"), st, sizeof(st));
+		ccb_text_esc(ccb_report_str(m, "member"), mb, sizeof(mb));
 		if (!json_object_get(m, "result")) {
-			fprintf(out, "%-36s %-9s %-11s %10s %12s %9s %9s %9s",
-			        ccb_report_str(m, "member"), st,
-			        json_object_get(m, "last_state") ? ccb_report_str(m, "last_state")
-			                                         : "-",
-			        "-", "-", "-", "-", "-");
+			ccb_text_esc(json_object_get(m, "last_state")
+			                 ? ccb_report_str(m, "last_state")
+			                 : "-",
+			             sb, sizeof(sb));
+			fprintf(out, "%-36s %-9s %-11s %10s %12s %9s %9s %9s", mb, st, sb, "-", "-",
+			        "-", "-", "-");
 		} else {
-			fprintf(out, "%-36s %-9s %-11s %10.2f ", ccb_report_str(m, "member"), st,
-			        ccb_report_str(m, "status"), ccb_report_num(m, "bandwidth_mib_s"));
+			ccb_text_esc(ccb_report_str(m, "status"), sb, sizeof(sb));
+			fprintf(out, "%-36s %-9s %-11s %10.2f ", mb, st, sb,
+			        ccb_report_num(m, "bandwidth_mib_s"));
 			if (json_object_get(m, "window_bandwidth_mib_s"))
 				fprintf(out, "%12.2f", ccb_report_num(m, "window_bandwidth_mib_s"));
 			else
@@ -108,10 +117,15 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		fprintf(out,
 		        "%-10s Jain's index %.4f over the members' window bandwidth (1 = equal)\n",
 		        "fairness", ccb_report_num(agg, "jain_index"));
-	json_array_foreach(json_object_get(rep, "malformed"), i, m) fprintf(
-	    out, "%-10s %s%s%s: %s; not in the aggregate\n", "MALFORMED",
-	    json_object_get(m, "member") ? "member " : "", ccb_report_str(m, "member"),
-	    json_object_get(m, "member") ? "" : "group record", ccb_report_str(m, "reason"));
+	json_array_foreach(json_object_get(rep, "malformed"), i, m)
+	{
+		fprintf(out, "%-10s %s", "MALFORMED",
+		        json_object_get(m, "member") ? "member " : "");
+		ccb_text_put(out, ccb_report_str(m, "member"));
+		fprintf(out, "%s: ", json_object_get(m, "member") ? "" : "group record");
+		ccb_text_put(out, ccb_report_str(m, "reason"));
+		fputs("; not in the aggregate\n", out);
+	}
 	if (json_array_size(json_object_get(rep, "missing")))
 		fprintf(out,
 		        "%-10s %zu member(s) registered but never reported a result: not in the "
@@ -129,9 +143,11 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 
 			if (strcmp(sev, "warn") != 0 && strcmp(sev, "distrust") != 0)
 				continue;
-			fprintf(out, "%-10s %s: %s%s\n", "why", ccb_report_str(m, "member"),
-			        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "warning: ",
-			        ccb_report_str(e, "text"));
+			fprintf(out, "%-10s ", "why");
+			ccb_text_put(out, ccb_report_str(m, "member"));
+			fputs(strcmp(sev, "distrust") == 0 ? ": DISTRUST: " : ": warning: ", out);
+			ccb_text_put(out, ccb_report_str(e, "text"));
+			fputc('\n', out);
 		}
 	}
 	/* The aggregate's own, every severity: the report stored it, an
@@ -142,11 +158,12 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 	json_array_foreach(ex, i, e)
 	{
 		const char *sev = ccb_report_str(e, "severity");
-		fprintf(out, "%-10s aggregate: %s%s\n", "why",
+		fprintf(out, "%-10s aggregate: %s", "why",
 		        strcmp(sev, "distrust") == 0 ? "DISTRUST: "
 		        : strcmp(sev, "warn") == 0   ? "warning: "
-		                                     : "",
-		        ccb_report_str(e, "text"));
+		                                     : "");
+		ccb_text_put(out, ccb_report_str(e, "text"));
+		fputc('\n', out);
 	}
 	json_decref(ex);
 }
@@ -165,23 +182,31 @@ int ccb_group_render_csv(const json_t *rep, FILE *out)
 		const json_t *lat = json_object_get(m, "latency_us");
 		bool res = json_object_get(m, "result") != NULL;
 
-		fprintf(out, "%s,%s,%s,%s,%s,", ccb_report_str(rep, "group"),
-		        ccb_report_str(m, "member"), ccb_report_str(m, "host"),
-		        ccb_report_str(m, "state"), ccb_report_str(m, "status"));
+		/* Cells another client wrote: no formula, no control character. */
+		static const char *const cells[] = {"member", "host", "state", "status"};
+
+		ccb_csv_cell(out, ccb_report_str(rep, "group"));
+		for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
+			fputc(',', out);
+			ccb_csv_cell(out, ccb_report_str(m, cells[c]));
+		}
+		fputc(',', out);
 		if (json_object_get(m, "start_offset_ms"))
 			fprintf(out, "%.3f", ccb_report_num(m, "start_offset_ms"));
 		ccb_explain_summary(json_object_get(json_object_get(m, "result"), "explain"), ex,
 		                    sizeof(ex));
-		if (res)
-			fprintf(out, ",%.3f,%lld,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%s\n",
+		if (res) {
+			fprintf(out, ",%.3f,%lld,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,",
 			        ccb_report_num(m, "seconds"),
 			        (long long)json_integer_value(json_object_get(m, "bytes")),
 			        ccb_report_num(m, "bandwidth_mib_s"),
 			        ccb_report_num(m, "window_bytes"),
 			        ccb_report_num(m, "window_bandwidth_mib_s"),
 			        ccb_report_num(m, "iops"), ccb_report_num(lat, "p50"),
-			        ccb_report_num(lat, "p99"), ccb_report_num(lat, "p99_9"), ex);
-		else
+			        ccb_report_num(lat, "p99"), ccb_report_num(lat, "p99_9"));
+			ccb_csv_cell(out, ex);
+			fputc('\n', out);
+		} else
 			fprintf(out, ",,,,,,,,,,\n");
 	}
 	{
@@ -190,9 +215,13 @@ int ccb_group_render_csv(const json_t *rep, FILE *out)
 		ccb_explain_summary(gx, ex, sizeof(ex));
 		json_decref(gx);
 	}
-	fprintf(out, "%s,aggregate,,%s,,,%.3f,,,%.0f,%.3f,,,,,%s\n", ccb_report_str(rep, "group"),
-	        ccb_report_str(rep, "status"), ccb_report_num(agg, "seconds"),
-	        ccb_report_num(agg, "bytes"), ccb_report_num(agg, "bandwidth_mib_s"), ex);
+	ccb_csv_cell(out, ccb_report_str(rep, "group"));
+	fputs(",aggregate,,", out);
+	ccb_csv_cell(out, ccb_report_str(rep, "status"));
+	fprintf(out, ",,,%.3f,,,%.0f,%.3f,,,,,", ccb_report_num(agg, "seconds"),
+	        ccb_report_num(agg, "bytes"), ccb_report_num(agg, "bandwidth_mib_s"));
+	ccb_csv_cell(out, ex);
+	fputc('\n', out);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -59,7 +59,8 @@ static void text_object(FILE *out, const char *label, const json_t *obj)
 		} else if (json_is_real(v)) {
 			fprintf(out, " %s=%g", key, json_real_value(v));
 		} else if (json_is_string(v)) {
-			fprintf(out, " %s=%s", key, json_string_value(v));
+			fprintf(out, " %s=", key);
+			ccb_text_put(out, json_string_value(v));
 		} else if (json_is_boolean(v)) {
 			fprintf(out, " %s=%s", key, json_is_true(v) ? "true" : "false");
 		} else if (json_is_array(v)) {
@@ -70,7 +71,7 @@ static void text_object(FILE *out, const char *label, const json_t *obj)
 			{
 				fputs(i ? "," : "", out);
 				if (json_is_string(e))
-					fputs(json_string_value(e), out);
+					ccb_text_put(out, json_string_value(e));
 				else if (json_is_number(e))
 					fprintf(out, "%.3g", json_number_value(e));
 				else
@@ -181,8 +182,14 @@ static int write_text(const json_t *r, FILE *out)
 	const char *key;
 	size_t i;
 
-	fprintf(out, "ccbench %s (path %s, fsid %s)\n", ccb_report_str(r, "command"),
-	        ccb_report_str(r, "path"), ccb_report_str(r, "fsid"));
+	/* A saved result is anyone's file: its strings are escaped for the terminal. */
+	fputs("ccbench ", out);
+	ccb_text_put(out, ccb_report_str(r, "command"));
+	fputs(" (path ", out);
+	ccb_text_put(out, ccb_report_str(r, "path"));
+	fputs(", fsid ", out);
+	ccb_text_put(out, ccb_report_str(r, "fsid"));
+	fputs(")\n", out);
 	{
 		char rel[320];
 
@@ -190,10 +197,16 @@ static int write_text(const json_t *r, FILE *out)
 		if (rel[0])
 			fprintf(out, "%-18s %s\n", "releases", rel);
 	}
-	fprintf(out, "%-18s %s (%s)\n", "status", ccb_report_str(r, "status"),
-	        ccb_report_str(r, "reason"));
-	if (json_object_get(r, "error"))
-		fprintf(out, "%-18s %s\n", "error", ccb_report_str(r, "error"));
+	fprintf(out, "%-18s ", "status");
+	ccb_text_put(out, ccb_report_str(r, "status"));
+	fputs(" (", out);
+	ccb_text_put(out, ccb_report_str(r, "reason"));
+	fputs(")\n", out);
+	if (json_object_get(r, "error")) {
+		fprintf(out, "%-18s ", "error");
+		ccb_text_put(out, ccb_report_str(r, "error"));
+		fputc('\n', out);
+	}
 	fprintf(out, "%-18s %lld clients x %lld in flight\n", "load",
 	        (long long)json_integer_value(json_object_get(r, "clients_n")),
 	        (long long)json_integer_value(json_object_get(r, "queue_depth")));
@@ -231,7 +244,11 @@ static int write_text(const json_t *r, FILE *out)
 	}
 warnings:
 	json_array_foreach((json_t *)warnings, i, v)
-	    fprintf(out, "%-18s %s\n", "warning", json_string_value(v));
+	{
+		fprintf(out, "%-18s ", "warning");
+		ccb_text_put(out, json_string_value(v));
+		fputc('\n', out);
+	}
 	ccb_explain_write_text(json_object_get(r, "explain"), out);
 	return ferror(out) ? -EIO : 0;
 }
@@ -281,20 +298,8 @@ static void csv_field(FILE *out, const json_t *v)
 		fprintf(out, "%lld", (long long)json_integer_value(v));
 	else if (json_is_real(v))
 		fprintf(out, "%.3f", json_real_value(v));
-	else if (json_is_string(v)) {
-		const char *s = json_string_value(v);
-		if (strpbrk(s, ",\"\n")) {
-			fputc('"', out);
-			for (; *s; s++) {
-				if (*s == '"')
-					fputc('"', out);
-				fputc(*s, out);
-			}
-			fputc('"', out);
-		} else {
-			fputs(s, out);
-		}
-	}
+	else if (json_is_string(v))
+		ccb_csv_cell(out, json_string_value(v));
 }
 
 /* The last column, "explain": kind:severity;... (empty for none). */
@@ -355,216 +360,6 @@ int ccb_report_write(const json_t *result, enum ccb_format fmt, FILE *out)
 	r = write_any(result, fmt, out);
 	if (r == -EIO && errno > 0)
 		r = -errno;
-	return r;
-}
-
-/*
- * Where an output path really goes. A symlink is followed (hop by hop, so
- * a dangling link names the file it will create) and the link itself is
- * left alone; a name for an open descriptor (/dev/stdout, /dev/fd/N,
- * /proc/self/fd/N) is that descriptor, written where it stands, so
- * `--output /dev/stdout >>log` appends and never replaces log.
- */
-static int resolve_output(const char *path, char *out, size_t len, int *fd_out)
-{
-	char cur[PATH_MAX], link[PATH_MAX];
-	struct stat st;
-	int n, fd;
-
-	*fd_out = -1;
-	if (snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
-		return -ENAMETOOLONG;
-	for (int hop = 0; hop < 40; hop++) {
-		if (strcmp(cur, "/dev/stdout") == 0 || strcmp(cur, "/dev/stderr") == 0) {
-			*fd_out = strcmp(cur, "/dev/stdout") == 0 ? 1 : 2;
-			return 0;
-		}
-		if ((sscanf(cur, "/dev/fd/%d%n", &fd, &n) == 1 ||
-		     sscanf(cur, "/proc/self/fd/%d%n", &fd, &n) == 1) &&
-		    cur[n] == '\0' && fd >= 0) {
-			*fd_out = fd;
-			return 0;
-		}
-		if (lstat(cur, &st) < 0) {
-			if (errno != ENOENT)
-				return -errno;
-			break; /* a new file */
-		}
-		if (!S_ISLNK(st.st_mode))
-			break;
-		n = (int)readlink(cur, link, sizeof(link) - 1);
-		if (n < 0)
-			return -errno;
-		link[n] = '\0';
-		if (link[0] == '/') {
-			snprintf(cur, sizeof(cur), "%s", link);
-		} else {
-			/* Relative to the directory the link is in. */
-			char *slash = strrchr(cur, '/');
-			char dir[PATH_MAX];
-
-			snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - cur) + 1 : 0, cur);
-			if (snprintf(cur, sizeof(cur), "%s%s", dir, link) >= (int)sizeof(cur))
-				return -ENAMETOOLONG;
-		}
-		if (hop == 39)
-			return -ELOOP;
-	}
-	if (snprintf(out, len, "%s", cur) >= (int)len)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-/* The process umask, read without changing it (umask(2) would, for every thread). */
-static mode_t current_umask(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[128];
-	unsigned m = 022;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Umask: %o", &m) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return (mode_t)m;
-}
-
-static int render_fd(int fd, bool own, const json_t *doc, int (*render)(const json_t *, FILE *))
-{
-	FILE *f = fdopen(fd, "w");
-	int r;
-
-	if (!f) {
-		r = -errno;
-		if (own)
-			close(fd);
-		return r;
-	}
-	r = render(doc, f);
-	if (fflush(f) != 0 && r == 0)
-		r = -errno;
-	if (own && r == 0 && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
-		r = -errno;
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	return r;
-}
-
-/* Writing a result over a disk is never what was meant. */
-static const char *const block_device_msg =
-    "a block device: ccbench writes results to files, character devices and pipes only";
-
-/*
- * A device or a pipe (or descriptor @p fd, when >= 0): written into,
- * never replaced, never created. The type is checked again on the open
- * descriptor: a regular file that took the name since the stat() would be
- * overwritten without being truncated, so that is refused.
- */
-static int write_in_place(const char *path, int fd, const json_t *doc,
-                          int (*render)(const json_t *, FILE *), const char **what)
-{
-	struct stat st;
-
-	if (fd >= 0) {
-		/* A copy of the descriptor, so stdout stays open for what follows;
-		 * what is buffered for it goes first. */
-		fflush(stdout);
-		fflush(stderr);
-		fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	} else {
-		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	}
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		int r = -errno;
-		close(fd);
-		return r;
-	}
-	if (S_ISBLK(st.st_mode) || (path && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))) {
-		close(fd);
-		*what = S_ISBLK(st.st_mode) ? block_device_msg
-		                            : "changed from a device or pipe to a file while being "
-		                              "opened; not written";
-		return S_ISBLK(st.st_mode) ? -EINVAL : -EAGAIN;
-	}
-	return render_fd(fd, false, doc, render);
-}
-
-int ccb_report_to_file(const char *path, const char *opt, const json_t *doc,
-                       int (*render)(const json_t *, FILE *))
-{
-	char target[PATH_MAX], tmp[PATH_MAX + 16];
-	const char *slash, *what = NULL;
-	struct stat st;
-	bool exists;
-	mode_t mode;
-	int r, fd = -1;
-
-	tmp[0] = '\0';
-	r = resolve_output(path, target, sizeof(target), &fd);
-	if (r < 0)
-		goto out;
-	if (fd >= 0) {
-		r = write_in_place(NULL, fd, doc, render, &what);
-		goto out;
-	}
-	exists = stat(target, &st) == 0;
-	if (!exists && errno != ENOENT) {
-		r = -errno;
-		goto out;
-	}
-	if (exists && S_ISDIR(st.st_mode)) {
-		r = -EISDIR;
-		goto out;
-	}
-	if (exists && S_ISBLK(st.st_mode)) {
-		what = block_device_msg;
-		r = -EINVAL;
-		goto out;
-	}
-	if (exists && !S_ISREG(st.st_mode)) {
-		r = write_in_place(target, -1, doc, render, &what);
-		goto out;
-	}
-	/*
-	 * A regular file or a new name: written beside it under a name no one
-	 * else can hold (mkstemp: O_EXCL, random), then renamed over it in
-	 * one step, so a reader sees the old file or the new one, never half.
-	 * The replacement keeps the old file's permissions (not set-id bits)
-	 * and, for root, its owner; a new file gets what open(2) would give.
-	 */
-	slash = strrchr(target, '/');
-	snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", slash ? (int)(slash - target) + 1 : 0, target,
-	         slash ? slash + 1 : target);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		r = -errno;
-		tmp[0] = '\0';
-		goto out;
-	}
-	mode = exists ? st.st_mode & 0777 : 0666 & ~current_umask();
-	if (fchmod(fd, mode) < 0) {
-		r = -errno;
-		close(fd);
-		goto out;
-	}
-	if (exists && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
-	    fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM) {
-		r = -errno;
-		close(fd);
-		goto out;
-	}
-	r = render_fd(fd, true, doc, render);
-	if (r == 0 && rename(tmp, target) < 0)
-		r = -errno;
-out:
-	if (r < 0) {
-		fprintf(stderr, "ccbench: %s '%s': %s\n", opt, path, what ? what : strerror(-r));
-		if (tmp[0])
-			unlink(tmp);
-	}
 	return r;
 }
 

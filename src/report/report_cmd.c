@@ -55,6 +55,15 @@ static json_t *load_doc(const char *path, bool group_ok, char *err, size_t err_l
 	}
 	if (group_ok && is_group_report(doc))
 		return doc;
+	if (json_is_object(doc) && json_object_get(doc, "points")) {
+		char why[256];
+
+		if (ccb_sweep_doc_check(doc, why, sizeof(why)) < 0) {
+			snprintf(err, err_len, "%s: not a sweep ccbench wrote: %s", path, why);
+			json_decref(doc);
+			return NULL;
+		}
+	}
 	if (!json_is_object(doc) ||
 	    (!json_object_get(doc, "points") && !json_object_get(doc, "bandwidth_mib_s"))) {
 		snprintf(err, err_len, "%s: not a ccbench result%s", path,

@@ -11,19 +11,21 @@
 #include <ccbench/sweep.h>
 #include <ccbench/units.h>
 
+#include "sweep_int.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *str_or(const json_t *v, const char *dflt)
+const char *ccb_sweep_str_or(const json_t *v, const char *dflt)
 {
 	const char *s = json_string_value(v);
 	return s ? s : dflt;
 }
 
-static const char *label_of(const json_t *v, char *buf, size_t len)
+const char *ccb_sweep_label_of(const json_t *v, char *buf, size_t len)
 {
 	if (json_is_string(v))
 		return json_string_value(v);
@@ -39,7 +41,7 @@ static const char *label_of(const json_t *v, char *buf, size_t len)
 }
 
 /* "order=20 path=librbd": a point's matrix values other than the row key. */
-static void series_label(const json_t *matrix, const char *row_key, char *buf, size_t len)
+void ccb_sweep_series_label(const json_t *matrix, const char *row_key, char *buf, size_t len)
 {
 	const char *key;
 	json_t *v;
@@ -52,7 +54,7 @@ static void series_label(const json_t *matrix, const char *row_key, char *buf, s
 		if (strcmp(key, row_key) == 0)
 			continue;
 		snprintf(buf + l, len - l, "%s%s=%s", l ? " " : "", key,
-		         label_of(v, vb, sizeof(vb)));
+		         ccb_sweep_label_of(v, vb, sizeof(vb)));
 	}
 	if (!buf[0])
 		snprintf(buf, len, "MiB/s");
@@ -64,46 +66,50 @@ double ccb_sweep_agg(const json_t *pt, const char *what, const char *stat)
 	    json_object_get(json_object_get(json_object_get(pt, "aggregate"), what), stat));
 }
 
-/* Distinct labels in order of first appearance. */
-static json_t *distinct(const json_t *points, const char *row_key, bool rows)
+/* Distinct labels in order of first appearance (a set beside the list:
+ * linear in the points, whatever a crafted document holds). */
+json_t *ccb_sweep_distinct(const json_t *points, const char *row_key, bool rows)
 {
-	json_t *out = json_array(), *p;
+	json_t *out = json_array(), *seen = json_object(), *p;
 	size_t i;
 	char buf[256], vb[64];
 
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *m = json_object_get(p, "matrix");
-		const char *l = rows ? label_of(json_object_get(m, row_key), vb, sizeof(vb)) : buf;
-		bool found = false;
-		size_t j;
-		json_t *e;
+		const char *l =
+		    rows ? ccb_sweep_label_of(json_object_get(m, row_key), vb, sizeof(vb)) : buf;
 
 		if (!rows)
-			series_label(m, row_key, buf, sizeof(buf));
-		json_array_foreach(out, j, e) found |= strcmp(json_string_value(e), l) == 0;
-		if (!found)
-			json_array_append_new(out, json_string(l));
+			ccb_sweep_series_label(m, row_key, buf, sizeof(buf));
+		if (json_object_get(seen, l))
+			continue;
+		json_object_set_new(seen, l, json_true());
+		json_array_append_new(out, json_string(l));
 	}
+	json_decref(seen);
 	return out;
 }
 
-static const json_t *find_point(const json_t *points, const char *row_key, const char *row,
-                                const char *col)
+/* Each point by "ROW\x1fCOLUMN", the first one of a cell, for the table's
+ * cells in constant time each. */
+static json_t *cell_index(const json_t *points, const char *row_key)
 {
-	json_t *p;
+	json_t *idx = json_object(), *p;
 	size_t i;
-	char buf[256], vb[64];
+	char buf[256], vb[64], key[400];
 
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *m = json_object_get(p, "matrix");
-		series_label(m, row_key, buf, sizeof(buf));
-		if (strcmp(label_of(json_object_get(m, row_key), vb, sizeof(vb)), row) == 0 &&
-		    strcmp(buf, col) == 0)
-			return p;
+
+		ccb_sweep_series_label(m, row_key, buf, sizeof(buf));
+		snprintf(key, sizeof(key), "%s\x1f%s",
+		         ccb_sweep_label_of(json_object_get(m, row_key), vb, sizeof(vb)), buf);
+		if (!json_object_get(idx, key))
+			json_object_set(idx, key, p);
 	}
-	return NULL;
+	return idx;
 }
 
 static bool is_knee(const json_t *doc, const json_t *pt, const char *row_key)
@@ -132,13 +138,23 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
                   const char *unit_scale)
 {
 	const json_t *points = json_object_get(doc, "points");
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
-	json_t *rows = distinct(points, row_key, true), *cols = distinct(points, row_key, false);
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
+	json_t *rows = ccb_sweep_distinct(points, row_key, true),
+	       *cols = ccb_sweep_distinct(points, row_key, false), *idx;
 	json_t *r, *c;
 	size_t i, j;
 	double scale = unit_scale ? atof(unit_scale) : 1;
 	bool ci = strcmp(what, "bandwidth_mib_s") == 0 && json_object_get(doc, "repeat_until_pct");
 
+	/* A crafted document's points can each be a row and a column of their own. */
+	if (json_array_size(rows) * json_array_size(cols) > CCB_SWEEP_MAX_CELLS) {
+		fprintf(out, "%s\n(%zu rows by %zu columns: more cells than a table shows)\n\n",
+		        title, json_array_size(rows), json_array_size(cols));
+		json_decref(rows);
+		json_decref(cols);
+		return;
+	}
+	idx = cell_index(points, row_key);
 	fprintf(out, "%s\n%-14s", title, row_key);
 	json_array_foreach(cols, j, c) fprintf(out, "  %24s", json_string_value(c));
 	fputc('\n', out);
@@ -147,9 +163,12 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 		fprintf(out, "%-14s", json_string_value(r));
 		json_array_foreach(cols, j, c)
 		{
-			const json_t *p =
-			    find_point(points, row_key, json_string_value(r), json_string_value(c));
-			char cell[64] = "-";
+			char key[400], cell[64] = "-";
+			const json_t *p;
+
+			snprintf(key, sizeof(key), "%s\x1f%s", json_string_value(r),
+			         json_string_value(c));
+			p = json_object_get(idx, key);
 			if (p && json_integer_value(json_object_get(json_object_get(p, "aggregate"),
 			                                            "runs_ok")) > 0) {
 				bool knee = what[0] == 'b' && is_knee(doc, p, row_key);
@@ -199,6 +218,7 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 	}
 	json_decref(rows);
 	json_decref(cols);
+	json_decref(idx);
 }
 
 /*
@@ -222,8 +242,10 @@ static void sweep_why(const json_t *doc, FILE *out)
 			/* What the run stored: none with --explain=off. */
 			json_array_foreach(json_object_get(run, "explain"), k, e)
 			{
-				const char *sev = str_or(json_object_get(e, "severity"), "info");
-				const char *kind = str_or(json_object_get(e, "kind"), "?");
+				const char *sev =
+				    ccb_sweep_str_or(json_object_get(e, "severity"), "info");
+				const char *kind =
+				    ccb_sweep_str_or(json_object_get(e, "kind"), "?");
 				char tag[96];
 
 				if (strcmp(sev, "info") == 0)
@@ -238,7 +260,7 @@ static void sweep_why(const json_t *doc, FILE *out)
 				header = true;
 				fprintf(out, "  [%zu] %s: %s%s\n", i + 1, m ? m : "?",
 				        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "warning: ",
-				        str_or(json_object_get(e, "text"), ""));
+				        ccb_sweep_str_or(json_object_get(e, "text"), ""));
 			}
 		}
 		free(m);
@@ -289,7 +311,8 @@ static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE 
 	        "  vs %s %s: %.1f ± %.1f (%.0f runs), difference %.1f, %.0f × its standard "
 	        "error %.1f: ",
 	        row_key,
-	        label_of(json_object_get(json_object_get(q, "matrix"), row_key), vb, sizeof(vb)),
+	        ccb_sweep_label_of(json_object_get(json_object_get(q, "matrix"), row_key), vb,
+	                           sizeof(vb)),
 	        mq, sq, nq, diff, KNEE_SE_FACTOR, two_se);
 	if (apart) {
 		fprintf(out, "distinguishable\n");
@@ -307,7 +330,7 @@ static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE 
 }
 
 /* A recommendation of a categorical row axis: the best, not a knee. */
-static bool is_best(const json_t *k)
+bool ccb_sweep_is_best(const json_t *k)
 {
 	const char *kind = json_string_value(json_object_get(k, "kind"));
 
@@ -317,7 +340,7 @@ static bool is_best(const json_t *k)
 /* The point of @p k's series whose row value is @p value. */
 static const json_t *series_point(const json_t *doc, const json_t *k, const json_t *value)
 {
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	const json_t *p;
 	size_t j;
 
@@ -339,7 +362,7 @@ static const json_t *series_point(const json_t *doc, const json_t *k, const json
  * by the repeats, or how many would tell them apart. */
 static void best_confidence(const json_t *doc, const json_t *k, bool first, FILE *out)
 {
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	const json_t *best = series_point(doc, k, json_object_get(k, "value")), *o;
 	char buf[256], vb[64];
 	size_t j;
@@ -348,9 +371,9 @@ static void best_confidence(const json_t *doc, const json_t *k, bool first, FILE
 		return;
 	json_int_t n =
 	    json_integer_value(json_object_get(json_object_get(best, "aggregate"), "runs_ok"));
-	series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
+	ccb_sweep_series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
 	fprintf(out, "%sconfidence (%s): %s %s, %.1f ± %.1f (%lld run%s)", first ? "\n" : "", buf,
-	        row_key, label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+	        row_key, ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 	        ccb_sweep_agg(best, "bandwidth_mib_s", "mean"),
 	        ccb_sweep_agg(best, "bandwidth_mib_s", "stddev"), (long long)n, n == 1 ? "" : "s");
 	if (n < 2) {
@@ -375,7 +398,7 @@ static void best_confidence(const json_t *doc, const json_t *k, bool first, FILE
  */
 static void knee_confidence(const json_t *doc, FILE *out)
 {
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	const json_t *points = json_object_get(doc, "points"), *k, *p;
 	size_t i, j;
 	char buf[256], vb[64];
@@ -384,7 +407,7 @@ static void knee_confidence(const json_t *doc, FILE *out)
 	{
 		const json_t *prev = NULL, *knee = NULL, *next = NULL;
 
-		if (is_best(k)) {
+		if (ccb_sweep_is_best(k)) {
 			best_confidence(doc, k, i == 0, out);
 			continue;
 		}
@@ -412,12 +435,12 @@ static void knee_confidence(const json_t *doc, FILE *out)
 		if (!knee || (!prev && !next) || ccb_sweep_point_fuse_loop(knee) ||
 		    ccb_sweep_point_emulated_limit(knee))
 			continue;
-		series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
+		ccb_sweep_series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
 		json_int_t n = json_integer_value(
 		    json_object_get(json_object_get(knee, "aggregate"), "runs_ok"));
 		fprintf(out, "%sknee confidence (%s): %s %s, %.1f ± %.1f (%lld run%s)",
 		        i ? "" : "\n", buf, row_key,
-		        label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+		        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 		        ccb_sweep_agg(knee, "bandwidth_mib_s", "mean"),
 		        ccb_sweep_agg(knee, "bandwidth_mib_s", "stddev"), (long long)n,
 		        n == 1 ? "" : "s");
@@ -545,25 +568,26 @@ static void latency_lines(const json_t *doc, FILE *out)
 	}
 	json_array_foreach(caveats, i, c)
 	    fprintf(out, "%s: %s\n",
-	            strcmp(str_or(json_object_get(c, "severity"), ""), "distrust") == 0 ? "DISTRUST"
-	                                                                                : "warning",
-	            str_or(json_object_get(c, "text"), ""));
+	            strcmp(ccb_sweep_str_or(json_object_get(c, "severity"), ""), "distrust") == 0
+	                ? "DISTRUST"
+	                : "warning",
+	            ccb_sweep_str_or(json_object_get(c, "text"), ""));
 	json_decref(caveats);
 }
 
 /* The config's command, or the commands of its "command" axis. */
-static const char *commands_of(const json_t *cfg, char *buf, size_t len)
+const char *ccb_sweep_commands_of(const json_t *cfg, char *buf, size_t len)
 {
 	const json_t *axis = json_object_get(json_object_get(cfg, "matrix"), "command"), *c;
 	size_t i;
 
 	if (!json_is_array(axis))
-		return str_or(json_object_get(cfg, "command"), "?");
+		return ccb_sweep_str_or(json_object_get(cfg, "command"), "?");
 	buf[0] = '\0';
 	json_array_foreach(axis, i, c)
 	{
 		size_t l = strlen(buf);
-		snprintf(buf + l, len - l, "%s%s", i ? ", " : "", str_or(c, "?"));
+		snprintf(buf + l, len - l, "%s%s", i ? ", " : "", ccb_sweep_str_or(c, "?"));
 	}
 	return buf;
 }
@@ -571,19 +595,19 @@ static const char *commands_of(const json_t *cfg, char *buf, size_t len)
 void ccb_sweep_render_text(const json_t *doc, FILE *out)
 {
 	const json_t *cfg = json_object_get(doc, "config"), *k, *p;
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	bool any_tradeoff = false;
 	size_t i;
 	char buf[256], vb[64];
 
-	fprintf(
-	    out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
-	    str_or(json_object_get(cfg, "name"), str_or(json_object_get(doc, "config_file"), "")),
-	    commands_of(cfg, buf, sizeof(buf)),
-	    (long long)json_array_size(json_object_get(doc, "points")),
-	    (long long)json_integer_value(json_object_get(doc, "repeat")),
-	    json_string_value(json_object_get(doc, "order")),
-	    json_string_value(json_object_get(doc, "status")));
+	fprintf(out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
+	        ccb_sweep_str_or(json_object_get(cfg, "name"),
+	                         ccb_sweep_str_or(json_object_get(doc, "config_file"), "")),
+	        ccb_sweep_commands_of(cfg, buf, sizeof(buf)),
+	        (long long)json_array_size(json_object_get(doc, "points")),
+	        (long long)json_integer_value(json_object_get(doc, "repeat")),
+	        json_string_value(json_object_get(doc, "order")),
+	        json_string_value(json_object_get(doc, "status")));
 	ccb_release_text(json_object_get(doc, "releases"), buf, sizeof(buf));
 	if (buf[0])
 		fprintf(out, "releases: %s\n", buf);
@@ -597,7 +621,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		    (long long)json_integer_value(json_object_get(doc, "runs_done")),
 		    (long long)json_integer_value(json_object_get(doc, "runs_not_needed")));
 		table(doc, out, "bandwidth_mib_s",
-		      is_best(json_array_get(json_object_get(doc, "knees"), 0))
+		      ccb_sweep_is_best(json_array_get(json_object_get(doc, "knees"), 0))
 		          ? "\nMiB/s, mean ± 95 % confidence interval (runs) (* = the best of its "
 		            "column)"
 		          : "\nMiB/s, mean ± 95 % confidence interval (runs) (* = knee: smallest "
@@ -606,7 +630,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	} else {
 		table(
 		    doc, out, "bandwidth_mib_s",
-		    is_best(json_array_get(json_object_get(doc, "knees"), 0))
+		    ccb_sweep_is_best(json_array_get(json_object_get(doc, "knees"), 0))
 		        ? "\nMiB/s, mean ± stddev over repeats (* = the best of its column)"
 		        : "\nMiB/s, mean ± stddev over repeats (* = knee: smallest value within 5% "
 		          "of the best; ~ = the client's emulated CPU was the limit)",
@@ -669,7 +693,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		const json_t *o;
 		size_t j;
 
-		series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
+		ccb_sweep_series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
 		if (series_fuse_loop(doc, json_object_get(k, "series"), row_key))
 			continue;
 		if (knee_emulated(doc, k, row_key)) {
@@ -677,31 +701,34 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 			        "%sno recommendation (%s): at its knee, %s %s, the client's "
 			        "emulated CPU was the limit\n",
 			        i ? "" : "\n", buf, row_key,
-			        label_of(json_object_get(k, "value"), vb, sizeof(vb)));
+			        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)));
 			continue;
 		}
-		if (!is_best(k)) {
+		if (!ccb_sweep_is_best(k)) {
 			fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s (best %.1f)\n",
 			        i ? "" : "\n", buf, row_key,
-			        label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+			        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 			        json_number_value(json_object_get(k, "bandwidth_mib_s")),
 			        json_number_value(json_object_get(k, "best_mib_s")));
 			continue;
 		}
 		/* A choice between names: the best, and what each other one loses. */
 		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s, the best", i ? "" : "\n",
-		        buf, row_key, label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+		        buf, row_key,
+		        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 		        json_number_value(json_object_get(k, "bandwidth_mib_s")));
 		json_array_foreach(json_object_get(k, "others"), j, o)
 		{
 			if (json_is_number(json_object_get(o, "vs_best_pct")))
-				fprintf(out, "%s %s %.1f (%+.0f %%)", j ? "," : ";",
-				        label_of(json_object_get(o, "value"), vb, sizeof(vb)),
-				        json_number_value(json_object_get(o, "bandwidth_mib_s")),
-				        json_number_value(json_object_get(o, "vs_best_pct")));
+				fprintf(
+				    out, "%s %s %.1f (%+.0f %%)", j ? "," : ";",
+				    ccb_sweep_label_of(json_object_get(o, "value"), vb, sizeof(vb)),
+				    json_number_value(json_object_get(o, "bandwidth_mib_s")),
+				    json_number_value(json_object_get(o, "vs_best_pct")));
 			else
 				fprintf(out, "%s %s failed", j ? "," : ";",
-				        label_of(json_object_get(o, "value"), vb, sizeof(vb)));
+				        ccb_sweep_label_of(json_object_get(o, "value"), vb,
+				                           sizeof(vb)));
 		}
 		fputc('\n', out);
 	}
@@ -775,10 +802,11 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 		const json_t *t =
 		    json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
 		fprintf(out, "%zu,%s", i + 1, json_string_value(json_object_get(p, "command")));
-		json_array_foreach(keys, j, k) fprintf(
-		    out, ",%s",
-		    label_of(json_object_get(json_object_get(p, "matrix"), json_string_value(k)),
-		             vb, sizeof(vb)));
+		json_array_foreach(keys, j, k)
+		    fprintf(out, ",%s",
+		            ccb_sweep_label_of(
+		                json_object_get(json_object_get(p, "matrix"), json_string_value(k)),
+		                vb, sizeof(vb)));
 		fprintf(out, ",%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,",
 		        (long long)json_integer_value(json_object_get(a, "runs")),
 		        (long long)json_integer_value(json_object_get(a, "runs_ok")),
@@ -808,116 +836,4 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 	}
 	json_decref(keys);
 	return ferror(out) ? -EIO : 0;
-}
-
-/* A row value on the chart's x axis: sizes in KiB, numbers as they are. */
-static double x_value(const json_t *v, bool *is_size, const json_t *names)
-{
-	uint64_t b;
-	const json_t *n;
-	size_t i;
-
-	if (json_is_number(v))
-		return json_number_value(v);
-	if (json_is_string(v) && ccb_parse_bytes(json_string_value(v), &b) == 0) {
-		*is_size = true;
-		return (double)b / 1024.0;
-	}
-	/* A name (mount-via kernel): its place among the row's names. */
-	json_array_foreach((json_t *)names, i,
-	                   n) if (json_is_string(v) &&
-	                          strcmp(json_string_value(n), json_string_value(v)) ==
-	                              0) return (double)i;
-	return NAN;
-}
-
-/* Whether a run of a point of series @p label went through fuse-loop. */
-static bool series_fuse_loop_label(const json_t *doc, const char *label, const char *row_key)
-{
-	const json_t *p;
-	size_t i;
-	char buf[256];
-
-	json_array_foreach(json_object_get(doc, "points"), i, p)
-	{
-		series_label(json_object_get(p, "matrix"), row_key, buf, sizeof(buf));
-		if (strcmp(buf, label) == 0 && ccb_sweep_point_fuse_loop(p))
-			return true;
-	}
-	return false;
-}
-
-int ccb_sweep_render_svg(const json_t *doc, FILE *out)
-{
-	const json_t *points = json_object_get(doc, "points");
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
-	json_t *cols = distinct(points, row_key, false), *c;
-	json_t *names = is_best(json_array_get(json_object_get(doc, "knees"), 0))
-	                    ? distinct(points, row_key, true)
-	                    : json_array();
-	size_t nc = json_array_size(cols), np = json_array_size(points), j;
-	const char **labels = calloc(json_array_size(names) + 1, sizeof(*labels));
-	struct ccb_chart_series *ser = calloc(nc + 1, sizeof(*ser));
-	double *xs = calloc(np * nc + 1, sizeof(double)), *ys = calloc(np * nc + 1, sizeof(double));
-	double *es = calloc(np * nc + 1, sizeof(double));
-	char(*series_labels)[320] = calloc(nc + 1, sizeof(*series_labels));
-	bool is_size = false, all_pos = true;
-	char xt[128], title[256], cmds[256];
-	int r;
-
-	json_array_foreach(cols, j, c)
-	{
-		size_t i, n = 0;
-		const json_t *p;
-		char buf[256];
-
-		ser[j].label = json_string_value(c);
-		/* The legend says what a fuse-loop line is not: a readahead curve. */
-		if (series_fuse_loop_label(doc, ser[j].label, row_key)) {
-			snprintf(series_labels[j], sizeof(series_labels[j]),
-			         "%s (fuse-loop: cannot show readahead)", ser[j].label);
-			ser[j].label = series_labels[j];
-		}
-		ser[j].x = xs + j * np;
-		ser[j].y = ys + j * np;
-		ser[j].err = es + j * np;
-		json_array_foreach((json_t *)points, i, p)
-		{
-			series_label(json_object_get(p, "matrix"), row_key, buf, sizeof(buf));
-			if (strcmp(buf, json_string_value(c)) != 0)
-				continue;
-			double x = x_value(json_object_get(json_object_get(p, "matrix"), row_key),
-			                   &is_size, names);
-			if (isnan(x) || !json_integer_value(json_object_get(
-			                    json_object_get(p, "aggregate"), "runs_ok")))
-				continue;
-			all_pos &= x >= 0;
-			xs[j * np + n] = x;
-			ys[j * np + n] = ccb_sweep_agg(p, "bandwidth_mib_s", "mean");
-			es[j * np + n] = ccb_sweep_agg(p, "bandwidth_mib_s", "stddev");
-			n++;
-		}
-		ser[j].n = n;
-	}
-	snprintf(xt, sizeof(xt), "%s%s", row_key,
-	         is_size ? (all_pos ? " (KiB, log2 scale)" : " (KiB)") : "");
-	/* A log2 axis can show 0 (readahead off) at its left end; negatives, never. */
-	snprintf(title, sizeof(title), "%s: %s",
-	         str_or(json_object_get(json_object_get(doc, "config"), "name"), "ccbench sweep"),
-	         commands_of(json_object_get(doc, "config"), cmds, sizeof(cmds)));
-	for (size_t k = 0; k < json_array_size(names); k++)
-		labels[k] = json_string_value(json_array_get(names, k));
-	struct ccb_chart ch = {.title = title,
-	                       .x_title = xt,
-	                       .y_title = "bandwidth (MiB/s), mean ± stddev",
-	                       .x_log2 = is_size && all_pos,
-	                       .x_labels = json_array_size(names) ? labels : NULL,
-	                       .n_x_labels = json_array_size(names),
-	                       .series = ser,
-	                       .n_series = nc};
-	r = ccb_chart_svg(&ch, out);
-	free(ser), free(xs), free(ys), free(es), free(labels), free(series_labels);
-	json_decref(cols);
-	json_decref(names);
-	return r;
 }

@@ -1,11 +1,20 @@
 # --output never replaces what is not a regular file: a character device
-# node (our own /dev/null, made with mknod) stays a device, a symlink stays
-# a link and its target gets the result, a FIFO is written into, an
-# appended /dev/stdout keeps what was there; a regular file is replaced
-# whole with its mode kept and no temporary file left beside it. Sweep and
-# report outputs take the same path. Key material given with -o key=...
-# (the real client.admin key, so the run connects) is in no output: not
-# stdout, stderr, --output, a sweep's --json, nor a group's records.
+# node that is the null device (our own, made with mknod) stays a device,
+# a symlink stays a link and its target gets the result, an appended
+# /dev/stdout keeps what was there; a regular file is replaced whole with
+# its mode kept and no temporary file left beside it. A FIFO (whose reader,
+# or none, would hold the run) and a block device are refused. Sweep and
+# report outputs take the same path.
+# In a sticky world-writable directory, a symlink owned by nobody at every
+# output option (rados write --output, sweep --json/--csv/--svg, report
+# --output/--csv, group report --csv) pointing at a root-owned 0600 file,
+# or dangling: refused with exit 2 before the run, the target unchanged or
+# never created; root's own link there is followed (fs.protected_symlinks).
+# A group member record with terminal escapes and a formula cell: group
+# report text and CSV print them escaped (issue 31). Key material given
+# with -o key=... (the real client.admin key, so the run connects) is in no
+# output: not stdout, stderr, --output, a sweep's --json, nor a group's
+# records.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,14 +38,11 @@ run --output link.json
 [ -L link.json ] || fail "the symlink was replaced by a file"
 is_result target.json || fail "the symlink's target does not hold the result"
 
-# A FIFO with a reader: the result comes down the pipe, the FIFO stays.
+# A FIFO: refused before the run (exit 2), never opened, and it stays.
 mkfifo fifo
-cat fifo >from_fifo.json &
-reader=$!
-run --output fifo
-wait "$reader"
+expect_refused "a FIFO" run --output fifo
 [ -p fifo ] || fail "the FIFO was replaced"
-is_result from_fifo.json || fail "the FIFO's reader did not get the result"
+[ -z "$(ns_objects)" ] || fail "a run refused for its FIFO wrote objects: $(ns_objects | head -3)"
 
 # /dev/stdout appended to a log: what was there stays.
 echo "earlier line" >log
@@ -74,8 +80,46 @@ printf '%s' "$msg" | grep -q "block device" || fail "no 'block device' in: $msg"
 [ -b blk ] || fail "the block device node was replaced"
 rm -f blk
 
-left=$(ls -A | grep -v -x -e null -e target.json -e link.json -e fifo -e from_fifo.json \
-	-e log -e from_stdout.json -e plain.json -e sweep_target.json -e sweep_link.json || true)
+# ---- links planted in a sticky, world-writable directory ---------------------
+# A link nobody owns, as nobody would plant it (lchown: the test's cwd need
+# not be reachable for nobody), at each output option.
+mkdir -m 1777 sticky
+echo secret >victim
+chmod 600 victim
+plant() { # plant NAME TARGET
+	ln -s "$2" "sticky/$1"
+	chown -h nobody:nogroup "sticky/$1"
+}
+plant r.json ../victim
+plant d.json ../absent.json
+refused_link() { # refused_link CMD...: exit 2 naming the rule, victim intact, nothing created
+	expect_refused "protected_symlinks" "$@"
+	[ "$(cat victim)" = secret ] || fail "the victim changed: $*"
+	[ "$(stat -c %a victim)" = 600 ] || fail "the victim's mode changed: $*"
+	[ ! -e absent.json ] || fail "a file was created through a dangling link: $*"
+}
+for l in r.json d.json; do
+	refused_link run --output "sticky/$l"
+	refused_link "$CCBENCH" sweep ../cfg.json -p "$POOL" --json "sticky/$l" -q
+	refused_link "$CCBENCH" sweep ../cfg.json -p "$POOL" --csv "sticky/$l" -q
+	refused_link "$CCBENCH" sweep ../cfg.json -p "$POOL" --svg "sticky/$l" -q
+	refused_link "$CCBENCH" report sweep_target.json --svg "sticky/$l"
+	refused_link "$CCBENCH" report plain.json --output "sticky/$l" -f json
+	refused_link "$CCBENCH" report plain.json --csv "sticky/$l"
+done
+[ -z "$(ns_objects)" ] || fail "refused runs wrote objects: $(ns_objects | head -3)"
+# Root's own link in the sticky directory, and in its own one: followed.
+echo old >own_target.json
+ln -s ../own_target.json sticky/own.json
+"$CCBENCH" report plain.json --output sticky/own.json -f json
+[ -L sticky/own.json ] || fail "root's own link in the sticky directory was replaced"
+is_result own_target.json || fail "root's own link: the target does not hold the result"
+rm -f sticky/own.json sticky/r.json sticky/d.json own_target.json victim
+rmdir sticky
+
+left=$(ls -A | grep -v -x -e null -e target.json -e link.json -e fifo \
+	-e log -e from_stdout.json -e plain.json -e sweep_target.json -e sweep_link.json \
+	-e refused.out -e refused.err || true)
 [ -z "$left" ] || fail "files left beside the outputs: $left"
 [ -z "$(ns_objects)" ] || fail "objects left: $(ns_objects | head -3)"
 
@@ -122,4 +166,36 @@ grep -q "key=<redacted>" kgroup.omap || fail "the group registration has no reda
 "$CCBENCH" group report "$G" --group-pool "$POOL" -f json >kgroup.report 2>>k.err
 no_key kgroup.json kgroup.omap kgroup.objects kgroup.report k.err
 "$CCBENCH" group rm "$G" --group-pool "$POOL" >/dev/null
+
+# ---- a member record with terminal escapes and a formula cell ----------------
+# As another client of the cluster could write it: the registration of a
+# member of a group that never started.
+G2=gesc$$
+rec=$(python3 -c 'import json; print(json.dumps({"member": "m1", "pid": 1,
+	"host": "=HYPERLINK(\"http://x\")\u001b]0;owned\u0007", "state": "@run\u001b[2J\u009b1m",
+	"command": "rados write"}))')
+rados -p "$POOL" -N ccbench-groups create "$G2"
+rados -p "$POOL" -N ccbench-groups setomapval "$G2" member.m1 "$rec"
+"$CCBENCH" group report "$G2" --group-pool "$POOL" >gesc.txt 2>gesc.err || true
+"$CCBENCH" group report "$G2" --group-pool "$POOL" -f csv --csv gesc2.csv >gesc.csv 2>>gesc.err || true
+plant_csv=sticky2/c.csv
+mkdir -m 1777 sticky2
+ln -s ../gesc.txt "$plant_csv"
+chown -h nobody:nogroup "$plant_csv"
+expect_refused "protected_symlinks" "$CCBENCH" group report "$G2" --group-pool "$POOL" --csv "$plant_csv"
+rm -f "$plant_csv"
+rmdir sticky2
+for f in gesc.txt gesc.csv gesc2.csv; do
+	[ -s "$f" ] || fail "group report wrote nothing to $f: $(cat gesc.err)"
+	! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$f" || fail "$f holds a raw control character: $(cat -v "$f")"
+	! grep -q $'\xc2\x9b' "$f" || fail "$f holds a raw C1 CSI: $(cat -v "$f")"
+done
+grep -qF 'm1' gesc.txt || fail "the member is not in the text report: $(cat gesc.txt)"
+# A member that never reported shows its registration's state (last_state).
+grep -qF '@run\x1b[2J\u009b1m' gesc.txt || fail "the state is not shown escaped: $(cat -v gesc.txt)"
+for f in gesc.csv gesc2.csv; do
+	grep -qF ',"'"'"'=HYPERLINK(""http://x"")\x1b]0;owned\x07",' "$f" ||
+		fail "$f: the host cell is not a quoted, quote-prefixed text: $(cat -v "$f")"
+done
+"$CCBENCH" group rm "$G2" --group-pool "$POOL" >/dev/null
 [ -z "$(ns_objects)" ] || fail "objects left: $(ns_objects | head -3)"

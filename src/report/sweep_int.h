@@ -1,0 +1,35 @@
+/*
+ * Shared by the sweep views of src/report/ (sweep_report.c, sweep_svg.c,
+ * sweep_doc_check.c), not by the rest of ccbench.
+ */
+#ifndef CCBENCH_SWEEP_INT_H
+#define CCBENCH_SWEEP_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* A table of more cells than this is not printed (a crafted document can
+ * make each point a row and a column of its own). */
+#define CCB_SWEEP_MAX_CELLS 1000000
+
+/* The string of @p v, else @p dflt. */
+const char *ccb_sweep_str_or(const json_t *v, const char *dflt);
+
+/* A matrix value as a label ("128K", "4", "true", "-"). */
+const char *ccb_sweep_label_of(const json_t *v, char *buf, size_t len);
+
+/* "order=20 path=librbd": a point's matrix values other than @p row_key. */
+void ccb_sweep_series_label(const json_t *matrix, const char *row_key, char *buf, size_t len);
+
+/* Distinct row values (@p rows) or series labels, in order of first appearance. */
+json_t *ccb_sweep_distinct(const json_t *points, const char *row_key, bool rows);
+
+/* Whether knee @p k is a categorical series' best. */
+bool ccb_sweep_is_best(const json_t *k);
+
+/* The commands of a config ("rbd read, krbd read"). */
+const char *ccb_sweep_commands_of(const json_t *cfg, char *buf, size_t len);
+
+#endif
