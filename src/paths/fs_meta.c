@@ -119,7 +119,7 @@ static int make_tree(struct ccb_run *run, struct fsmeta *fm)
 		return r;
 	}
 	if (!run->opts->keep && (r = ccb_fs_push_undo("remove the run's files", ccb_fs_undo_rm_tree,
-	                                              fr, path, "rm -r")) < 0) {
+	                                              fr, fr->ctl, path, -1, "rm -r")) < 0) {
 		fr->io->rmdir(fr->ctl, path);
 		return r;
 	}
@@ -134,6 +134,8 @@ static int make_tree(struct ccb_run *run, struct fsmeta *fm)
 			        strerror(-r));
 			return r;
 		}
+		if ((r = ccb_fs_record(fr, fr->ctl, path, -1, NULL, NULL)) < 0)
+			return r;
 		if (ccb_signal_pending)
 			return -EINTR;
 	}
@@ -244,6 +246,10 @@ static int meta_exec(struct ccb_fs_op *op)
 		r = fd = io->create(op->m, op->path, &op->layout);
 		if (fd < 0)
 			break;
+		/* Its inode, for the removal's record (libcephfs): a local call
+		 * on the open file, which holds its caps. */
+		if (op->want_ino && io->file_ino(op->m, fd, &op->ino) < 0)
+			op->ino = 0;
 		if (bytes) {
 			op->call = io->calls[CCB_FS_WRITE];
 			n = io->pwrite(op->m, fd, op->buf, bytes, 0);
