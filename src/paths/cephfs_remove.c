@@ -506,6 +506,25 @@ static int ll_rm_contents(struct ll_ctx *c, Inode *din, const char *path, int de
 	return left;
 }
 
+/* A tree the run made is no longer where it made it (moved by another
+ * client, a link or something else in its place): its own entries still
+ * go, through its handle; the directory stays wherever it is now. */
+static void ll_empty_moved(struct ll_ctx *c, const struct undo_path *u)
+{
+	struct ceph_statx stx;
+	Inode *in = NULL;
+
+	if (ceph_ll_lookup_inode(c->cm, (struct inodeno_t){u->ino}, &in) < 0)
+		return; /* gone: nothing of it is left */
+	if (ceph_ll_getattr(c->cm, in, &stx, CEPH_STATX_INO | CEPH_STATX_MODE, 0, c->perms) == 0 &&
+	    S_ISDIR(stx.stx_mode) && ll_rm_contents(c, in, u->path, 0) >= 0)
+		fprintf(stderr,
+		        "ccbench: left the directory this run made as %s (inode %llu) where "
+		        "another client moved it; what the run made in it was removed\n",
+		        u->path, (unsigned long long)u->ino);
+	ceph_ll_put(c->cm, in);
+}
+
 /* Remove the entry of undo entry @p u (emptied first when @p tree). */
 static int ll_remove(struct undo_path *u, bool tree)
 {
@@ -519,8 +538,10 @@ static int ll_remove(struct undo_path *u, bool tree)
 	c.perms = ceph_mount_perms(c.cm);
 	r = u->parent == 1 ? ceph_ll_lookup_root(c.cm, &pin)
 	                   : ceph_ll_lookup_inode(c.cm, (struct inodeno_t){u->parent}, &pin);
+	if (r < 0 && u->is_dir && tree)
+		ll_empty_moved(&c, u); /* its directory is gone: it was moved out */
 	if (r == -ENOENT || r == -ESTALE)
-		return 0; /* its directory is gone, so it is */
+		return 0;
 	if (r < 0) {
 		fprintf(stderr, "ccbench: ceph_ll_lookup_inode(%llu, the directory of %s): %s\n",
 		        (unsigned long long)u->parent, u->path, strerror(-r));
@@ -528,34 +549,17 @@ static int ll_remove(struct undo_path *u, bool tree)
 	}
 	r = ceph_ll_lookup(c.cm, pin, name, &in, &stx, CEPH_STATX_INO | CEPH_STATX_MODE,
 	                   AT_SYMLINK_NOFOLLOW, c.perms);
-	if (r == -ENOENT && u->is_dir && tree) {
-		/* Moved away: its own entries still go, through its handle;
-		 * the directory stays wherever it is now. */
-		r = ceph_ll_lookup_inode(c.cm, (struct inodeno_t){u->ino}, &in);
-		if (r == 0) {
-			if (ceph_ll_getattr(c.cm, in, &stx, CEPH_STATX_INO | CEPH_STATX_MODE, 0,
-			                    c.perms) == 0 &&
-			    S_ISDIR(stx.stx_mode) && ll_rm_contents(&c, in, u->path, 0) >= 0)
-				say_left(u->path, NULL,
-				         "the directory this run made is no longer there (moved by "
-				         "another client); what it made in it was removed, the "
-				         "directory is left where it is now",
-				         u->ino);
-			ceph_ll_put(c.cm, in);
-		}
-		r = 0;
-		goto out;
-	}
-	if (r == -ENOENT) {
-		r = 0;
-		goto out;
-	}
 	if (r < 0) {
-		fprintf(stderr, "ccbench: ceph_ll_lookup(%s): %s\n", u->path, strerror(-r));
+		if (r != -ENOENT)
+			fprintf(stderr, "ccbench: ceph_ll_lookup(%s): %s\n", u->path, strerror(-r));
+		else if (u->is_dir && tree)
+			ll_empty_moved(&c, u);
 		goto out;
 	}
 	if ((why = not_ours(&stx, u->ino, u->is_dir))) {
 		say_left(u->path, NULL, why, stx.stx_ino);
+		if (u->is_dir && tree)
+			ll_empty_moved(&c, u);
 		r = 0;
 	} else if (u->is_dir) {
 		r = tree ? ll_rm_contents(&c, in, u->path, 0) : 0;
