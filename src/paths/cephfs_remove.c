@@ -423,7 +423,8 @@ struct ll_ctx {
 static int ll_rm_contents(struct ll_ctx *c, Inode *din, const char *path, int depth);
 
 /* Remove @p name from directory @p din when it is one the run made:
- * looked up again just before, not followed. 1 when it was left. */
+ * looked up again just before, not followed. 0 when removed, 1 when it
+ * was left, 2 when it was gone already, or -errno. */
 static int ll_rm_child(struct ll_ctx *c, Inode *din, const char *path, const char *name, int depth)
 {
 	struct ceph_statx stx;
@@ -436,7 +437,7 @@ static int ll_rm_child(struct ll_ctx *c, Inode *din, const char *path, const cha
 	r = ceph_ll_lookup(c->cm, din, name, &in, &stx, CEPH_STATX_INO | CEPH_STATX_MODE,
 	                   AT_SYMLINK_NOFOLLOW, c->perms);
 	if (r == -ENOENT)
-		return 0;
+		return 2; /* not counted as removed: a stale listing must not loop */
 	if (r < 0) {
 		fprintf(stderr, "ccbench: ceph_ll_lookup(%s): %s\n", child, strerror(-r));
 		return r;
@@ -490,7 +491,7 @@ static int ll_rm_contents(struct ll_ctx *c, Inode *din, const char *path, int de
 			if (strcmp(de.d_name, ".") == 0 || strcmp(de.d_name, "..") == 0)
 				continue;
 			r = ll_rm_child(c, din, path, de.d_name, depth);
-			if (r > 0)
+			if (r == 1)
 				left = 1;
 			else if (r < 0 && !first)
 				first = r;

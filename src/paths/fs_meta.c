@@ -9,7 +9,7 @@
  *
  * One client, as one bonnie++ process (--group runs several). The files
  * live in DIR/meta, made by this run and removed whole at its end; the
- * directory and the undo entries are path_cephfs_common.c's, the calls
+ * directory is path_cephfs_common.c's, the undo entries cephfs_remove.c's, the calls
  * the run's struct ccb_fs_io. Submit plans each op; the client kind runs
  * its calls (meta_exec); the phase's figures are recorded on the client
  * thread once the op completed (ccb_fs_meta_complete).

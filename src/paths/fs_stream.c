@@ -2,9 +2,9 @@
  * The fs stream workload: dd-style fs write and fs read, through
  * libcephfs (path_cephfs.c's table) or through a mount (path_posix.c's,
  * the same functions over POSIX calls): below both tables, which it never
- * names. fs meta is fs_meta.c; what both share, the run's directory and
- * the undo entries, is path_cephfs_common.c; the calls go through the
- * run's struct ccb_fs_io.
+ * names. fs meta is fs_meta.c; what both share, the run's directory, is
+ * path_cephfs_common.c, the undo entries cephfs_remove.c; the calls go
+ * through the run's struct ccb_fs_io.
  *
  * Every client has its own mount (a ceph_mount, a kernel mount, a
  * ceph-fuse), as two nodes would, and its own file DIR/client-N. The
