@@ -248,7 +248,7 @@ static int meta_exec(struct ccb_fs_op *op)
 			break;
 		/* Its inode, for the removal's record (libcephfs): a local call
 		 * on the open file, which holds its caps. */
-		if (op->want_ino && io->file_ino(op->m, fd, &op->ino) < 0)
+		if (op->want_ino && io->file_ino(op->m, NULL, fd, &op->ino) < 0)
 			op->ino = 0;
 		if (bytes) {
 			op->call = io->calls[CCB_FS_WRITE];
@@ -284,7 +284,24 @@ static int meta_exec(struct ccb_fs_op *op)
 		io->close(op->m, fd);
 		break;
 	default:
+		/* libcephfs follows a link on the way: a DIR/meta another
+		 * client swapped for one would have this unlink take someone
+		 * else's file of the same name. Only a file this run made goes
+		 * (the window between the check and the unlink stays). */
 		op->call = io->calls[CCB_FS_UNLINK];
+		if (op->made) {
+			uint64_t ino = 0;
+
+			r = io->file_ino(op->m, op->path, -1, &ino);
+			if (r == 0 && ccb_fs_made_find(op->made, ino) != 0) {
+				snprintf(op->extra, sizeof(op->extra),
+				         " (not the file this run made: another client replaced it "
+				         "or a directory on the way; left)");
+				r = -EEXIST;
+			}
+			if (r < 0)
+				break;
+		}
 		r = io->unlink(op->m, op->path);
 		break;
 	}

@@ -399,12 +399,14 @@ static int lc_fstat(void *m, int fd, struct ccb_fs_stat *st)
 	return r;
 }
 
-/* The inode is the client's own, known while the file is open: no MDS
- * round trip inside a timed create. */
-static int lc_file_ino(void *m, int fd, uint64_t *ino)
+/* The inode is the client's own, known while the file is open or its
+ * name cached: no MDS round trip inside a timed create or delete. */
+static int lc_file_ino(void *m, const char *path, int fd, uint64_t *ino)
 {
 	struct ceph_statx stx;
-	int r = ceph_fstatx(m, fd, &stx, CEPH_STATX_INO, AT_STATX_DONT_SYNC);
+	int r = fd >= 0 ? ceph_fstatx(m, fd, &stx, CEPH_STATX_INO, AT_STATX_DONT_SYNC)
+	                : ceph_statx(m, path, &stx, CEPH_STATX_INO,
+	                             AT_STATX_DONT_SYNC | AT_SYMLINK_NOFOLLOW);
 
 	if (r == 0)
 		*ino = stx.stx_ino;
@@ -748,6 +750,7 @@ void ccb_fs_op_init(struct ccb_fs_op *op, const struct ccb_client *cl)
 	op->path = fc->path;
 	op->layout = fr->layout;
 	op->want_ino = fr->made && fr->io->file_ino;
+	op->made = op->want_ino ? fr->made : NULL;
 }
 
 void ccb_fs_complete_op(struct ccb_client *cl, struct ccb_slot *s, int ret,

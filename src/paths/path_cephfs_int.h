@@ -60,6 +60,7 @@ struct ccb_fs_stat {
 
 struct ccb_fsrun;
 struct ccb_fsclient;
+struct ccb_fs_made;
 
 /* The layout a run asks new files for (0 and "": the directory's). */
 struct ccb_fs_layout {
@@ -92,6 +93,9 @@ struct ccb_fs_op {
 	 * that inode, recorded when the op completes (ccb_fs_complete_op). */
 	bool want_ino;
 	uint64_t ino;
+	/* In (libcephfs, whose ops run inline, while the run's state is
+	 * there): what the run made; a delete takes only a file in it. */
+	struct ccb_fs_made *made;
 	/* Out: the call that failed, and more to say. */
 	const char *call;
 	char extra[128];
@@ -160,9 +164,10 @@ struct ccb_fs_io {
 	int64_t (*drop_cache)(void *m, int fd, uint64_t len);
 	/* Optional: the run's own fields in its layout ("mount", "client"). */
 	void (*describe_run)(struct ccb_run *run, struct ccb_fsrun *fr);
-	/* Optional (libcephfs): the inode number of open file @p fd, a local
-	 * call, for the record the removal works from (cephfs_remove.c). */
-	int (*file_ino)(void *m, int fd, uint64_t *ino);
+	/* Optional (libcephfs): the inode number of open file @p fd, or with
+	 * @p fd < 0 of @p path (not followed), from the client's cache where
+	 * it can: for the record the removal works from (cephfs_remove.c). */
+	int (*file_ino)(void *m, const char *path, int fd, uint64_t *ino);
 	/* Whether undoing (removing the run's files) may wait on a frozen
 	 * cluster in the kernel: then each removal is bounded by a thread. */
 	bool bounded_undo;

@@ -109,4 +109,38 @@ grep -q "^ccbench: left the directory this run made as $s/u/bench/meta (inode [0
 	fail "the swap: no 'left' line for the moved tree: $(tail -5 w.err)"
 rm -rf "${FSMNT:?}$s"
 echo "note: the swap of DIR/meta for a link: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+
+# A link on the way that another client retargets, in one rename, during
+# fs meta's delete phase, to a tree holding files of the names the run
+# deletes: its unlinks by path would take them. Each delete first checks
+# that it is a file the run made, so the run stops on the first one that
+# is not; the unwind, from the inodes, still removes the run's own tree.
+s=/ccbt-swap2
+t0=${EPOCHREALTIME/./}
+mkdir -p "$FSMNT$s/real/bench" "$FSMNT$s/evil/bench/meta/d00000" "$FSMNT$s/evil/bench/meta/d00001"
+for ((i = 0; i < 1024; i++)); do
+	printf -v f "%s/evil/bench/meta/d%05d/f%08d" "$FSMNT$s" $((i % 2)) $i
+	: >"$f"
+done
+ln -s $s/real "$FSMNT$s/u"
+"$CCBENCH" fs meta -n 1:0:0:2 --dir $s/u/bench --reuse >w.out 2>w.err &
+pid=$!
+wait_for 60 "the run's create phase" test -e "$FSMNT$s/real/bench/meta/d00001/f00001023"
+wait_for 60 "the run's delete phase" eval "! test -e $FSMNT$s/real/bench/meta/d00000/f00000000"
+ln -s $s/evil "$FSMNT$s/u.new"
+mv -T "$FSMNT$s/u.new" "$FSMNT$s/u"
+poll 30 exited $pid || {
+	kill -KILL $pid 2>/dev/null || true
+	fail "the retargeted link: the run still going 30 s later (killed): $(tail -5 w.err)"
+}
+rc=0
+wait $pid || rc=$?
+n=$(find "$FSMNT$s/evil" -type f | wc -l)
+[ "$n" = 1024 ] || fail "the retargeted link: the victim has $n of its 1024 files: $(tail -3 w.err)"
+[ "$rc" != 0 ] || fail "the retargeted link: the run succeeded"
+grep -q "not the file this run made" w.err || fail "the retargeted link: no reason given: $(tail -5 w.err)"
+[ -z "$(ls -A "$FSMNT$s/real/bench")" ] ||
+	fail "the retargeted link: the run's own tree left: $(ls -A "$FSMNT$s/real/bench")"
+rm -rf "${FSMNT:?}$s"
+echo "note: the link retargeted in the delete phase: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
 echo "fs reuse: ok"
