@@ -9,7 +9,7 @@
  *
  * One client, as one bonnie++ process (--group runs several). The files
  * live in DIR/meta, made by this run and removed whole at its end; the
- * directory and the undo entries are path_cephfs_common.c's, the calls
+ * directory is path_cephfs_common.c's, the undo entries cephfs_remove.c's, the calls
  * the run's struct ccb_fs_io. Submit plans each op; the client kind runs
  * its calls (meta_exec); the phase's figures are recorded on the client
  * thread once the op completed (ccb_fs_meta_complete).
@@ -119,7 +119,7 @@ static int make_tree(struct ccb_run *run, struct fsmeta *fm)
 		return r;
 	}
 	if (!run->opts->keep && (r = ccb_fs_push_undo("remove the run's files", ccb_fs_undo_rm_tree,
-	                                              fr, path, "rm -r")) < 0) {
+	                                              fr, fr->ctl, path, -1, "rm -r")) < 0) {
 		fr->io->rmdir(fr->ctl, path);
 		return r;
 	}
@@ -134,6 +134,8 @@ static int make_tree(struct ccb_run *run, struct fsmeta *fm)
 			        strerror(-r));
 			return r;
 		}
+		if ((r = ccb_fs_record(fr, fr->ctl, path, -1, NULL, NULL)) < 0)
+			return r;
 		if (ccb_signal_pending)
 			return -EINTR;
 	}
@@ -244,6 +246,10 @@ static int meta_exec(struct ccb_fs_op *op)
 		r = fd = io->create(op->m, op->path, &op->layout);
 		if (fd < 0)
 			break;
+		/* Its inode, for the removal's record (libcephfs): a local call
+		 * on the open file, which holds its caps. */
+		if (op->want_ino && io->file_ino(op->m, NULL, fd, &op->ino) < 0)
+			op->ino = 0;
 		if (bytes) {
 			op->call = io->calls[CCB_FS_WRITE];
 			n = io->pwrite(op->m, fd, op->buf, bytes, 0);
@@ -278,7 +284,24 @@ static int meta_exec(struct ccb_fs_op *op)
 		io->close(op->m, fd);
 		break;
 	default:
+		/* libcephfs follows a link on the way: a DIR/meta another
+		 * client swapped for one would have this unlink take someone
+		 * else's file of the same name. Only a file this run made goes
+		 * (the window between the check and the unlink stays). */
 		op->call = io->calls[CCB_FS_UNLINK];
+		if (op->made) {
+			uint64_t ino = 0;
+
+			r = io->file_ino(op->m, op->path, -1, &ino);
+			if (r == 0 && ccb_fs_made_find(op->made, ino) != 0) {
+				snprintf(op->extra, sizeof(op->extra),
+				         " (not the file this run made: another client replaced it "
+				         "or a directory on the way; left)");
+				r = -EEXIST;
+			}
+			if (r < 0)
+				break;
+		}
 		r = io->unlink(op->m, op->path);
 		break;
 	}

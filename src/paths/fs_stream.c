@@ -2,9 +2,9 @@
  * The fs stream workload: dd-style fs write and fs read, through
  * libcephfs (path_cephfs.c's table) or through a mount (path_posix.c's,
  * the same functions over POSIX calls): below both tables, which it never
- * names. fs meta is fs_meta.c; what both share, the run's directory and
- * the undo entries, is path_cephfs_common.c; the calls go through the
- * run's struct ccb_fs_io.
+ * names. fs meta is fs_meta.c; what both share, the run's directory, is
+ * path_cephfs_common.c, the undo entries cephfs_remove.c; the calls go
+ * through the run's struct ccb_fs_io.
  *
  * Every client has its own mount (a ceph_mount, a kernel mount, a
  * ceph-fuse), as two nodes would, and its own file DIR/client-N. The
@@ -89,8 +89,8 @@ static int prefill(struct ccb_run *run, struct ccb_fsrun *fr)
 			break;
 		}
 		if (!run->opts->keep &&
-		    (r = ccb_fs_push_undo("remove a client's file", ccb_fs_undo_unlink, fr, path,
-		                          "rm")) < 0) {
+		    (r = ccb_fs_push_undo("remove a client's file", ccb_fs_undo_unlink, fr, fr->ctl,
+		                          path, fd, "rm")) < 0) {
 			io->close(fr->ctl, fd);
 			io->unlink(fr->ctl, path);
 			break;
@@ -345,8 +345,8 @@ int ccb_fs_stream_client_open(struct ccb_client *cl)
 		fc->call = ccb_fs_call_name(fr, CCB_FS_CREATE);
 		fc->fd = r < 0 && r != -ENOENT ? r : io->create(fc->m, fc->path, &fr->layout);
 		if (fc->fd >= 0 && !run->opts->keep &&
-		    (r = ccb_fs_push_undo("remove a client's file", ccb_fs_undo_unlink, fr,
-		                          fc->path, "rm")) < 0) {
+		    (r = ccb_fs_push_undo("remove a client's file", ccb_fs_undo_unlink, fr, fc->m,
+		                          fc->path, fc->fd, "rm")) < 0) {
 			io->close(fc->m, fc->fd);
 			io->unlink(fc->m, fc->path);
 			fc->fd = r;

@@ -8,9 +8,10 @@
  * log uses to remove it; it is unmounted last.
  *
  * Nothing lost: every removal is logged only once the entry it removes
- * was made by this run (mkdir succeeded, an O_EXCL open succeeded), so an
- * undo can never take an entry that was there before. What ccbench makes
- * carries the xattr user.ccbench ("ccbench run HOST-PID-TIME"); with
+ * was made by this run (and, on libcephfs, its inode recorded: the
+ * removal, cephfs_remove.c, takes only that inode, never through a link) (mkdir succeeded, an
+ * O_EXCL open succeeded), so an undo can never take an entry that was there before. What ccbench
+ * makes carries the xattr user.ccbench ("ccbench run HOST-PID-TIME"); with
  * --reuse, an existing DIR/client-N is replaced only when it carries it
  * (an earlier run kept it), and anything else there makes the run refuse
  * before it changes anything.
@@ -398,6 +399,20 @@ static int lc_fstat(void *m, int fd, struct ccb_fs_stat *st)
 	return r;
 }
 
+/* The inode is the client's own, known while the file is open or its
+ * name cached: no MDS round trip inside a timed create or delete. */
+static int lc_file_ino(void *m, const char *path, int fd, uint64_t *ino)
+{
+	struct ceph_statx stx;
+	int r = fd >= 0 ? ceph_fstatx(m, fd, &stx, CEPH_STATX_INO, AT_STATX_DONT_SYNC)
+	                : ceph_statx(m, path, &stx, CEPH_STATX_INO,
+	                             AT_STATX_DONT_SYNC | AT_SYMLINK_NOFOLLOW);
+
+	if (r == 0)
+		*ino = stx.stx_ino;
+	return r;
+}
+
 static int lc_mkdir(void *m, const char *path)
 {
 	return ceph_mkdir(m, path, 0755);
@@ -494,50 +509,12 @@ const struct ccb_fs_io ccb_fs_io_libcephfs = {
     .setxattr = lc_setxattr,
     .readdir = lc_readdir,
     .file_layout = lc_file_layout,
+    .file_ino = lc_file_ino,
     /* libcephfs calls are synchronous, bounded by its own timeouts. */
     .submit = ccb_fs_submit_inline,
 };
 
-/* ---- undo ---------------------------------------------------------------- */
-
-struct undo_path {
-	struct ccb_fsrun *fr;
-	char path[];
-};
-
-static struct undo_path *undo_path_new(struct ccb_fsrun *fr, const char *path)
-{
-	size_t l = strlen(path) + 1;
-	struct undo_path *u = malloc(sizeof(*u) + l);
-
-	if (u) {
-		u->fr = fr;
-		memcpy(u->path, path, l);
-	}
-	return u;
-}
-
-/* Log @p fn on @p path; @p by_hand ("rm -r") is how a user would undo it,
- * said when a third signal gives up. */
-int ccb_fs_push_undo(const char *what, ccb_undo_fn fn, struct ccb_fsrun *fr, const char *path,
-                     const char *by_hand)
-{
-	struct undo_path *u = undo_path_new(fr, path);
-	const char *where = fr->io->where(fr->ctl);
-	int r;
-
-	if (!u)
-		return -ENOMEM;
-	r = ccb_undo_push(what, fn, u, free);
-	if (r < 0)
-		return r;
-	if (where[0])
-		ccb_undo_set_hint(r, "%s %s%s", by_hand, where, path);
-	else
-		ccb_undo_set_hint(r, "%s MOUNT%s (MOUNT: the CephFS mounted, e.g. with ceph-fuse)",
-		                  by_hand, path);
-	return 0;
-}
+/* ---- the marker ---------------------------------------------------------- */
 
 /* 1 when @p path carries a ccbench marker (of any run), 0 when not, or
  * -errno. A value not in ccbench's form is no marker: someone else's; so
@@ -568,240 +545,9 @@ void ccb_fs_mark_made(struct ccb_run *run, struct ccb_fsrun *fr, void *m, const 
 		             fr->io->where(m), path, CCB_FS_MARK_XATTR, strerror(-r));
 }
 
-/*
- * A removal on a client whose calls may wait in the kernel on a frozen
- * cluster (a mount: an MDS that does not answer holds unlink() for as
- * long as it stays frozen) runs on a thread of its own, waited for at
- * most --op-timeout: the unwind goes on to the unmount, which ends such a
- * wait (ceph-fuse stopped, umount -f), and the hint says what is left.
- */
-struct bounded {
-	int (*fn)(struct undo_path *u);
-	struct undo_path *u;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool done, abandoned;
-	int ret;
-};
-
-static void fsrun_put(struct ccb_fsrun *fr);
-
-static void *bounded_main(void *arg)
-{
-	struct bounded *b = arg;
-	struct ccb_fsrun *fr = b->u->fr;
-	int r = b->fn(b->u);
-	bool abandoned;
-
-	pthread_mutex_lock(&b->lock);
-	b->ret = r;
-	b->done = true;
-	abandoned = b->abandoned;
-	pthread_cond_signal(&b->cond);
-	pthread_mutex_unlock(&b->lock);
-	if (abandoned) {
-		/* Nobody waits any more: what it used is its own to free. */
-		pthread_mutex_destroy(&b->lock);
-		pthread_cond_destroy(&b->cond);
-		free(b->u);
-		free(b);
-	}
-	fsrun_put(fr);
-	return NULL;
-}
-
-static int run_removal(struct undo_path *u, int (*fn)(struct undo_path *u))
-{
-	struct ccb_fsrun *fr = u->fr;
-	struct bounded *b;
-	struct timespec ts;
-	pthread_condattr_t ca;
-	pthread_t t;
-	size_t l;
-	int r;
-
-	if (!fr->io->bounded_undo)
-		return fn(u);
-	b = calloc(1, sizeof(*b));
-	l = strlen(u->path) + 1;
-	if (!b || !(b->u = malloc(sizeof(*u) + l))) {
-		free(b);
-		return fn(u);
-	}
-	memcpy(b->u, u, sizeof(*u) + l);
-	b->fn = fn;
-	pthread_mutex_init(&b->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&b->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	/* The thread's reference: the run's state and control mount stay
-	 * until the removal returns, even past the unwind. */
-	atomic_fetch_add(&fr->refs, 1);
-	if (pthread_create(&t, NULL, bounded_main, b) != 0) {
-		atomic_fetch_sub(&fr->refs, 1);
-		pthread_mutex_destroy(&b->lock);
-		pthread_cond_destroy(&b->cond);
-		free(b->u);
-		free(b);
-		return fn(u);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	/* Once one removal went unanswered, the cluster is not answering:
-	 * the others are given a second each, not --op-timeout again. */
-	ts.tv_sec += fr->undo_stalled ? 1 : (time_t)(fr->opts->op_timeout_usec / 1000000);
-	pthread_mutex_lock(&b->lock);
-	while (!b->done && pthread_cond_timedwait(&b->cond, &b->lock, &ts) != ETIMEDOUT)
-		;
-	if (!b->done) {
-		b->abandoned = true;
-		pthread_mutex_unlock(&b->lock);
-		pthread_detach(t);
-		fprintf(stderr,
-		        "ccbench: removing %s%s: no answer within %s (the cluster does not "
-		        "answer); left behind: %s in the file system\n",
-		        fr->io->where(fr->ctl), u->path,
-		        fr->undo_stalled ? "a second" : "--op-timeout", u->path);
-		fr->undo_stalled = true;
-		return -ETIMEDOUT;
-	}
-	r = b->ret;
-	pthread_mutex_unlock(&b->lock);
-	pthread_join(t, NULL);
-	pthread_mutex_destroy(&b->lock);
-	pthread_cond_destroy(&b->cond);
-	free(b->u);
-	free(b);
-	return r;
-}
-
-static int do_unlink(struct undo_path *u)
-{
-	struct ccb_fsrun *fr = u->fr;
-	int r = fr->io->unlink(fr->ctl, u->path);
-
-	if (r < 0 && r != -ENOENT) {
-		fprintf(stderr, "ccbench: %s(%s%s): %s\n", ccb_fs_call_name(fr, CCB_FS_UNLINK),
-		        fr->io->where(fr->ctl), u->path, strerror(-r));
-		return r;
-	}
-	return 0;
-}
-
-int ccb_fs_undo_unlink(void *arg)
-{
-	return run_removal(arg, do_unlink);
-}
-
-/* Remove a tree this run made. Passes repeat until a directory reads
- * empty, since entries removed while a listing is open may hide others. */
-struct rm_pass {
-	const struct ccb_fsrun *fr;
-	const char *dir;
-	int first, removed;
-};
-
-static int rm_tree(const struct ccb_fsrun *fr, const char *path);
-
-static int rm_entry(void *arg, const char *name, bool is_dir)
-{
-	struct rm_pass *p = arg;
-	char child[1024];
-	int r;
-
-	snprintf(child, sizeof(child), "%s/%s", p->dir, name);
-	r = is_dir ? rm_tree(p->fr, child) : p->fr->io->unlink(p->fr->ctl, child);
-	if (r < 0 && r != -ENOENT) {
-		if (!p->first && !is_dir)
-			fprintf(stderr, "ccbench: %s(%s%s): %s\n",
-			        ccb_fs_call_name(p->fr, CCB_FS_UNLINK),
-			        p->fr->io->where(p->fr->ctl), child, strerror(-r));
-		if (!p->first)
-			p->first = r;
-	} else {
-		p->removed++;
-	}
-	return 0;
-}
-
-static int rm_tree(const struct ccb_fsrun *fr, const char *path)
-{
-	struct rm_pass p = {.fr = fr, .dir = path};
-	int r;
-
-	do {
-		p.removed = 0;
-		r = fr->io->readdir(fr->ctl, path, rm_entry, &p);
-		if (r == -ENOENT)
-			return 0;
-		if (r < 0) {
-			fprintf(stderr, "ccbench: %s(%s%s): %s\n",
-			        ccb_fs_call_name(fr, CCB_FS_OPENDIR), fr->io->where(fr->ctl), path,
-			        strerror(-r));
-			return r;
-		}
-	} while (p.removed && !p.first);
-	if (!p.first) {
-		p.first = fr->io->rmdir(fr->ctl, path);
-		if (p.first == -ENOENT)
-			p.first = 0;
-		if (p.first < 0)
-			fprintf(stderr, "ccbench: %s(%s%s): %s\n",
-			        ccb_fs_call_name(fr, CCB_FS_RMDIR), fr->io->where(fr->ctl), path,
-			        strerror(-p.first));
-	}
-	return p.first;
-}
-
-static int do_rm_tree(struct undo_path *u)
-{
-	return rm_tree(u->fr, u->path);
-}
-
-int ccb_fs_undo_rm_tree(void *arg)
-{
-	return run_removal(arg, do_rm_tree);
-}
-
-static int do_rmdir(struct undo_path *u)
-{
-	struct ccb_fsrun *fr = u->fr;
-	int r = fr->io->rmdir(fr->ctl, u->path);
-
-	if (r < 0 && r != -ENOENT) {
-		fprintf(stderr, "ccbench: %s(%s%s): %s\n", ccb_fs_call_name(fr, CCB_FS_RMDIR),
-		        fr->io->where(fr->ctl), u->path, strerror(-r));
-		return r;
-	}
-	return 0;
-}
-
-static int undo_rmdir(void *arg)
-{
-	struct undo_path *u = arg;
-
-	if (!u->fr->opts->quiet)
-		fprintf(stderr, "ccbench: removing directory %s%s\n", u->fr->io->where(u->fr->ctl),
-		        u->path);
-	return run_removal(u, do_rmdir);
-}
-
-static void fsrun_put(struct ccb_fsrun *fr)
-{
-	if (atomic_fetch_sub(&fr->refs, 1) != 1)
-		return;
-	if (fr->ctl)
-		fr->io->unmount(fr->ctl);
-	if (fr->release)
-		fr->release(fr);
-	if (fr->io_release)
-		fr->io_release(fr);
-	free(fr);
-}
-
 static int undo_release_ctl(void *arg)
 {
-	fsrun_put(arg);
+	ccb_fs_run_put(arg);
 	return 0;
 }
 
@@ -864,6 +610,11 @@ int ccb_fs_run_open(struct ccb_run *run, const struct ccb_fs_io *io, size_t size
 		return r;
 	}
 	if (io == &ccb_fs_io_libcephfs) {
+		/* libcephfs follows links on the way: removal works from a
+		 * record of what the run made (cephfs_remove.c). */
+		fr->made = ccb_fs_made_new();
+		if (!fr->made)
+			return -ENOMEM;
 		if (ceph_conf_get(fr->ctl, "fsid", run->fsid, sizeof(run->fsid)) < 0)
 			run->fsid[0] = '\0';
 		if (o->data_pool && ceph_get_pool_id(fr->ctl, o->data_pool) < 0) {
@@ -924,7 +675,7 @@ int ccb_fs_claim_dir(struct ccb_run *run, struct ccb_fsrun *fr)
 			run->bad_input = true;
 			return -EEXIST;
 		}
-		return 0;
+		return ccb_fs_record_dir(fr);
 	}
 	if (r != -ENOENT) {
 		fprintf(stderr, "ccbench: %s(%s%s): %s%s\n", ccb_fs_call_name(fr, CCB_FS_STAT),
@@ -950,13 +701,13 @@ int ccb_fs_claim_dir(struct ccb_run *run, struct ccb_fsrun *fr)
 		return r;
 	}
 	fr->created_dir = true;
-	if (!o->keep && (r = ccb_fs_push_undo("remove the run's directory", undo_rmdir, fr, fr->dir,
-	                                      "rmdir")) < 0) {
+	if (!o->keep && (r = ccb_fs_push_undo("remove the run's directory", ccb_fs_undo_rmdir, fr,
+	                                      fr->ctl, fr->dir, -1, "rmdir")) < 0) {
 		fr->io->rmdir(fr->ctl, fr->dir);
 		return r;
 	}
 	ccb_fs_mark_made(run, fr, fr->ctl, fr->dir, -1);
-	return 0;
+	return ccb_fs_record_dir(fr);
 }
 
 int ccb_fs_client_mount(struct ccb_client *cl, struct ccb_fsclient **out)
@@ -998,13 +749,23 @@ void ccb_fs_op_init(struct ccb_fs_op *op, const struct ccb_client *cl)
 	op->fd = fc->fd;
 	op->path = fc->path;
 	op->layout = fr->layout;
+	op->want_ino = fr->made && fr->io->file_ino;
+	op->made = op->want_ino ? fr->made : NULL;
 }
 
 void ccb_fs_complete_op(struct ccb_client *cl, struct ccb_slot *s, int ret,
                         const struct ccb_fs_op *op)
 {
 	struct ccb_fsclient *fc = cl->path_data;
+	struct ccb_fsrun *fr = cl->run->path_data;
 
+	/* What the op made, even when a later call of it failed: its file
+	 * exists, and is the run's to remove. */
+	if (op->ino && ccb_fs_made_add(fr->made, op->ino, false) < 0)
+		fprintf(stderr,
+		        "ccbench: %s: cannot record the inode this run made (no memory): it "
+		        "will be left at the end\n",
+		        op->path);
 	if (op->call)
 		fc->call = op->call;
 	if (ret < 0)

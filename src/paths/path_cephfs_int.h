@@ -5,8 +5,9 @@
  * ccb_fs_io, the calls of one kind of client: libcephfs in this process
  * (path_cephfs_common.c), or POSIX calls on a mounted directory
  * (path_posix.c: the kernel client, ceph-fuse, or any local file system).
- * path_cephfs_common.c holds the rest they share: the run's directory, the
- * marker on what ccbench makes, and the undo entries that remove it.
+ * path_cephfs_common.c holds the rest they share: the run's directory and
+ * the marker on what ccbench makes; cephfs_remove.c the record of what a
+ * run made and the undo entries that remove it.
  *
  * Not a public header: only the fs path files include it.
  */
@@ -59,6 +60,7 @@ struct ccb_fs_stat {
 
 struct ccb_fsrun;
 struct ccb_fsclient;
+struct ccb_fs_made;
 
 /* The layout a run asks new files for (0 and "": the directory's). */
 struct ccb_fs_layout {
@@ -87,6 +89,13 @@ struct ccb_fs_op {
 	uint64_t offset, len_bytes;
 	bool write, last, rewind;
 	enum ccb_fs_meta_kind kind;
+	/* In: record the inode of a file the op creates (libcephfs). Out:
+	 * that inode, recorded when the op completes (ccb_fs_complete_op). */
+	bool want_ino;
+	uint64_t ino;
+	/* In (libcephfs, whose ops run inline, while the run's state is
+	 * there): what the run made; a delete takes only a file in it. */
+	struct ccb_fs_made *made;
 	/* Out: the call that failed, and more to say. */
 	const char *call;
 	char extra[128];
@@ -155,6 +164,10 @@ struct ccb_fs_io {
 	int64_t (*drop_cache)(void *m, int fd, uint64_t len);
 	/* Optional: the run's own fields in its layout ("mount", "client"). */
 	void (*describe_run)(struct ccb_run *run, struct ccb_fsrun *fr);
+	/* Optional (libcephfs): the inode number of open file @p fd, or with
+	 * @p fd < 0 of @p path (not followed), from the client's cache where
+	 * it can: for the record the removal works from (cephfs_remove.c). */
+	int (*file_ino)(void *m, const char *path, int fd, uint64_t *ino);
 	/* Whether undoing (removing the run's files) may wait on a frozen
 	 * cluster in the kernel: then each removal is bounded by a thread. */
 	bool bounded_undo;
@@ -166,6 +179,8 @@ extern const struct ccb_fs_io ccb_fs_io_libcephfs;
 /* The POSIX calls on a mounted directory (path_posix.c). */
 extern const struct ccb_fs_io ccb_fs_io_posix;
 
+struct ccb_fs_made;
+
 /* A run's state, the part every fs workload has (run->path_data). Freed
  * with its control mount when the last reference goes: the undo log's,
  * and each removal still waiting on a cluster that does not answer. */
@@ -176,6 +191,11 @@ struct ccb_fsrun {
 	void *ctl; /* the control mount */
 	char dir[512];
 	char mark[160]; /* this run's marker value */
+	/* libcephfs: the inodes this run made, which alone its removal takes
+	 * (cephfs_remove.c), and the inode of the run's directory. NULL on a
+	 * mount, whose calls resolve without following links. */
+	struct ccb_fs_made *made;
+	uint64_t dir_ino;
 	bool created_dir;
 	bool existing_files; /* fs read --dir: files of an earlier write */
 	uint64_t file_bytes; /* per client; for read --dir, checked against the files */
@@ -244,13 +264,55 @@ int ccb_fs_is_marked(const struct ccb_fsrun *fr, void *m, const char *path);
 /* Mark what this run just made (through @p fd when >= 0, else by @p path). */
 void ccb_fs_mark_made(struct ccb_run *run, struct ccb_fsrun *fr, void *m, const char *path, int fd);
 
-/* Log @p fn on @p path; @p by_hand ("rm -r") is how a user would undo it. */
-int ccb_fs_push_undo(const char *what, ccb_undo_fn fn, struct ccb_fsrun *fr, const char *path,
-                     const char *by_hand);
+/*
+ * Log @p fn on @p path, just made by this run on mount @p m (a file open
+ * as @p fd, or -1); @p by_hand ("rm -r") is how a user would undo it. On
+ * libcephfs the entry's inode and type, and its directory's, are recorded
+ * first (ccb_fs_record()): the removal takes only that entry.
+ * @return 0; -ELOOP (a symbolic link is there now), -EINVAL (neither a
+ * file nor a directory), -ENOTDIR, -ENOMEM or another -errno of the
+ * lookup: nothing logged.
+ */
+int ccb_fs_push_undo(const char *what, ccb_undo_fn fn, struct ccb_fsrun *fr, void *m,
+                     const char *path, int fd, const char *by_hand);
 
-/* Undo entries for ccb_fs_push_undo(): remove a file, a tree this run made. */
+/* Undo entries for ccb_fs_push_undo(): remove a file, a tree this run
+ * made, an empty directory this run made (the run's own). On libcephfs
+ * only what the run recorded is removed, found from its directory's
+ * inode, never by following a link; anything else is left, said on
+ * stderr. @return 0 or -errno of the removal. */
 int ccb_fs_undo_unlink(void *arg);
 int ccb_fs_undo_rm_tree(void *arg);
+int ccb_fs_undo_rmdir(void *arg);
+
+/*
+ * Record in fr->made that this run made @p path on mount @p m (a file
+ * open as @p fd, or by path on the control mount, not followed): its
+ * inode and type into @p ino and @p is_dir (each may be NULL). Nothing
+ * on a mount (fr->made NULL: *ino 0). @return 0, -ELOOP when a symbolic
+ * link is there, -EINVAL for other types, -ENOMEM, or the lookup's -errno
+ * (said on stderr).
+ */
+int ccb_fs_record(struct ccb_fsrun *fr, void *m, const char *path, int fd, uint64_t *ino,
+                  bool *is_dir);
+
+/* fr->dir_ino: the inode of the run's directory (made or reused), the
+ * parent its entries are removed from. @return 0, -ENOTDIR, -ELOOP or
+ * the lookup's -errno (said on stderr); 0 on a mount. */
+int ccb_fs_record_dir(struct ccb_fsrun *fr);
+
+/* The record's set (cephfs_remove.c): an empty one, or NULL. */
+struct ccb_fs_made *ccb_fs_made_new(void);
+void ccb_fs_made_free(struct ccb_fs_made *s);
+/* Add inode @p ino (not 0) of type @p is_dir; again: the type is updated.
+ * @return 0, -EINVAL (ino 0 or over 2^63), -ENOMEM; 0 when @p s is NULL. */
+int ccb_fs_made_add(struct ccb_fs_made *s, uint64_t ino, bool is_dir);
+/* 1 when @p ino was added as a directory, 0 as a file, -ENOENT when not. */
+int ccb_fs_made_find(struct ccb_fs_made *s, uint64_t ino);
+
+/* Drop a reference to the run's state; the last frees it, its control
+ * mount and the record. */
+void ccb_fs_run_put(struct ccb_fsrun *fr);
 
 /* A client with its own mount and no file yet (fd -1); cl->path_data set. */
 int ccb_fs_client_mount(struct ccb_client *cl, struct ccb_fsclient **out);

@@ -63,4 +63,84 @@ echo late >"$FSMNT$d2/meta/late"
 expect_rc 2 "$CCBENCH" fs meta -q -n 1 --dir $d2 --reuse
 [ "$(cat "$FSMNT$d2/meta/late")" = late ] || fail "kept meta tree touched"
 rm -rf "${FSMNT:?}$d" "${FSMNT:?}$d2"
+
+# Another CephFS client (the test's ceph-fuse mount) that can write the
+# --reuse directory's parent swaps the run's DIR/meta for a symbolic link
+# to a victim directory mid-run, then the run is interrupted, so its
+# unwind has files of its own to remove. The unwind removes only what the
+# run made, found by inode from the directory it made it in: the link is
+# not followed, the victim and the foreign file stay, the moved tree is
+# emptied of the run's files, and the run says what it left.
+s=/ccbt-swap
+t0=${EPOCHREALTIME/./}
+mkdir -p "$FSMNT$s/u/bench/keep" "$FSMNT$s/victim/sub"
+echo v1 >"$FSMNT$s/victim/f00000001"
+echo v2 >"$FSMNT$s/victim/precious"
+echo v3 >"$FSMNT$s/victim/sub/x"
+echo mine >"$FSMNT$s/u/bench/other"
+"$CCBENCH" fs meta -n 64:0:0:2 --dir $s/u/bench --reuse >w.out 2>w.err &
+pid=$!
+has_files() { [ -n "$(ls "$FSMNT$s/u/bench/meta/d00001" 2>/dev/null | head -1)" ]; }
+wait_for 30 "the run's first files in $s/u/bench/meta" has_files
+mv "$FSMNT$s/u/bench/meta" "$FSMNT$s/u/bench/meta.moved"
+ln -s $s/victim "$FSMNT$s/u/bench/meta"
+# The run may stop on its own first (its next create finds no DIR/meta).
+kill -INT $pid 2>/dev/null || true
+poll 30 exited $pid || {
+	kill -KILL $pid 2>/dev/null || true
+	fail "the swap: the run still going 30 s later (killed): $(tail -5 w.err)"
+}
+rc=0
+wait $pid || rc=$?
+[ "$rc" != 0 ] || fail "the swap: the run succeeded"
+[ "$(cat "$FSMNT$s/victim/precious")" = v2 ] || fail "the swap: victim/precious removed or changed"
+[ "$(cat "$FSMNT$s/victim/f00000001")" = v1 ] || fail "the swap: victim/f00000001 removed or changed"
+[ "$(cat "$FSMNT$s/victim/sub/x")" = v3 ] || fail "the swap: victim/sub/x removed or changed"
+[ "$(cat "$FSMNT$s/u/bench/other")" = mine ] || fail "the swap: bench/other removed or changed"
+[ -d "$FSMNT$s/u/bench/keep" ] || fail "the swap: bench/keep removed"
+[ -L "$FSMNT$s/u/bench/meta" ] || fail "the swap: the link itself removed"
+grep -q "^ccbench: left $s/u/bench/meta in the file system: it is now a symbolic link" w.err ||
+	fail "the swap: no 'left' line for DIR/meta: $(tail -5 w.err)"
+# The run's own tree, moved: its files gone (its subdirectories with
+# them), the directory itself left where the other client put it.
+[ -z "$(ls -A "$FSMNT$s/u/bench/meta.moved")" ] ||
+	fail "the swap: the run's moved tree still holds $(ls -A "$FSMNT$s/u/bench/meta.moved" | head -3)"
+grep -q "^ccbench: left the directory this run made as $s/u/bench/meta (inode [0-9]*) where another client moved it" w.err ||
+	fail "the swap: no 'left' line for the moved tree: $(tail -5 w.err)"
+rm -rf "${FSMNT:?}$s"
+echo "note: the swap of DIR/meta for a link: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+
+# A link on the way that another client retargets, in one rename, during
+# fs meta's delete phase, to a tree holding files of the names the run
+# deletes: its unlinks by path would take them. Each delete first checks
+# that it is a file the run made, so the run stops on the first one that
+# is not; the unwind, from the inodes, still removes the run's own tree.
+s=/ccbt-swap2
+t0=${EPOCHREALTIME/./}
+mkdir -p "$FSMNT$s/real/bench" "$FSMNT$s/evil/bench/meta/d00000" "$FSMNT$s/evil/bench/meta/d00001"
+for ((i = 0; i < 1024; i++)); do
+	printf -v f "%s/evil/bench/meta/d%05d/f%08d" "$FSMNT$s" $((i % 2)) $i
+	: >"$f"
+done
+ln -s $s/real "$FSMNT$s/u"
+"$CCBENCH" fs meta -n 1:0:0:2 --dir $s/u/bench --reuse >w.out 2>w.err &
+pid=$!
+wait_for 60 "the run's create phase" test -e "$FSMNT$s/real/bench/meta/d00001/f00001023"
+wait_for 60 "the run's delete phase" eval "! test -e $FSMNT$s/real/bench/meta/d00000/f00000000"
+ln -s $s/evil "$FSMNT$s/u.new"
+mv -T "$FSMNT$s/u.new" "$FSMNT$s/u"
+poll 30 exited $pid || {
+	kill -KILL $pid 2>/dev/null || true
+	fail "the retargeted link: the run still going 30 s later (killed): $(tail -5 w.err)"
+}
+rc=0
+wait $pid || rc=$?
+n=$(find "$FSMNT$s/evil" -type f | wc -l)
+[ "$n" = 1024 ] || fail "the retargeted link: the victim has $n of its 1024 files: $(tail -3 w.err)"
+[ "$rc" != 0 ] || fail "the retargeted link: the run succeeded"
+grep -q "not the file this run made" w.err || fail "the retargeted link: no reason given: $(tail -5 w.err)"
+[ -z "$(ls -A "$FSMNT$s/real/bench")" ] ||
+	fail "the retargeted link: the run's own tree left: $(ls -A "$FSMNT$s/real/bench")"
+rm -rf "${FSMNT:?}$s"
+echo "note: the link retargeted in the delete phase: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
 echo "fs reuse: ok"
