@@ -135,6 +135,18 @@ int ccb_map_drop_backing_cache(const struct ccb_mapping *m);
  */
 int ccb_map_drop_backing_range(const struct ccb_mapping *m, uint64_t offset, uint64_t len);
 
+/**
+ * Whether kernel rbd device @p id (ROOT/bus/rbd/devices/ID) is provably
+ * the one a failed `rbd device map --read-only -o @p options` of ours
+ * added: it maps @p pool / @p image at the head, and the driver's record
+ * of its request (config_info, read and wiped, never shown) is read-only
+ * ("ro"), by @p entity ("client.admin" -> name=admin), and has each of
+ * @p options (bar noudev/udev, which the CLI keeps). The reason it is not
+ * goes into @p why.
+ */
+bool ccb_map_krbd_is_ours(const char *root, unsigned id, const char *pool, const char *image,
+                          const char *options, const char *entity, char *why, size_t why_len);
+
 /** The bound of ccb_map_run_cmd() (and of ccb_map_run_cmd_bounded() given 0). */
 #define CCB_MAP_CMD_MSEC 120000
 

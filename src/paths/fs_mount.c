@@ -180,9 +180,16 @@ static int umount_bounded(const char *mp, int flags, unsigned msec)
 		if (w < 0 && errno != EINTR)
 			return -errno;
 		if (waited >= msec)
-			return -ETIMEDOUT;
+			break;
 		ccb_map_sleep_msec(20);
 	}
+	/* Stuck: killed (it dies once the kernel lets it go) and reaped if
+	 * it goes at once; otherwise named and left, never waited for. */
+	char what[PATH_MAX + 64];
+
+	snprintf(what, sizeof(what), "umount2(%s) child", mp);
+	ccb_spawn_stop(pid, false, 0, 500, what, NULL);
+	return -ETIMEDOUT;
 }
 
 static bool still_mounted(enum ccb_fsmount_via via, const char *mp)
@@ -356,6 +363,7 @@ static int mount_fuse(const struct ccb_opts *o, struct ccb_fsmount *m, int handl
 			         m->mountpoint,
 			         WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
 			         why[0] ? ": " : "", why);
+			ccb_map_redact_in_place(err, err_len); /* its log may echo -o */
 			return -EIO;
 		}
 		if (still_mounted(CCB_FSMOUNT_FUSE, m->mountpoint))
@@ -370,6 +378,7 @@ static int mount_fuse(const struct ccb_opts *o, struct ccb_fsmount *m, int handl
 			snprintf(err, err_len,
 			         "ceph-fuse %s: not mounted after %.1f s (--connect-timeout)%s%s",
 			         m->mountpoint, (double)waited / 1000, why[0] ? ": " : "", why);
+			ccb_map_redact_in_place(err, err_len);
 			return -ETIMEDOUT;
 		}
 		ccb_map_sleep_msec(50);
@@ -394,6 +403,8 @@ static int mount_kernel(const struct ccb_opts *o, struct ccb_fsmount *m, char *e
 	snprintf(err, err_len, "mount -t ceph -o %s :/ %s: %s%s%s", m->options, m->mountpoint,
 	         st == 124 ? "no answer within --connect-timeout" : "failed",
 	         errtxt[0] || out[0] ? ": " : "", errtxt[0] ? errtxt : out);
+	/* --mount-options may carry a secret=; mount(8) may echo it. */
+	ccb_map_redact_in_place(err, err_len);
 	return st < 0 ? st : st == 124 ? -ETIMEDOUT : -EIO;
 }
 
