@@ -150,6 +150,14 @@ static int read_record(int fd, struct ccb_devlock_rec *rec)
 	return ccb_devlock_parse(buf, (size_t)n, rec);
 }
 
+bool ccb_devlock_same_boot(const struct ccb_devlock_rec *rec)
+{
+	char boot[64];
+
+	read_boot_id(boot, sizeof(boot));
+	return boot[0] && strcmp(boot, rec->boot_id) == 0;
+}
+
 static bool owner_ok(const struct stat *st)
 {
 	return st->st_uid == 0 || st->st_uid == geteuid();

@@ -66,6 +66,10 @@ char *ccb_devlock_record(dev_t devt, const char *disk);
 int ccb_devlock_acquire(dev_t devt, const char *disk, struct ccb_devlock **out, bool *stale,
                         struct ccb_devlock_rec *prev, char *err, size_t err_len);
 
+/** Whether @p rec was written during this boot (a setting from an earlier
+ *  one is gone with it). */
+bool ccb_devlock_same_boot(const struct ccb_devlock_rec *rec);
+
 /** Remove the lock file and let the lock go (NULL: nothing). */
 void ccb_devlock_release(struct ccb_devlock *l);
 

@@ -26,6 +26,7 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
+#include <ccbench/result.h>
 #include <ccbench/spawn.h>
 #include <ccbench/undo.h>
 
@@ -400,10 +401,13 @@ static int mount_kernel(const struct ccb_opts *o, struct ccb_fsmount *m, char *e
 	ccb_map_free_env(env);
 	if (st == 0 && still_mounted(CCB_FSMOUNT_KERNEL, m->mountpoint))
 		return 0;
-	snprintf(err, err_len, "mount -t ceph -o %s :/ %s: %s%s%s", m->options, m->mountpoint,
-	         st == 124 ? "no answer within --connect-timeout" : "failed",
+	char *ropts = ccb_redact_text(m->options);
+
+	snprintf(err, err_len, "mount -t ceph -o %s :/ %s: %s%s%s", ropts ? ropts : "(withheld)",
+	         m->mountpoint, st == 124 ? "no answer within --connect-timeout" : "failed",
 	         errtxt[0] || out[0] ? ": " : "", errtxt[0] ? errtxt : out);
 	/* --mount-options may carry a secret=; mount(8) may echo it. */
+	free(ropts);
 	ccb_map_redact_in_place(err, err_len);
 	return st < 0 ? st : st == 124 ? -ETIMEDOUT : -EIO;
 }

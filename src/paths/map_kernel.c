@@ -7,6 +7,7 @@
 #include <ccbench/mapping.h>
 #include <ccbench/mountinfo.h>
 #include <ccbench/release.h>
+#include <ccbench/result.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 
@@ -373,7 +374,7 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
                       size_t err_len)
 {
 	char spec[260], confbuf[PATH_MAX], out[sizeof(m->dev)], errtxt[512], what[320];
-	char entity[256], note[1024];
+	char entity[256], note[1024], *ropts;
 	uint64_t bound_msec;
 	const char *conf = ccb_cluster_conf_path(o, confbuf, sizeof(confbuf));
 	unsigned before[MAX_SAME_IMAGE], id;
@@ -387,8 +388,10 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	/* Its default ms_mode depends on its release. */
 	rbd_major = ccb_map_rbd_cli_version(o, m->rbd_version, sizeof(m->rbd_version));
 	if (ccb_map_kernel_options(o->map_options, mons, rbd_major, udev_running(), m) < 0) {
-		snprintf(err, err_len, "--map-options %s: too long", o->map_options);
-		ccb_map_redact_in_place(err, err_len);
+		snprintf(err, err_len,
+		         "--map-options: too long (at most %zu bytes with what "
+		         "ccbench adds)",
+		         sizeof(m->options) - 1);
 		ccb_map_free_mapping(m);
 		return -EINVAL;
 	}
@@ -452,8 +455,11 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	    adopt_new_device(m, h, before, before_n, ccb_cluster_entity(o, entity, sizeof(entity)),
 	                     note, sizeof(note));
 	(void)adopted;
+	/* The options may carry a secret=: redacted as a list of their own,
+	 * then the whole message (rbd may echo them). */
+	ropts = ccb_redact_text(m->options);
 	snprintf(err, err_len, "rbd device map --read-only %s%s%s: %s%s%s", spec,
-	         m->options[0] ? " -o " : "", m->options,
+	         m->options[0] ? " -o " : "", ropts ? ropts : "(withheld)",
 	         st == 0 ? "printed no /dev/rbdN of this image: " : "",
 	         st == 0     ? out
 	         : st == 124 ? "no answer in time (killed)"
@@ -461,7 +467,7 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	         : st < 0    ? strerror(-st)
 	                     : "failed",
 	         note);
-	/* The options (and what rbd echoed of them) may carry a secret=. */
+	free(ropts);
 	ccb_map_redact_in_place(err, err_len);
 	return st < 0 ? st : st == 124 ? -ETIMEDOUT : -EIO;
 }

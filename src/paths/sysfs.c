@@ -408,7 +408,8 @@ int ccb_sysfs_set_read_ahead_kb(const char *disk, uint64_t kb, uint64_t *before,
 		free(u);
 		return r;
 	}
-	if (stale)
+	/* From an earlier boot, its value went with that boot. */
+	if (stale && ccb_devlock_same_boot(&prev))
 		fprintf(stderr,
 		        "ccbench: warning: %s: run pid %ld (%s) ended without putting its settings "
 		        "back; its read_ahead_kb may still be in place ('ccbench restore' puts it "
