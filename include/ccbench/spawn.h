@@ -5,11 +5,15 @@
  * then decides what happens to the helper (an `rbd device map` killed by
  * the terminal's SIGINT could leave a device the kernel had already added,
  * with nobody knowing its name); the helper's whole process group can be
- * signalled as one (kill(-pid, ...)).
+ * signalled as one (kill(-pid, ...)). And waiting for one, always with a
+ * bound: a child blocked in the kernel does not die even of SIGKILL until
+ * the kernel lets it go, so it is reported and left, never waited for.
  */
 #ifndef CCBENCH_SPAWN_H
 #define CCBENCH_SPAWN_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 /**
@@ -21,5 +25,28 @@
  *         ends the child with status 127 and a line on @p err_fd.
  */
 pid_t ccb_spawn(char *const argv[], char **env, int out_fd, int err_fd);
+
+/**
+ * Reap child @p pid if it exits within @p msec (waitpid WNOHANG, polled
+ * every 20 ms).
+ *
+ * @return 0 (its wait status in @p status, which may be NULL),
+ *         -ETIMEDOUT (still running), or -errno of waitpid (-ECHILD).
+ */
+int ccb_spawn_reap(pid_t pid, unsigned msec, int *status);
+
+/**
+ * End child @p pid: SIGTERM (to its process group too when @p group),
+ * up to @p term_msec for it to exit (0: straight to SIGKILL), then
+ * SIGKILL and up to @p kill_msec. One still there is left unreaped and
+ * named on stderr with its pid and @p what (its command, redacted).
+ *
+ * @return 0 (reaped, status in @p status), -ETIMEDOUT, or -errno.
+ */
+int ccb_spawn_stop(pid_t pid, bool group, unsigned term_msec, unsigned kill_msec, const char *what,
+                   int *status);
+
+/** @p argv joined by spaces into @p buf, each word through ccb_redact_text(). */
+void ccb_spawn_describe(char *const argv[], char *buf, size_t len);
 
 #endif

@@ -26,6 +26,7 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
+#include <ccbench/result.h>
 #include <ccbench/spawn.h>
 #include <ccbench/undo.h>
 
@@ -180,9 +181,16 @@ static int umount_bounded(const char *mp, int flags, unsigned msec)
 		if (w < 0 && errno != EINTR)
 			return -errno;
 		if (waited >= msec)
-			return -ETIMEDOUT;
+			break;
 		ccb_map_sleep_msec(20);
 	}
+	/* Stuck: killed (it dies once the kernel lets it go) and reaped if
+	 * it goes at once; otherwise named and left, never waited for. */
+	char what[PATH_MAX + 64];
+
+	snprintf(what, sizeof(what), "umount2(%s) child", mp);
+	ccb_spawn_stop(pid, false, 0, 500, what, NULL);
+	return -ETIMEDOUT;
 }
 
 static bool still_mounted(enum ccb_fsmount_via via, const char *mp)
@@ -356,6 +364,7 @@ static int mount_fuse(const struct ccb_opts *o, struct ccb_fsmount *m, int handl
 			         m->mountpoint,
 			         WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
 			         why[0] ? ": " : "", why);
+			ccb_map_redact_in_place(err, err_len); /* its log may echo -o */
 			return -EIO;
 		}
 		if (still_mounted(CCB_FSMOUNT_FUSE, m->mountpoint))
@@ -370,6 +379,7 @@ static int mount_fuse(const struct ccb_opts *o, struct ccb_fsmount *m, int handl
 			snprintf(err, err_len,
 			         "ceph-fuse %s: not mounted after %.1f s (--connect-timeout)%s%s",
 			         m->mountpoint, (double)waited / 1000, why[0] ? ": " : "", why);
+			ccb_map_redact_in_place(err, err_len);
 			return -ETIMEDOUT;
 		}
 		ccb_map_sleep_msec(50);
@@ -391,9 +401,14 @@ static int mount_kernel(const struct ccb_opts *o, struct ccb_fsmount *m, char *e
 	ccb_map_free_env(env);
 	if (st == 0 && still_mounted(CCB_FSMOUNT_KERNEL, m->mountpoint))
 		return 0;
-	snprintf(err, err_len, "mount -t ceph -o %s :/ %s: %s%s%s", m->options, m->mountpoint,
-	         st == 124 ? "no answer within --connect-timeout" : "failed",
+	char *ropts = ccb_redact_text(m->options);
+
+	snprintf(err, err_len, "mount -t ceph -o %s :/ %s: %s%s%s", ropts ? ropts : "(withheld)",
+	         m->mountpoint, st == 124 ? "no answer within --connect-timeout" : "failed",
 	         errtxt[0] || out[0] ? ": " : "", errtxt[0] ? errtxt : out);
+	/* --mount-options may carry a secret=; mount(8) may echo it. */
+	free(ropts);
+	ccb_map_redact_in_place(err, err_len);
 	return st < 0 ? st : st == 124 ? -ETIMEDOUT : -EIO;
 }
 

@@ -7,6 +7,7 @@
 #include <ccbench/mapping.h>
 #include <ccbench/mountinfo.h>
 #include <ccbench/release.h>
+#include <ccbench/result.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 
@@ -30,6 +31,9 @@
 #include <linux/loop.h>
 
 #include "mapping_int.h"
+
+/* `rbd --version` talks to nobody: a few seconds are plenty. */
+#define RBD_VERSION_MSEC 10000
 
 /* ---- kernel driver --------------------------------------------------------- */
 
@@ -75,6 +79,15 @@ static int undo_krbd(void *arg)
 	if (!ccb_map_parse_numbered(m->dev, "/dev/rbd", &id))
 		return 0;
 	for (int waited = 0;; waited += 100) {
+		/* Ids are reused: right before each attempt, the device must
+		 * still map what ours did, or it is someone else's by now. */
+		if (!ccb_sysfs_rbd_maps(ccb_sysfs_root(), id, m->pool, m->image, "-")) {
+			fprintf(stderr,
+			        "ccbench: %s no longer maps %s/%s (at the head): not ours, left "
+			        "as is\n",
+			        m->dev, m->pool, m->image);
+			return 0;
+		}
 		r = ccb_map_rbd_remove(id, msg, sizeof(msg));
 		if (r != -EBUSY || waited >= SETTLE_MSEC)
 			break;
@@ -129,7 +142,8 @@ int ccb_map_rbd_cli_version(const struct ccb_opts *o, char *version, size_t len)
 	if (!env)
 		return -ENOMEM;
 	/* Local: `rbd --version` reads no conf and talks to nobody. */
-	st = ccb_map_run_cmd(argv, env, out, sizeof(out), errtxt, sizeof(errtxt));
+	st = ccb_map_run_cmd_bounded(argv, env, RBD_VERSION_MSEC, out, sizeof(out), errtxt,
+	                             sizeof(errtxt));
 	ccb_map_free_env(env);
 	if (st != 0)
 		return st < 0 ? st : -EIO;
@@ -234,17 +248,95 @@ static bool udev_running(void)
 /* Most mappings of one image a run looks through for its own. */
 #define MAX_SAME_IMAGE 64
 
-/* After a map that did not report its device: the one device of this
- * image that is not among @p before is the map's (the kernel added it
- * before rbd was stopped or failed). Taken into the mapping and its
- * record, so the unwind unmaps it. Two new ones (another map of the same
- * image at the same time) are left alone: neither is known to be ours. */
-static bool adopt_new_device(struct ccb_mapping *m, int h, const unsigned *before, int before_n)
+/* Options of rbd device map's that never reach the driver. */
+static bool cli_only_option(const char *opt, size_t len)
+{
+	return (len == 6 && strncmp(opt, "noudev", 6) == 0) ||
+	       (len == 4 && strncmp(opt, "udev", 4) == 0);
+}
+
+/* Whether the comma-separated @p list has @p item (@p len bytes) exactly. */
+static bool has_option(const char *list, const char *item, size_t len)
+{
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l == len && strncmp(p, item, len) == 0)
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+bool ccb_map_krbd_is_ours(const char *root, unsigned id, const char *pool, const char *image,
+                          const char *options, const char *entity, char *why, size_t why_len)
+{
+	char path[PATH_MAX], buf[4096], *opts, *save = NULL, name[160];
+	const char *id_part = strncmp(entity, "client.", 7) == 0 ? entity + 7 : entity;
+	bool ok = true;
+	ssize_t n;
+	int fd;
+
+	if (!ccb_sysfs_rbd_maps(root, id, pool, image, "-")) {
+		snprintf(why, why_len, "it does not map %s/%s at the head", pool, image);
+		return false;
+	}
+	/* The very request the driver was given: "MONS OPTIONS POOL IMAGE
+	 * SNAP". It holds the key, so it is read as root, parsed here and
+	 * wiped, never shown. */
+	snprintf(path, sizeof(path), "%s/bus/rbd/devices/%u/config_info", root, id);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) {
+		snprintf(why, why_len, "its config_info cannot be read");
+		return false;
+	}
+	buf[n] = '\0';
+	if (!strtok_r(buf, " \n", &save) || !(opts = strtok_r(NULL, " \n", &save))) {
+		snprintf(why, why_len, "its config_info has no options");
+		explicit_bzero(buf, sizeof(buf));
+		return false;
+	}
+	/* Mapped read-only, by our entity, with every option ours had. */
+	snprintf(name, sizeof(name), "name=%s", id_part);
+	if (!has_option(opts, "ro", 2) && !has_option(opts, "read_only", 9)) {
+		snprintf(why, why_len, "it is not mapped read-only");
+		ok = false;
+	} else if (!has_option(opts, name, strlen(name))) {
+		snprintf(why, why_len, "it is not mapped by %s", entity);
+		ok = false;
+	}
+	for (const char *p = options; ok && *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l && !cli_only_option(p, l) && !has_option(opts, p, l)) {
+			snprintf(why, why_len, "its options lack %.*s", (int)l, p);
+			ok = false;
+		}
+		p += l + (p[l] == ',');
+	}
+	explicit_bzero(buf, sizeof(buf));
+	return ok;
+}
+
+/* After a map that did not report its device: a device of this image that
+ * is not among @p before may be the map's (the kernel added it before rbd
+ * was stopped or failed), or someone else's made meanwhile. It is taken
+ * into the mapping and its record, so that the unwind unmaps it, only
+ * when it is the one new device and the driver's own record of its
+ * request (config_info) is ours: read-only, our entity, our options.
+ * Anything else is left and named in @p note. */
+static bool adopt_new_device(struct ccb_mapping *m, int h, const unsigned *before, int before_n,
+                             const char *entity, char *note, size_t note_len)
 {
 	unsigned now[MAX_SAME_IMAGE], mine = 0;
 	int n = ccb_sysfs_rbd_find(ccb_sysfs_root(), m->pool, m->image, "-", now, MAX_SAME_IMAGE),
 	    fresh = 0;
+	char why[160];
 
+	note[0] = '\0';
 	for (int i = 0; i < n && i < MAX_SAME_IMAGE; i++) {
 		bool old = false;
 
@@ -255,10 +347,26 @@ static bool adopt_new_device(struct ccb_mapping *m, int h, const unsigned *befor
 			fresh++;
 		}
 	}
-	if (fresh != 1)
+	if (fresh == 0)
 		return false;
+	if (fresh > 1) {
+		snprintf(note, note_len,
+		         "; %d devices of %s/%s appeared meanwhile, none known to be ours: left "
+		         "(check with 'rbd device list')",
+		         fresh, m->pool, m->image);
+		return false;
+	}
+	if (!ccb_map_krbd_is_ours(ccb_sysfs_root(), mine, m->pool, m->image, m->options, entity,
+	                          why, sizeof(why))) {
+		snprintf(note, note_len,
+		         "; /dev/rbd%u of %s/%s appeared meanwhile, not proven ours (%s): left "
+		         "(rbd device unmap /dev/rbd%u if it is not in use)",
+		         mine, m->pool, m->image, why, mine);
+		return false;
+	}
 	snprintf(m->dev, sizeof(m->dev), "/dev/rbd%u", mine);
 	ccb_undo_state_set(h, "dev", json_string(m->dev));
+	snprintf(note, note_len, "; the device it had added (%s) will be unmapped", m->dev);
 	return true;
 }
 
@@ -266,6 +374,8 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
                       size_t err_len)
 {
 	char spec[260], confbuf[PATH_MAX], out[sizeof(m->dev)], errtxt[512], what[320];
+	char entity[256], note[1024], *ropts;
+	uint64_t bound_msec;
 	const char *conf = ccb_cluster_conf_path(o, confbuf, sizeof(confbuf));
 	unsigned before[MAX_SAME_IMAGE], id;
 	char *argv[12];
@@ -278,7 +388,10 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	/* Its default ms_mode depends on its release. */
 	rbd_major = ccb_map_rbd_cli_version(o, m->rbd_version, sizeof(m->rbd_version));
 	if (ccb_map_kernel_options(o->map_options, mons, rbd_major, udev_running(), m) < 0) {
-		snprintf(err, err_len, "--map-options %s: too long", o->map_options);
+		snprintf(err, err_len,
+		         "--map-options: too long (at most %zu bytes with what "
+		         "ccbench adds)",
+		         sizeof(m->options) - 1);
 		ccb_map_free_mapping(m);
 		return -EINVAL;
 	}
@@ -323,7 +436,12 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	env = ccb_map_child_env(o);
 	if (!env)
 		return -ENOMEM;
-	st = ccb_map_run_cmd(argv, env, out, sizeof(out), errtxt, sizeof(errtxt));
+	/* The CLI connects and reads the image (our timeouts, in CEPH_ARGS);
+	 * then the driver connects on its own (mount_timeout, 60 s by
+	 * default) and reads the header. */
+	bound_msec = 2 * (o->connect_timeout_usec / 1000) + o->op_timeout_usec / 1000 + 65000;
+	st = ccb_map_run_cmd_bounded(argv, env, bound_msec, out, sizeof(out), errtxt,
+	                             sizeof(errtxt));
 	ccb_map_free_env(env);
 	if (st == 0 && ccb_map_parse_numbered(out, "/dev/rbd", &id) &&
 	    ccb_sysfs_rbd_maps(ccb_sysfs_root(), id, m->pool, m->image, "-")) {
@@ -333,14 +451,23 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	}
 	/* Failed, interrupted, or printed something else: the kernel may have
 	 * added the device all the same. The unwind must unmap it. */
-	adopted = adopt_new_device(m, h, before, before_n);
+	adopted =
+	    adopt_new_device(m, h, before, before_n, ccb_cluster_entity(o, entity, sizeof(entity)),
+	                     note, sizeof(note));
+	(void)adopted;
+	/* The options may carry a secret=: redacted as a list of their own,
+	 * then the whole message (rbd may echo them). */
+	ropts = ccb_redact_text(m->options);
 	snprintf(err, err_len, "rbd device map --read-only %s%s%s: %s%s%s", spec,
-	         m->options[0] ? " -o " : "", m->options,
+	         m->options[0] ? " -o " : "", ropts ? ropts : "(withheld)",
 	         st == 0 ? "printed no /dev/rbdN of this image: " : "",
 	         st == 0     ? out
+	         : st == 124 ? "no answer in time (killed)"
 	         : errtxt[0] ? errtxt
 	         : st < 0    ? strerror(-st)
 	                     : "failed",
-	         adopted ? "; the device it had added will be unmapped" : "");
-	return st < 0 ? st : -EIO;
+	         note);
+	free(ropts);
+	ccb_map_redact_in_place(err, err_len);
+	return st < 0 ? st : st == 124 ? -ETIMEDOUT : -EIO;
 }

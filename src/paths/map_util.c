@@ -8,6 +8,7 @@
  */
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
+#include <ccbench/result.h>
 #include <ccbench/spawn.h>
 #include <ccbench/undo.h>
 
@@ -227,18 +228,28 @@ static bool drain_fd(int fd, char *buf, size_t len, size_t *used)
 int ccb_map_run_cmd(char *const argv[], char **env, char *out, size_t out_len, char *errtxt,
                     size_t errtxt_len)
 {
-	return ccb_map_run_cmd_bounded(argv, env, 0, out, out_len, errtxt, errtxt_len);
+	return ccb_map_run_cmd_bounded(argv, env, CCB_MAP_CMD_MSEC, out, out_len, errtxt,
+	                               errtxt_len);
 }
+
+/* After Ctrl-C, how long a command has to stop on SIGTERM before SIGKILL. */
+#define TERM_GRACE_NSEC 5000000000ull
+/* After SIGKILL, how long the pipes are read: one still in the kernel (in
+ * D state, where even SIGKILL waits) may hold them open. */
+#define KILL_GRACE_NSEC 2000000000ull
 
 int ccb_map_run_cmd_bounded(char *const argv[], char **env, uint64_t limit_msec, char *out,
                             size_t out_len, char *errtxt, size_t errtxt_len)
 {
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, st = 0, r;
 	size_t used[2] = {0, 0};
-	bool termed = false, killed = false;
-	uint64_t t0 = ccb_now_nsec();
+	bool termed = false, killed = false, timed_out = false;
+	uint64_t t0 = ccb_now_nsec(), term_t = 0, kill_t = 0;
+	char what[512];
 	pid_t pid;
 
+	if (!limit_msec)
+		limit_msec = CCB_MAP_CMD_MSEC;
 	if (out && out_len)
 		out[0] = '\0';
 	if (errtxt && errtxt_len)
@@ -263,6 +274,7 @@ int ccb_map_run_cmd_bounded(char *const argv[], char **env, uint64_t limit_msec,
 	 * until it closes them, that is, exits. */
 	for (bool open_o = true, open_e = true; open_o || open_e;) {
 		struct pollfd pfd[2];
+		uint64_t now = ccb_now_nsec();
 		nfds_t n = 0;
 
 		if (open_o)
@@ -274,17 +286,19 @@ int ccb_map_run_cmd_bounded(char *const argv[], char **env, uint64_t limit_msec,
 		if (ccb_signal_pending && !termed) {
 			kill(pid, SIGTERM);
 			termed = true;
+			term_t = now;
 		}
-		/* Past its bound: the whole session goes (mount(8) forks its
-		 * helper, which may be the one waiting in the kernel). */
-		if (limit_msec && !killed && ccb_now_nsec() - t0 > limit_msec * 1000000ull) {
+		/* Past its bound, or deaf to SIGTERM: the whole session goes
+		 * (mount(8) forks its helper, which may be the one waiting in
+		 * the kernel). */
+		timed_out |= !killed && now - t0 > limit_msec * 1000000ull;
+		if (!killed && (timed_out || (termed && now - term_t > TERM_GRACE_NSEC))) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			killed = true;
+			kill_t = now;
 		}
-		/* One still in the kernel (in D state, where even SIGKILL waits)
-		 * may hold the pipes open: stop reading them two seconds on. */
-		if (killed && ccb_now_nsec() - t0 > limit_msec * 1000000ull + 2000000000ull)
+		if (killed && now - kill_t > KILL_GRACE_NSEC)
 			break;
 		if (poll(pfd, n, 100) <= 0)
 			continue;
@@ -302,9 +316,41 @@ int ccb_map_run_cmd_bounded(char *const argv[], char **env, uint64_t limit_msec,
 			}
 		}
 	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	r = killed ? 124 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	/* The pipes are closed (or given up on): the command has exited, or
+	 * closed them and runs on, or is stuck in the kernel. Waited for
+	 * within what is left of its bound, then ended, never for ever. */
+	ccb_spawn_describe(argv, what, sizeof(what));
+	{
+		uint64_t spent = (ccb_now_nsec() - t0) / 1000000ull;
+		unsigned left = killed               ? 1000
+		                : spent < limit_msec ? (unsigned)(limit_msec - spent)
+		                                     : 0;
+
+		r = ccb_spawn_reap(pid, left, &st);
+		if (r == -ETIMEDOUT && !killed) {
+			timed_out = true;
+			r = ccb_spawn_stop(pid, true, 0, 2000, what, &st);
+		} else if (r == -ETIMEDOUT) {
+			fprintf(stderr,
+			        "ccbench: %s (pid %d) did not exit after SIGKILL (blocked in the "
+			        "kernel, D state); not waiting for it\n",
+			        what, (int)pid);
+		}
+	}
+	if (r == -ETIMEDOUT) {
+		size_t l = errtxt && errtxt_len ? strcspn(errtxt, "\n") : 0;
+
+		if (errtxt && errtxt_len)
+			snprintf(
+			    errtxt + l, errtxt_len - l,
+			    "%sdid not exit after SIGKILL (pid %d, blocked in the kernel); left",
+			    l ? "; " : "", (int)pid);
+		r = 124;
+	} else if (r < 0) {
+		snprintf(errtxt, errtxt_len, "waitpid %d: %s", (int)pid, strerror(-r));
+	} else {
+		r = timed_out ? 124 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	}
 	if (out && out_len)
 		out[strcspn(out, "\n")] = '\0';
 	if (errtxt && errtxt_len)
@@ -317,6 +363,15 @@ out:
 			close(pe[i]);
 	}
 	return r;
+}
+
+void ccb_map_redact_in_place(char *buf, size_t len)
+{
+	char *red = ccb_redact_text(buf);
+
+	/* Without memory for the copy, nothing of it is shown. */
+	snprintf(buf, len, "%s", red ? red : "(message withheld: out of memory)");
+	free(red);
 }
 
 /* ---- a mapping ----------------------------------------------------------- */

@@ -32,6 +32,8 @@ int ccb_map_state_dir_ready(char *err, size_t err_len);
 /** The environment of rbd, rbd-fuse: ours plus the connection options of @p o. */
 char **ccb_map_child_env(const struct ccb_opts *o);
 void ccb_map_free_env(char **env);
+/** ccb_redact_text() of @p buf, back into @p buf: map and mount options in messages. */
+void ccb_map_redact_in_place(char *buf, size_t len);
 /** Close a mapping's descriptors and free it (the undo entry that owns it frees it so). */
 void ccb_map_free_mapping(void *arg);
 

@@ -157,6 +157,9 @@ static int krbd_prepare(struct ccb_run *run)
 		if (r < 0) {
 			fprintf(stderr, "ccbench: --read-ahead-kb %" PRIu64 ": %s\n",
 			        o->read_ahead_kb, err);
+			/* Another run tunes the device, or the lock file is not
+			 * ccbench's: refused before anything changed. */
+			run->bad_input = r == -EBUSY || r == -EPERM;
 			json_decref(image);
 			return r;
 		}

@@ -148,3 +148,17 @@ echo $? >"$out.rc"
 sed -E 's/(secret|key)=[^ ,]*/\1=X/g' /sys/bus/rbd/add_single_major >"$out"
 SH
 }
+
+# fake_rbd_sysfs CMD...: run CMD to its end (at most 60 s) in a mount
+# namespace whose /sys/bus/rbd and /sys/module/rbd are plain files on a
+# tmpfs, as map_request's, for a map that fails without waiting (an
+# option the CLI refuses). CMD's exit status is returned.
+fake_rbd_sysfs() {
+	unshare -m --propagation unchanged bash -s "$@" <<'SH'
+set -u
+mount --make-rprivate /sys && mount -t tmpfs tmpfs /sys/bus && mkdir /sys/bus/rbd && : >/sys/bus/rbd/add_single_major &&
+	: >/sys/bus/rbd/add && mount -t tmpfs tmpfs /sys/module &&
+	mkdir -p /sys/module/rbd/parameters && echo Y >/sys/module/rbd/parameters/single_major || exit 90
+exec timeout 60 "$@"
+SH
+}

@@ -4,7 +4,8 @@
 # msgr2 (ms_mode=prefer-crc, the mons' v2 addresses): ccbench passes it
 # itself, so the result names it; older CLIs get no ms_mode (legacy, the
 # v1 addresses). A given ms_mode goes through on every release. The run,
-# interrupted while rbd waits for a device, leaves nothing. About 15 s.
+# interrupted while rbd waits for a device, leaves nothing, and its
+# message shows the map options redacted. About 20 s.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/krbd_lib.sh"
@@ -33,6 +34,14 @@ grep -q ",ro rbd mr$$ -$" req || fail "not a read-only map of rbd/mr$$: $(cat re
 map_request given "$CCBENCH" krbd read --map "rbd/mr$$" --map-via kernel --map-options ms_mode=crc -q
 grep -q "^$v2 name=admin,.*ms_mode=crc" given || fail "given ms_mode=crc: $(cat given)"
 grep -c "ms_mode=" given | grep -qx 1 || fail "two ms_mode options: $(cat given)"
+# Map options in ccbench's messages are redacted: a secret= given in
+# --map-options (which this CLI refuses at once) never reaches its stderr.
+rc=0
+fake_rbd_sysfs "$CCBENCH" krbd read --map "rbd/mr$$" --map-via kernel --map-options ms_mode=crc,secret=SEKRET0123 -q \
+	>sec.out 2>sec.err || rc=$?
+[ "$rc" != 0 ] && [ "$rc" != 90 ] || fail "map with secret=: exit $rc: $(cat sec.err)"
+grep -q "secret=<redacted>" sec.err || fail "map options not in the message: $(cat sec.err)"
+! grep -q SEKRET0123 sec.err || fail "the secret in the message: $(cat sec.err)"
 # Nothing of either run is left: no state record, no rbd process.
 [ -z "$(state_files)" ] || fail "state files left: $(state_files)"
 ! pgrep -af "rbd device map.*mr$$" | grep -v pgrep || fail "an rbd device map is left"

@@ -26,6 +26,7 @@
 #include "ccbench/mapping.h"
 #include "ccbench/options.h"
 #include "ccbench/path_krbd.h"
+#include "ccbench/spawn.h"
 
 #define V1   CCB_MONS_V1
 #define V2   CCB_MONS_V2
@@ -666,6 +667,74 @@ static void test_run_cmd_bounded(void **state)
 	assert_true(ccb_now_nsec() - t0 < 5000000000ull);
 }
 
+/* A command that closes its pipes and runs on is still waited for only
+ * within its bound, then killed: never a waitpid without end. */
+static void test_run_cmd_reaps_within_its_bound(void **state)
+{
+	char *argv[] = {"sh", "-c", "exec >&- 2>&-; sleep 30", NULL};
+	char out[64], errtxt[64];
+	uint64_t t0 = ccb_now_nsec();
+
+	(void)state;
+	assert_int_equal(
+	    ccb_map_run_cmd_bounded(argv, NULL, 300, out, sizeof(out), errtxt, sizeof(errtxt)),
+	    124);
+	assert_true(ccb_now_nsec() - t0 < 5000000000ull);
+}
+
+static void test_spawn_reap_and_stop_are_bounded(void **state)
+{
+	char *argv[] = {"sleep", "30", NULL};
+	extern char **environ;
+	pid_t pid = ccb_spawn(argv, environ, -1, -1);
+	uint64_t t0 = ccb_now_nsec();
+	int st = 0;
+
+	(void)state;
+	assert_true(pid > 0);
+	assert_int_equal(ccb_spawn_reap(pid, 200, &st), -ETIMEDOUT);
+	assert_true(ccb_now_nsec() - t0 < 2000000000ull);
+	assert_int_equal(ccb_spawn_stop(pid, true, 1000, 2000, "sleep 30", &st), 0);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	assert_int_equal(ccb_spawn_reap(pid, 0, &st), -ECHILD);
+}
+
+/* After a failed map, a new device is adopted only when the driver's
+ * record of its request is ours: read-only, our entity, our options. */
+static void test_krbd_adopts_only_what_is_provably_ours(void **state)
+{
+	char why[160];
+
+	(void)state;
+	put("sys/bus/rbd/devices/2/config_info",
+	    "10.0.0.1:6789 name=admin,key=client.admin,ro,ms_mode=legacy rbd img -\n");
+	assert_true(ccb_map_krbd_is_ours(sysroot, 2, "rbd", "img", "noudev,ms_mode=legacy",
+	                                 "client.admin", why, sizeof(why)));
+	assert_true(
+	    ccb_map_krbd_is_ours(sysroot, 2, "rbd", "img", "", "client.admin", why, sizeof(why)));
+	/* Someone else's map of the same image. */
+	assert_false(
+	    ccb_map_krbd_is_ours(sysroot, 2, "rbd", "img", "", "client.bob", why, sizeof(why)));
+	assert_non_null(strstr(why, "not mapped by client.bob"));
+	assert_false(ccb_map_krbd_is_ours(sysroot, 2, "rbd", "img", "queue_depth=64",
+	                                  "client.admin", why, sizeof(why)));
+	assert_non_null(strstr(why, "lack queue_depth=64"));
+	put("sys/bus/rbd/devices/2/config_info",
+	    "10.0.0.1:6789 name=admin,key=client.admin rbd img -\n");
+	assert_false(
+	    ccb_map_krbd_is_ours(sysroot, 2, "rbd", "img", "", "client.admin", why, sizeof(why)));
+	assert_non_null(strstr(why, "read-only"));
+	/* No record to prove it by, or another image. */
+	assert_false(
+	    ccb_map_krbd_is_ours(sysroot, 0, "rbd", "img", "", "client.admin", why, sizeof(why)));
+	assert_non_null(strstr(why, "config_info"));
+	assert_false(
+	    ccb_map_krbd_is_ours(sysroot, 1, "rbd", "img", "", "client.admin", why, sizeof(why)));
+	char p[PATH_MAX];
+	pathf(p, "sys/bus/rbd/devices/2/config_info");
+	unlink(p);
+}
+
 /* fs_mount records: only a mount point of ours, its own log, a via and a
  * pid of the right shape; then the mount point and log go. */
 static void test_fsmount_records(void **state)
@@ -734,6 +803,8 @@ int main(void)
 	    cmocka_unit_test(test_run_cmd_without_writable_tmp),
 	    cmocka_unit_test(test_run_cmd_own_session_and_ctrl_c),
 	    cmocka_unit_test(test_run_cmd_bounded),
+	    cmocka_unit_test(test_run_cmd_reaps_within_its_bound),
+	    cmocka_unit_test(test_spawn_reap_and_stop_are_bounded),
 	    cmocka_unit_test(test_fsmount_kernel_options),
 	};
 	const struct CMUnitTest restore[] = {
@@ -747,6 +818,7 @@ int main(void)
 	    cmocka_unit_test(test_restore_refuses_insecure_state_dir),
 	    cmocka_unit_test(test_restore_refuses_linked_state_file),
 	    cmocka_unit_test(test_fsmount_records),
+	    cmocka_unit_test(test_krbd_adopts_only_what_is_provably_ours),
 	};
 	int failed = cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
 

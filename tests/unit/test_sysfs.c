@@ -247,13 +247,26 @@ static void restore_only_what_the_run_set(void **state)
 	assert_int_equal(ccb_sysfs_restore_read_ahead_kb("sda", 128, 4096, msg, sizeof(msg)), 0);
 	assert_int_equal(ccb_sysfs_read_u64(path, &v), 0);
 	assert_int_equal(v, 512);
-	assert_non_null(strstr(msg, "left as is"));
+	assert_string_equal(msg, "read_ahead_kb of sda: changed by someone else since ccbench set "
+	                         "it: now 512, ccbench set 4096, was 128; left as is");
 	assert_int_equal(ccb_sysfs_write_u64(path, 128), 0);
 
 	/* The device is gone: nothing to do, and not an error. */
 	assert_int_equal(ccb_sysfs_restore_read_ahead_kb("sdz", 128, 4096, msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "gone"));
 	unsetenv("CCB_SYSFS_ROOT");
+}
+
+/* The "still ours" rule: write back only the value the run left. */
+static void restore_decision(void **state)
+{
+	(void)state;
+	assert_int_equal(ccb_sysfs_restore_decision(4096, 128, 4096), CCB_SYSFS_WRITE_BACK);
+	assert_int_equal(ccb_sysfs_restore_decision(128, 128, 4096), CCB_SYSFS_ALREADY);
+	assert_int_equal(ccb_sysfs_restore_decision(768, 128, 4096), CCB_SYSFS_CHANGED);
+	assert_int_equal(ccb_sysfs_restore_decision(0, 128, 4096), CCB_SYSFS_CHANGED);
+	/* A run that set the original itself has nothing to put back. */
+	assert_int_equal(ccb_sysfs_restore_decision(128, 128, 128), CCB_SYSFS_ALREADY);
 }
 
 static void root_comes_from_the_environment(void **state)
@@ -369,6 +382,7 @@ int main(void)
 	    cmocka_unit_test(write_then_read_back),
 	    cmocka_unit_test(read_line_cuts_and_refuses_links),
 	    cmocka_unit_test(restore_only_what_the_run_set),
+	    cmocka_unit_test(restore_decision),
 	    cmocka_unit_test(root_comes_from_the_environment),
 	    cmocka_unit_test(restore_refuses_a_disk_that_is_a_path),
 	    cmocka_unit_test(disk_names),
