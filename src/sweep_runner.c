@@ -192,7 +192,9 @@ int ccb_sweep_runners_check(const json_t *runners, const char *cli_runner, char 
 			         "runners.%s: expected a command (a non-empty string)", k);
 			return -EINVAL;
 		}
-		if (command_has_secret(json_string_value(v), k, err, err_len))
+		char what[80];
+		snprintf(what, sizeof(what), "runners.%s", k);
+		if (command_has_secret(json_string_value(v), what, err, err_len))
 			return -EINVAL;
 	}
 	return 0;
