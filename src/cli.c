@@ -4,11 +4,13 @@
  */
 #include <ccbench/cli.h>
 #include <ccbench/path.h>
+#include <ccbench/secret_opts.h>
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Defaults that differ by command, and how a default reads where no value
  * says it (see struct ccb_command). */
@@ -662,6 +664,11 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 		cli->opts.name = NULL;
 		cli->opts.given[ccb_opt_find("name") - ccb_opt_table] = false;
 	}
+	/* Options with key material from stdin, as if given here (a runner's). */
+	if (cli->opts.secrets_stdin && !cli->help &&
+	    ccb_secret_opts_read(&cli->opts, STDIN_FILENO, CCB_SECRET_OPTS_WAIT_USEC, err,
+	                         err_len) < 0)
+		return -EINVAL;
 	return apply_command_defaults(cli, cmd, err, err_len);
 }
 

@@ -247,6 +247,11 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      "write the result to FILE instead of stdout", 0},
     {"explain", 0, CCB_OPT_CHOICE, OFF(explain), "on", 0, 0, OUT, "on|off",
      "add the explain list (why lines: what limited the result) to the result", 0},
+    {"secrets-stdin", 0, CCB_OPT_FLAG, OFF(secrets_stdin), NULL, 0, 0, OUT, NULL,
+     "read the options that carry key material (-o key=..., --map-options secret=...) from "
+     "stdin, one JSON object such as {\"set\": [\"key=...\"]}, not from the command line "
+     "that other users can read (how a sweep's --runner gets them)",
+     0},
     {"quiet", 'q', CCB_OPT_FLAG, OFF(quiet), NULL, 0, 0, OUT | CLEANUP | RESTORE | SWEEP | GROUP,
      NULL, "no progress on stderr", 0},
     {NULL, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL, 0},

@@ -19,6 +19,11 @@
 
 pid_t ccb_spawn(char *const argv[], char **env, int out_fd, int err_fd)
 {
+	return ccb_spawn_in(argv, env, -1, out_fd, err_fd);
+}
+
+pid_t ccb_spawn_in(char *const argv[], char **env, int in_fd, int out_fd, int err_fd)
+{
 	pid_t pid;
 
 	/* What is buffered here must not reach the child's (a failed exec's
@@ -30,7 +35,7 @@ pid_t ccb_spawn(char *const argv[], char **env, int out_fd, int err_fd)
 		return pid < 0 ? -errno : pid;
 	int null = open("/dev/null", O_RDWR);
 	setsid();
-	dup2(null, 0);
+	dup2(in_fd >= 0 ? in_fd : null, 0);
 	dup2(out_fd >= 0 ? out_fd : null, 1);
 	dup2(err_fd >= 0 ? err_fd : null, 2);
 	execvpe(argv[0], argv, env);

@@ -7,6 +7,8 @@
  */
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
+#include <ccbench/result.h>
+#include <ccbench/secret_opts.h>
 #include <ccbench/spawn.h>
 #include <ccbench/steady.h>
 #include <ccbench/sweep_runner.h>
@@ -126,6 +128,23 @@ const char *ccb_sweep_runner_of(const char *path, const char *cli_runner, const 
 	return json_string_value(json_object_get(runners, path));
 }
 
+/* A runner command is a command line of its own (sh -c CMD): key material
+ * in it would be in /proc/PID/cmdline. @p what names it in the message. */
+static bool command_has_secret(const char *cmd, const char *what, char *err, size_t err_len)
+{
+	char *red = ccb_redact_text(cmd);
+	bool has = !red || strcmp(red, cmd) != 0;
+
+	if (has)
+		snprintf(err, err_len,
+		         "%s: the runner command carries key material (%s), which every local "
+		         "user could read on its command line; give it to the sweep (-o, the "
+		         "config's params), which passes it on the runner's stdin",
+		         what, red ? red : "?");
+	free(red);
+	return has;
+}
+
 int ccb_sweep_runners_check(const json_t *runners, const char *cli_runner, char *err,
                             size_t err_len)
 {
@@ -152,6 +171,8 @@ int ccb_sweep_runners_check(const json_t *runners, const char *cli_runner, char 
 			return -EINVAL;
 		}
 	}
+	if (cli_runner && command_has_secret(cli_runner, "--runner", err, err_len))
+		return -EINVAL;
 	if (!runners)
 		return 0;
 	if (!json_is_object(runners)) {
@@ -171,6 +192,10 @@ int ccb_sweep_runners_check(const json_t *runners, const char *cli_runner, char 
 			         "runners.%s: expected a command (a non-empty string)", k);
 			return -EINVAL;
 		}
+		char what[80];
+		snprintf(what, sizeof(what), "runners.%s", k);
+		if (command_has_secret(json_string_value(v), what, err, err_len))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -187,36 +212,81 @@ static int reaped(pid_t pid, int *status)
 	return 0;
 }
 
+/* A pipe whose read end (returned; -1 on error, the reason in @p err)
+ * holds @p doc whole: written before the reader exists, so it never
+ * blocks nor raises SIGPIPE, then closed so the reader sees its end. */
+static int stdin_holding(const char *doc, char *err, size_t err_len)
+{
+	int in[2];
+	size_t len = strlen(doc);
+
+	if (pipe2(in, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, err_len, "runner: pipe for its stdin: %s", strerror(errno));
+		return -1;
+	}
+	if (write(in[1], doc, len) != (ssize_t)len) {
+		snprintf(err, err_len,
+		         "runner: stdin: the options did not fit its pipe (%zu bytes)", len);
+		close(in[0]);
+		close(in[1]);
+		return -1;
+	}
+	close(in[1]);
+	/* The reader's end blocks, as a stdin is expected to. */
+	fcntl(in[0], F_SETFL, 0);
+	return in[0];
+}
+
 int ccb_sweep_runner_exec(const char *cmd, const json_t *args, json_t **result, char *err,
                           size_t err_len)
 {
-	size_t n = json_array_size(args), cap = 1 << 16, used = 0;
-	char **argv = calloc(n + 6, sizeof(*argv)), *script = NULL, *buf = malloc(cap);
-	int p[2] = {-1, -1}, status = -1;
+	size_t n, cap = 1 << 16, used = 0;
+	char **argv = NULL, *script = NULL, *buf = NULL, *secrets = NULL;
+	int p[2] = {-1, -1}, in = -1, status = -1;
 	uint64_t t0 = ccb_now_nsec(), termed_at = 0;
 	bool eof = false, killed = false;
+	json_t *pub = NULL;
 	pid_t pid = -1;
 
 	*result = NULL;
 	err[0] = '\0';
+	/* Key material leaves the arguments for the runner's stdin. */
+	status = ccb_secret_opts_split(args, &pub, &secrets, err, err_len);
+	if (status < 0)
+		return status;
+	status = -1;
+	if (command_has_secret(cmd, "runner", err, err_len)) {
+		status = -EINVAL;
+		goto out;
+	}
+	n = json_array_size(pub);
+	argv = calloc(n + 6, sizeof(*argv));
+	buf = malloc(cap);
 	if (!argv || !buf || asprintf(&script, "%s \"$@\"", cmd) < 0) {
-		free(argv);
-		free(buf);
-		return -ENOMEM;
+		script = NULL;
+		status = -ENOMEM;
+		goto out;
 	}
 	argv[0] = "sh";
 	argv[1] = "-c";
 	argv[2] = script;
 	argv[3] = "ccbench-runner"; /* $0 of the script */
 	for (size_t i = 0; i < n; i++)
-		argv[4 + i] = (char *)json_string_value(json_array_get(args, i));
+		argv[4 + i] = (char *)json_string_value(json_array_get(pub, i));
+	if (secrets && (in = stdin_holding(secrets, err, err_len)) < 0) {
+		status = -EIO;
+		goto out;
+	}
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		status = -errno;
 		snprintf(err, err_len, "runner: pipe: %s", strerror(errno));
 		goto out;
 	}
-	pid = ccb_spawn(argv, environ, p[1], STDERR_FILENO);
+	pid = ccb_spawn_in(argv, environ, in, p[1], STDERR_FILENO);
 	close(p[1]);
+	if (in >= 0)
+		close(in);
+	in = -1;
 	if (pid < 0) {
 		status = (int)pid;
 		snprintf(err, err_len, "runner '%s': fork: %s", cmd, strerror((int)-pid));
@@ -287,6 +357,13 @@ int ccb_sweep_runner_exec(const char *cmd, const json_t *args, json_t **result, 
 out:
 	if (p[0] >= 0)
 		close(p[0]);
+	if (in >= 0)
+		close(in);
+	if (secrets) {
+		explicit_bzero(secrets, strlen(secrets));
+		free(secrets);
+	}
+	json_decref(pub);
 	free(script);
 	free(argv);
 	free(buf);

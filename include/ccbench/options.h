@@ -182,6 +182,8 @@ struct ccb_opts {
 	const char *output;
 	bool quiet;
 	const char *explain; /**< on | off: the result's explain list */
+	/** --secrets-stdin: options that carry key material come on stdin (secret_opts.h) */
+	bool secrets_stdin;
 
 	/** given[i] is true when descriptor i was set explicitly (not a default). */
 	bool given[128];

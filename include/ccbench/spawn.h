@@ -26,6 +26,9 @@
  */
 pid_t ccb_spawn(char *const argv[], char **env, int out_fd, int err_fd);
 
+/** ccb_spawn() with stdin from @p in_fd (-1: /dev/null). */
+pid_t ccb_spawn_in(char *const argv[], char **env, int in_fd, int out_fd, int err_fd);
+
 /**
  * Reap child @p pid if it exits within @p msec (waitpid WNOHANG, polled
  * every 20 ms).

@@ -39,7 +39,11 @@ json_t *ccb_sweep_point_args(const struct ccb_sweep_point *b, const char *target
 
 /**
  * Run @p args through `sh -c 'CMD "$@"'` in a session of its own, stderr
- * passed through, stdout read as the result. A signal to ccbench is passed
+ * passed through, stdout read as the result. Options whose values carry
+ * key material are never on that command line: they go on the runner's
+ * stdin, with --secrets-stdin added to the arguments (secret_opts.h); a
+ * runner must give its stdin to the ccbench it runs (ssh does). Without
+ * such options stdin is /dev/null. A signal to ccbench is passed
  * on as SIGTERM to the runner's process group, which then has
  * CCB_RUNNER_GRACE_USEC to finish (its result is still read), then
  * SIGKILL; so is a run over CCB_RUNNER_MAX_USEC.
@@ -47,7 +51,9 @@ json_t *ccb_sweep_point_args(const struct ccb_sweep_point *b, const char *target
  * @param result receives the parsed result object (new reference) when
  *        stdout held one, else NULL (the reason in @p err)
  * @return the runner's exit status (128+N when a signal ended it), or
- *         -errno when it could not be started.
+ *         -errno when it could not be started: -EINVAL when key material
+ *         is in @p cmd or in no option's value, -E2BIG when the options
+ *         with key material exceed CCB_SECRET_OPTS_SEND_MAX.
  */
 int ccb_sweep_runner_exec(const char *cmd, const json_t *args, json_t **result, char *err,
                           size_t err_len);
@@ -60,7 +66,8 @@ const char *ccb_sweep_runner_of(const char *path, const char *cli_runner, const 
 
 /**
  * Check a config's "runners" and a --runner PATH=CMD: paths by name, a
- * command each. Pure. @return 0, or -EINVAL with the reason in @p err.
+ * command each, with no key material in it (its command line is anyone's
+ * to read). Pure. @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_sweep_runners_check(const json_t *runners, const char *cli_runner, char *err,
                             size_t err_len);

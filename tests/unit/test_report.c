@@ -1159,6 +1159,67 @@ static void test_redact_text(void **state)
 	expect_redacted("rbd_cache=false", "rbd_cache=false");
 	expect_redacted("", "");
 	expect_redacted("a,,b=", "a,,b=");
+	/* An argv item keeps its whole value, blanks and all. */
+	expect_redacted("password=two words", "password=<redacted>");
+	expect_redacted("token=abc", "token=<redacted>");
+	expect_redacted("auth_token=abc,x=1", "auth_token=<redacted>,x=1");
+}
+
+/* Free text (messages, commands shown in them): a secret anywhere, its
+ * value ending at a comma, blank or quote. */
+static void test_redact_free_text(void **state)
+{
+	(void)state;
+	expect_redacted("rbd device map: -o secret=AQBxyz,noudev failed",
+	                "rbd device map: -o secret=<redacted>,noudev failed");
+	expect_redacted("mount -t ceph -o name=admin,secret=AQBxyz /mnt",
+	                "mount -t ceph -o name=admin,secret=<redacted> /mnt");
+	expect_redacted("CEPH_ARGS='--key=AQB1 --id admin'",
+	                "CEPH_ARGS='--key=<redacted> --id admin'");
+	expect_redacted("got \"token=abc\" from", "got \"token=<redacted>\" from");
+	expect_redacted("options: key=\"a b\", x=1", "options: key=\"<redacted>\", x=1");
+	expect_redacted("ran -okey=AQB1 -p rbd", "ran -okey=<redacted> -p rbd");
+	expect_redacted("x password=p1\ty", "x password=<redacted>\ty");
+	expect_redacted("rbd --key AQB1 map img", "rbd --key <redacted> map img");
+	expect_redacted("--password  hunter2", "--password  <redacted>");
+	expect_redacted("--token=t1,--secret s2", "--token=<redacted>,--secret <redacted>");
+	/* A ceph key in keyring form, or bare anywhere. */
+	expect_redacted("[client.admin]\n\tkey = AQAA8VNlAAAAABAAAAECAwQFBgcICQoLDA0ODw==\n",
+	                "[client.admin]\n\tkey = <redacted>\n");
+	expect_redacted("auth: AQAA8VNlAAAAABAAAAECAwQFBgcICQoLDA0ODw==.", "auth: <redacted>.");
+	/* Not key material: unchanged. */
+	static const char *const keep[] = {
+	    "the key is lost",
+	    "monkey=1 keys=2 tokens=3 hotkey=F1",
+	    "--keyring /etc/ceph/ceph.client.admin.keyring",
+	    "ccbench -k /etc/ceph/k --keyring=/etc/ceph/k rados write",
+	    "key= , secret=",
+	    "--key",
+	    "AQshort==",
+	    "xAQAA8VNlAAAAABAAAAECAwQFBgcICQoLDA0ODw==",
+	    "AQAA8VNlAAAAABAAAAECAwQFBgcICQoLDA0ODw==AA",
+	    "pool=rbd, image=img1 (size 4M)",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+		expect_redacted(keep[i], keep[i]);
+}
+
+/* argv: "--key VALUE" as two words loses the second; paths stay. */
+static void test_redact_argv(void **state)
+{
+	static char *argv[] = {
+	    "rbd", "--key", "AQB1", "--keyring", "/etc/ceph/k", "-o", "secret=s,ms_mode=crc"};
+	json_t *a = ccb_redact_argv((int)ARRAY_SIZE(argv), argv);
+	char *text;
+
+	(void)state;
+	assert_non_null(a);
+	text = json_dumps(a, JSON_COMPACT);
+	assert_non_null(text);
+	assert_string_equal(text, "[\"rbd\",\"--key\",\"<redacted>\",\"--keyring\",\"/etc/ceph/"
+	                          "k\",\"-o\",\"secret=<redacted>,ms_mode=crc\"]");
+	free(text);
+	json_decref(a);
 }
 
 static void add_secret_layout(const struct ccb_run *run, json_t *res)
@@ -1356,6 +1417,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_compare_status, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_compare_releases, setup3, teardown),
 	    cmocka_unit_test(test_redact_text),
+	    cmocka_unit_test(test_redact_free_text),
+	    cmocka_unit_test(test_redact_argv),
 	    cmocka_unit_test(test_result_redacted),
 	    cmocka_unit_test(test_sweep_caveats),
 	};
