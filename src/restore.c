@@ -304,6 +304,19 @@ static void restore_copy(struct restore *rs, rados_t cl, const char *key, const 
 	json_decref(doc);
 }
 
+static int newest_first(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	const char *dx = strrchr(x, '-'), *dy = strrchr(y, '-');
+	size_t lx = dx ? (size_t)(dx - x) : strlen(x), ly = dy ? (size_t)(dy - y) : strlen(y);
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+
+	if (c || lx != ly)
+		return c ? c : lx < ly ? -1 : 1;
+	long hx = dx ? strtol(dx + 1, NULL, 10) : 0, hy = dy ? strtol(dy + 1, NULL, 10) : 0;
+	return hx > hy ? -1 : hx < hy;
+}
+
 /*
  * With -c CONF: every copy on that cluster. Without: only the copies of
  * what was just undone from the state directory (through the connection
@@ -345,8 +358,21 @@ static void restore_cluster(struct restore *rs)
 		rados_shutdown(cl);
 		return;
 	}
-	json_object_foreach(all, key, v)
-	{
+	/* Newest first within a run, as its unwind would have: by the handle
+	 * that ends each key (config-key lists them in text order). */
+	size_t n = json_object_size(all), i = 0;
+	const char **keys = calloc(n ? n : 1, sizeof(*keys));
+	if (!keys) {
+		note_first(rs, -ENOMEM);
+		json_decref(all);
+		rados_shutdown(cl);
+		return;
+	}
+	json_object_foreach(all, key, v) keys[i++] = key;
+	qsort(keys, n, sizeof(*keys), newest_first);
+	for (i = 0; i < n; i++) {
+		key = keys[i];
+		v = json_object_get(all, key);
 		json_t *rec = json_object_get(rs->done_keys, key);
 
 		if (rec) {
@@ -360,6 +386,7 @@ static void restore_cluster(struct restore *rs)
 		if (scan)
 			restore_copy(rs, cl, key, v, fsid);
 	}
+	free(keys);
 	json_decref(all);
 	rados_shutdown(cl);
 }

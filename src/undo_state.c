@@ -301,7 +301,7 @@ static json_t *load_record_at(int dfd, const char *name, const char **why)
 	else if (!owner_ok(st.st_uid))
 		*why = "not owned by root";
 	else if (st.st_mode & (S_IWGRP | S_IWOTH))
-		*why = "writable by others";
+		*why = "writable by its group or others";
 	else if (st.st_size > CCB_UNDO_RECORD_MAX)
 		*why = "larger than a state file can be";
 	if (*why) {
