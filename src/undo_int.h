@@ -15,7 +15,8 @@ unsigned long long ccb_undo_proc_starttime(long pid);
 json_t *ccb_undo_own_command(void);
 
 /* The state directory opened O_DIRECTORY|O_NOFOLLOW and checked on the
- * opened inode: an fd, -ENOENT when absent, -EPERM (said on stderr). */
+ * opened inode: an fd, -ENOENT when absent, -EACCES when sound but not
+ * ours to read (root's, for a user), -EPERM (said on stderr). */
 int ccb_undo_open_state_dir(void);
 
 /* The digits of a PID namespace ("pid:[4026531836]"), for a file name. */

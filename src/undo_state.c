@@ -254,10 +254,15 @@ int ccb_undo_open_state_dir(void)
 
 		if (r == -ENOENT)
 			return r;
-		if (lstat(dir, &st) == 0 && check_dir_stat(dir, &st, err, sizeof(err)) < 0)
+		if (lstat(dir, &st) == 0 && check_dir_stat(dir, &st, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ccbench: %s\n", err);
-		else
-			fprintf(stderr, "ccbench: state directory %s: %s\n", dir, strerror(-r));
+			return -EPERM;
+		}
+		/* Root's /run/ccbench, for a user who is not root: sound, but
+		 * not theirs to read (their runs record nothing there). */
+		if (r == -EACCES)
+			return r;
+		fprintf(stderr, "ccbench: state directory %s: %s\n", dir, strerror(-r));
 		return -EPERM;
 	}
 	if (fstat(fd, &st) < 0 || check_dir_stat(dir, &st, err, sizeof(err)) < 0) {
@@ -375,7 +380,7 @@ int ccb_undo_state_stranded(json_t **out)
 	*out = list;
 	dfd = ccb_undo_open_state_dir();
 	if (dfd < 0)
-		return dfd == -ENOENT ? 0 : dfd;
+		return dfd == -ENOENT || dfd == -EACCES ? 0 : dfd;
 	d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
