@@ -7,7 +7,9 @@
 #   hang on it (bounded by timeout), they say they skipped it;
 # - the command a record stores, locally and in its copy on the cluster,
 #   shows <redacted> instead of a key given with -o key=...
-# About 15 s.
+# - records of runs that may be alive (another PID namespace, another host)
+#   are left and named; a malformed copy on the cluster is named and left.
+# About 20 s.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -61,3 +63,38 @@ done
 jcheck k.state 'd["boot_id"] and d["pid_ns"].startswith("pid:[")'
 ! ceph_cli config-key exists "$ckey" >/dev/null 2>&1 || fail "the copy on the cluster outlived the run"
 [ -z "$(ls "$CCB_STATE_DIR"/run-*.json 2>/dev/null)" ] || fail "state file left"
+
+# ---- runs that may be alive elsewhere are left ---------------------------------
+# A record of another PID namespace on this boot (its pid means nothing
+# here): restore leaves it and says so; --force acts on it.
+boot=$(cat /proc/sys/kernel/random/boot_id)
+cat >"$CCB_STATE_DIR/run-1-1-ns.json" <<EOF2
+{"ccbench_state": 2, "pid": 2147483646, "starttime": 1, "boot_id": "$boot", "pid_ns": "pid:[1]",
+ "host": "$(hostname)", "command": "ccbench krbd read",
+ "entries": [{"kind": "read_ahead_kb", "disk": "nosuchdisk", "original": 128, "set": 4096,
+              "what": "put read_ahead_kb back"}]}
+EOF2
+chmod 600 "$CCB_STATE_DIR/run-1-1-ns.json"
+"$CCBENCH" restore >ns.out 2>ns.err || fail "restore beside another namespace's record: exit $?: $(cat ns.out ns.err)"
+grep -q "a run in another PID namespace (pid 2147483646) may still be running; nothing touched" ns.out ||
+	fail "restore said: $(cat ns.out ns.err)"
+[ -f "$CCB_STATE_DIR/run-1-1-ns.json" ] || fail "restore removed another namespace's record"
+"$CCBENCH" restore --force >nf.out 2>nf.err || fail "restore --force: exit $?: $(cat nf.out nf.err)"
+grep -q "restored (run pid 2147483646): nosuchdisk: device gone" nf.out || fail "restore --force did not act on it: $(cat nf.out nf.err)"
+[ ! -e "$CCB_STATE_DIR/run-1-1-ns.json" ] || fail "restore --force left the record"
+
+# On the cluster: a copy of a run on another host is left; one of the
+# wrong shape is named and left; neither is touched.
+fsid=$(ceph_cli fsid)
+other="ccbench/run/$boot/7-7-1"
+bad="ccbench/run/$boot/8-8-1"
+ceph_cli config-key set "$other" "{\"ccbench_cluster_record\": 1, \"run\": {\"host\": \"elsewhere\", \"boot_id\": \"$boot\", \"pid_ns\": \"pid:[1]\", \"pid\": 7, \"starttime\": 7}, \"record\": {\"kind\": \"rbd_image\", \"fsid\": \"$fsid\", \"pool\": \"rbd\", \"image\": \"ccbench-x\", \"id\": \"abc\", \"entity\": \"client.admin\"}}" >/dev/null
+ceph_cli config-key set "$bad" '{"ccbench_cluster_record": 1, "run": {}, "record": {"kind": "loop"}}' >/dev/null
+rc=0
+"$CCBENCH" restore -c "$CEPH_CONF" >cr.out 2>cr.err || rc=$?
+ceph_cli config-key rm "$other" >/dev/null 2>&1 || fail "restore -c removed another host's record: $(cat cr.out cr.err)"
+ceph_cli config-key rm "$bad" >/dev/null 2>&1 || fail "restore -c removed a malformed record: $(cat cr.out cr.err)"
+grep -q "left: config-key $other: a run on another host (pid 7 on elsewhere)" cr.out || fail "restore -c said: $(cat cr.out cr.err)"
+grep -q "config-key $bad: its run is not host, boot_id, pid_ns, pid, starttime; nothing touched" cr.err ||
+	fail "restore -c on a malformed record said: $(cat cr.out cr.err)"
+[ $rc != 0 ] || fail "restore -c with a malformed record: exit 0"
