@@ -16,6 +16,7 @@
 #include <ccbench/release.h>
 #include <ccbench/sweep.h>
 #include <ccbench/report.h>
+#include <ccbench/restore.h>
 #include <ccbench/result.h>
 #include <ccbench/undo.h>
 
@@ -66,7 +67,7 @@ static int dispatch(struct ccb_cli *cli, int argc, char **argv)
 	int r;
 
 	if (cli->cmd_mask & CCB_CMD_KRBD_RESTORE) {
-		r = ccb_krbd_restore(&cli->opts);
+		r = ccb_restore_command(&cli->opts);
 		return r == 0 ? 0 : r == -EINVAL ? 2 : 1;
 	}
 	/* Settings a killed run left (read_ahead_kb, mappings, mounts) are reported
@@ -159,6 +160,13 @@ int main(int argc, char **argv)
 	    check_outputs(&cli.opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);
 		ccb_help_hint(stderr, cli.command);
+		return 2;
+	}
+	/* Every command reads the state directory (a killed run's records are
+	 * reported, restored): one another user could write is refused before
+	 * anything else happens. */
+	if (ccb_undo_state_dir_check(err, sizeof(err)) < 0) {
+		fprintf(stderr, "ccbench: %s\n", err);
 		return 2;
 	}
 	/* Every -o key, the conf file and CEPH_ARGS are checked on a handle that

@@ -100,8 +100,10 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      "overwrite a run name whose objects exist (fs: use an existing --dir)", 0},
     {"all-runs", 0, CCB_OPT_FLAG, OFF(all_runs), NULL, 0, 0, CLEANUP, NULL,
      "remove the objects of every ccbench run in the namespace", 0},
-    {"force", 0, CCB_OPT_FLAG, OFF(force), NULL, 0, 0, CLEANUP, NULL,
-     "with --run-name: remove RUN.<digits> objects even when RUN.meta is missing", 0},
+    {"force", 0, CCB_OPT_FLAG, OFF(force), NULL, 0, 0, CLEANUP | RESTORE, NULL,
+     "cleanup --run-name: remove RUN.<digits> objects even when RUN.meta is missing; restore: "
+     "also undo records of runs that may be alive (another PID namespace or host)",
+     0},
     /* rbd */
     {"image", 0, CCB_OPT_STR, OFF(image), NULL, 0, 0, RBD, "POOL/NAME",
      "use this existing image (read-only for read modes) instead of a temporary one", TARGET},

@@ -587,7 +587,9 @@ int ccb_osd_inject_start(const struct ccb_opts *o, char *err, size_t err_len)
 	snprintf(why, sizeof(why),
 	         "OSD-side latency on %zu OSD%s of %s: put back their earlier values",
 	         json_array_size(osds), json_array_size(osds) == 1 ? "" : "s", fsid);
-	h = ccb_undo_push_state(why, undo_inject, NULL, free_inject, json_deep_copy(rec));
+	/* Kept on the cluster too: the delay is cluster-wide and outlives
+	 * this host's /run. */
+	h = ccb_undo_push_cluster(why, undo_inject, NULL, free_inject, json_deep_copy(rec), inj.cl);
 	json_decref(rec);
 	rec = NULL;
 	if (h < 0) {
@@ -596,7 +598,7 @@ int ccb_osd_inject_start(const struct ccb_opts *o, char *err, size_t err_len)
 		r = h;
 		goto out; /* free_inject has run */
 	}
-	ccb_undo_set_hint(h, "ccbench krbd restore (or, per OSD: ceph tell osd.N config unset "
+	ccb_undo_set_hint(h, "ccbench restore (or, per OSD: ceph tell osd.N config unset "
 	                     "ms_inject_delay_probability, ..._type, ..._max)");
 	json_array_foreach(osds, i, x)
 	{

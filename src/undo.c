@@ -14,7 +14,10 @@
  * static buffers, then flips an index. The handler only write()s the
  * published buffer: async-signal-safe, and never a half-built text.
  */
+#include <ccbench/result.h>
 #include <ccbench/undo.h>
+
+#include "undo_int.h"
 
 #include <dirent.h>
 #include <stdatomic.h>
@@ -39,6 +42,8 @@ struct entry {
 	void *arg;
 	void (*free_arg)(void *);
 	json_t *record; /* crash record, or NULL */
+	rados_t cl;     /* with a copy of the record on that cluster, or NULL */
+	char ckey[160]; /* its config-key, when cl */
 };
 
 static struct entry *log_entries;
@@ -178,42 +183,6 @@ void ccb_undo_on_signal(int n, int first_signo)
 	_exit(128 + first_signo);
 }
 
-const char *ccb_undo_state_dir(void)
-{
-	const char *d = getenv("CCB_STATE_DIR");
-
-	return d && d[0] ? d : "/run/ccbench";
-}
-
-/* Field 22 of /proc/PID/stat: the start time, which tells a reused pid
- * apart. 0 when the process is gone or a zombie (it has finished). */
-static unsigned long long proc_starttime(long pid)
-{
-	char path[64], buf[1024], *p;
-	FILE *f;
-	size_t n;
-	int field;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* The command name may hold spaces and parentheses: skip past the last ')'. */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-		return 0;
-	p += 2; /* field 3, the state */
-	for (field = 3; field < 22 && p; field++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	return p ? strtoull(p, NULL, 10) : 0;
-}
-
 static int mkdir_p(const char *dir)
 {
 	char buf[PATH_MAX];
@@ -233,41 +202,7 @@ static int mkdir_p(const char *dir)
 	return 0;
 }
 
-static json_t *own_command(void)
-{
-	char buf[1024];
-	ssize_t n;
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return json_string("ccbench");
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return json_string("ccbench");
-	for (ssize_t i = 0; i < n - 1; i++)
-		if (buf[i] == '\0')
-			buf[i] = ' ';
-	buf[n] = '\0';
-	return json_string(buf);
-}
-
-/* State files are opened without following links, and temporary ones
- * are made new (O_EXCL): a name planted in the directory is never
- * written or read through. */
-static json_t *load_nofollow(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	json_t *doc;
-
-	if (fd < 0)
-		return NULL;
-	doc = json_loadfd(fd, 0, NULL);
-	close(fd);
-	return doc;
-}
-
-static int dump_new(json_t *doc, const char *tmp)
+int ccb_undo_dump_new(json_t *doc, const char *tmp)
 {
 	int fd, r = 0;
 
@@ -312,16 +247,29 @@ static int state_write(void)
 			json_decref(entries);
 			return r;
 		}
-		snprintf(state_path, sizeof(state_path), "%s/run-%ld-%llu.json", dir,
-		         (long)getpid(), proc_starttime(getpid()));
+		/* Made by someone else before us, or a link: refused, no record
+		 * written (and so no change made). */
+		int dfd = ccb_undo_open_state_dir();
+		if (dfd < 0) {
+			json_decref(entries);
+			return -EPERM;
+		}
+		close(dfd);
+		/* The boot and the PID namespace in the name: a persistent
+		 * directory, or one shared by containers, never sees two runs
+		 * under one name. */
+		snprintf(state_path, sizeof(state_path), "%s/run-%ld-%llu-%.8s-%s.json", dir,
+		         (long)getpid(), ccb_undo_proc_starttime(getpid()), ccb_undo_boot_id(),
+		         ccb_undo_ns_digits(ccb_undo_pid_ns()));
 	}
-	doc = json_pack("{s:i, s:i, s:I, s:o, s:o}", "ccbench_state", 1, "pid", (int)getpid(),
-	                "starttime", (json_int_t)proc_starttime(getpid()), "command", own_command(),
-	                "entries", entries);
+	doc = json_pack("{s:i, s:i, s:I, s:s, s:s, s:s, s:o, s:o}", "ccbench_state", 2, "pid",
+	                (int)getpid(), "starttime", (json_int_t)ccb_undo_proc_starttime(getpid()),
+	                "boot_id", ccb_undo_boot_id(), "pid_ns", ccb_undo_pid_ns(), "host",
+	                ccb_undo_host(), "command", ccb_undo_own_command(), "entries", entries);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
 	if (!doc) {
 		r = -ENOMEM;
-	} else if ((r = dump_new(doc, tmp)) < 0) {
+	} else if ((r = ccb_undo_dump_new(doc, tmp)) < 0) {
 		fprintf(stderr, "ccbench: write %s: %s\n", tmp, strerror(-r));
 	} else if (rename(tmp, state_path) < 0) {
 		r = -errno;
@@ -358,6 +306,8 @@ static int push(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(vo
 	e->arg = arg;
 	e->free_arg = free_arg;
 	e->record = record;
+	e->cl = NULL;
+	e->ckey[0] = '\0';
 	if (record) {
 		int r;
 
@@ -410,6 +360,61 @@ int ccb_undo_push_state(const char *what, ccb_undo_fn fn, void *arg, void (*free
 	return push(what, fn, arg, free_arg, record);
 }
 
+static struct entry *find_entry(int handle)
+{
+	for (int i = 0; i < n_entries; i++)
+		if (log_entries[i].handle == handle)
+			return &log_entries[i];
+	return NULL;
+}
+
+int ccb_undo_push_cluster(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(void *),
+                          json_t *record, rados_t cl)
+{
+	char key[160], err[512];
+	struct entry *e;
+	json_t *cmd;
+	int h, r;
+
+	if (!record || ccb_undo_cluster_key(key, sizeof(key), next_handle) < 0) {
+		json_decref(record);
+		if (free_arg)
+			free_arg(arg);
+		return -ENOMEM;
+	}
+	/* The local record names its copy, so a local restore removes both. */
+	json_object_set_new(record, "cluster_key", json_string(key));
+	h = push(what, fn, arg, free_arg, record);
+	if (h < 0 || !(e = find_entry(h)))
+		return h;
+	cmd = ccb_undo_own_command();
+	r = ccb_undo_cluster_put(cl, key, e->record, cmd, err, sizeof(err));
+	json_decref(cmd);
+	if (r < 0) {
+		fprintf(stderr,
+		        "ccbench: warning: %s: the record could not be kept on the cluster too "
+		        "(%s): if this host goes down before the run ends, only `ccbench restore` "
+		        "on this host (from %s) finds it\n",
+		        what, err, ccb_undo_state_dir());
+		return h;
+	}
+	e->cl = cl;
+	snprintf(e->ckey, sizeof(e->ckey), "%s", key);
+	return h;
+}
+
+/* The entry is settled (undone, or kept on purpose): its cluster copy goes. */
+static void cluster_forget(const struct entry *e)
+{
+	char err[512];
+
+	if (e->cl && ccb_undo_cluster_rm(e->cl, e->ckey, err, sizeof(err)) < 0)
+		fprintf(stderr,
+		        "ccbench: warning: %s: its record on the cluster (config-key %s) stays: %s "
+		        "(`ccbench restore -c CONF` removes it)\n",
+		        e->what, e->ckey, err);
+}
+
 int ccb_undo_state_set(int handle, const char *key, json_t *value)
 {
 	for (int i = 0; i < n_entries; i++) {
@@ -418,6 +423,18 @@ int ccb_undo_state_set(int handle, const char *key, json_t *value)
 		if (!log_entries[i].record)
 			break;
 		json_object_set_new(log_entries[i].record, key, value);
+		if (log_entries[i].cl) {
+			char err[512];
+			json_t *cmd = ccb_undo_own_command();
+
+			if (ccb_undo_cluster_put(log_entries[i].cl, log_entries[i].ckey,
+			                         log_entries[i].record, cmd, err, sizeof(err)) < 0)
+				fprintf(stderr,
+				        "ccbench: warning: %s: update its record on the "
+				        "cluster: %s\n",
+				        log_entries[i].what, err);
+			json_decref(cmd);
+		}
 		return state_write();
 	}
 	json_decref(value);
@@ -437,6 +454,8 @@ static int run_entry(struct entry *e)
 
 	if (r < 0)
 		fprintf(stderr, "ccbench: undo failed: %s: %s\n", e->what, strerror(-r));
+	else
+		cluster_forget(e);
 	/* An undo that waits on the cluster (an image removal behind a down
 	 * OSD) is why an interrupted run is slow to end: say which, and how long. */
 	double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -479,6 +498,7 @@ void ccb_undo_drop(int handle)
 			continue;
 		json_t *record = log_entries[i].record;
 
+		cluster_forget(&log_entries[i]);
 		if (log_entries[i].free_arg)
 			log_entries[i].free_arg(log_entries[i].arg);
 		memmove(&log_entries[i], &log_entries[i + 1],
@@ -543,108 +563,4 @@ int ccb_undo_unwind_to(int mark)
 			first = r;
 	}
 	return first;
-}
-
-/* ---- stranded state of dead runs ---------------------------------------- */
-
-static bool is_state_name(const char *name)
-{
-	size_t l = strlen(name);
-
-	return strncmp(name, "run-", 4) == 0 && l > 9 && strcmp(name + l - 5, ".json") == 0;
-}
-
-int ccb_undo_state_stranded(json_t **out)
-{
-	const char *dir = ccb_undo_state_dir();
-	json_t *list = json_array();
-	struct dirent *de;
-	DIR *d;
-
-	if (!list)
-		return -ENOMEM;
-	*out = list;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		char path[PATH_MAX];
-		json_t *doc, *entries;
-		json_int_t pid;
-
-		if (!is_state_name(de->d_name))
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
-			continue;
-		doc = load_nofollow(path);
-		entries = json_object_get(doc, "entries");
-		pid = json_integer_value(json_object_get(doc, "pid"));
-		if (!json_is_array(entries) || pid <= 0) {
-			fprintf(stderr, "ccbench: %s: not a ccbench state file; ignored\n", path);
-			json_decref(doc);
-			continue;
-		}
-		/* A live process with the same start time is a run in progress: not ours to undo.
-		 */
-		if (proc_starttime((long)pid) ==
-		    (unsigned long long)json_integer_value(json_object_get(doc, "starttime"))) {
-			json_decref(doc);
-			continue;
-		}
-		json_array_append_new(
-		    list, json_pack("{s:s, s:I, s:O, s:O}", "file", path, "pid", pid, "command",
-		                    json_object_get(doc, "command"), "entries", entries));
-		json_decref(doc);
-	}
-	closedir(d);
-	return 0;
-}
-
-int ccb_undo_state_report(void)
-{
-	json_t *list = NULL, *f, *e;
-	size_t i, j;
-	int n = 0;
-
-	if (ccb_undo_state_stranded(&list) < 0)
-		return 0;
-	json_array_foreach(list, i, f)
-	{
-		json_array_foreach(json_object_get(f, "entries"), j, e)
-		{
-			fprintf(stderr,
-			        "ccbench: warning: run pid %lld (%s) died without undoing: %s\n",
-			        (long long)json_integer_value(json_object_get(f, "pid")),
-			        json_string_value(json_object_get(f, "command")),
-			        json_string_value(json_object_get(e, "what")));
-			n++;
-		}
-	}
-	if (n)
-		fprintf(stderr,
-		        "ccbench: warning: %d stranded change%s recorded in %s; put %s back "
-		        "with: ccbench restore\n",
-		        n, n == 1 ? "" : "s", ccb_undo_state_dir(), n == 1 ? "it" : "them");
-	json_decref(list);
-	return n;
-}
-
-int ccb_undo_state_resolve(const char *file, json_t *remaining)
-{
-	json_t *doc;
-	char tmp[PATH_MAX + 8];
-	int r = 0;
-
-	if (!json_array_size(remaining))
-		return unlink(file) < 0 && errno != ENOENT ? -errno : 0;
-	doc = load_nofollow(file);
-	if (!doc)
-		return -EIO;
-	json_object_set(doc, "entries", remaining);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
-	r = dump_new(doc, tmp);
-	if (r == 0 && rename(tmp, file) < 0)
-		r = -errno;
-	json_decref(doc);
-	return r;
 }

@@ -9,6 +9,9 @@
 #define CCBENCH_UNDO_H
 
 #include <jansson.h>
+#include <rados/librados.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 /** Undo one change. @return 0 or -errno (reported, the unwind goes on). */
 typedef int (*ccb_undo_fn)(void *arg);
@@ -88,11 +91,21 @@ const char *ccb_undo_signal_text(int n);
  * power) would strand outside the process -- a read_ahead_kb value, a
  * mapping, a fuse mount, a loop device -- are pushed with a record, a JSON
  * object {"kind": ..., ...} describing how to undo them from another
- * process. The records of a run live in one file, DIR/run-PID-START.json
+ * process. The records of a run live in one file in DIR (see below)
  * (DIR: $CCB_STATE_DIR or /run/ccbench), rewritten before each change and
  * removed when the log unwinds cleanly. A later run finds the files of
  * dead processes, reports them, and `ccbench restore` undoes them.
+ *
+ * A run is known by pid + start time, the boot id and the PID namespace,
+ * all in the file's name (run-PID-START-BOOT8-NS.json) and its top level
+ * ({"ccbench_state": 2, "pid", "starttime", "boot_id", "pid_ns", "host",
+ * "command" (redacted), "entries"}). Records of cluster-side changes are
+ * also kept on the cluster (ccb_undo_push_cluster()), for a client host
+ * that rebooted. Other files in DIR (locks, mount points) are left alone.
  */
+
+/** Largest state file read back, in bytes: a larger one is skipped. */
+#define CCB_UNDO_RECORD_MAX (1 << 20)
 
 /**
  * Like ccb_undo_push(), and also write @p record (stolen, with "what"
@@ -117,11 +130,47 @@ int ccb_undo_state_set(int handle, const char *key, json_t *value);
 const char *ccb_undo_state_dir(void);
 
 /**
+ * Refuse a state directory someone else could have written records into:
+ * a symbolic link or not a directory, owned by neither root nor the euid,
+ * or writable by its group or others. An absent one is fine (the first
+ * record makes it, 0700). Called before any command touches the cluster.
+ *
+ * @return 0, or -EPERM with the reason (naming the directory) in @p err.
+ */
+int ccb_undo_state_dir_check(char *err, size_t err_len);
+
+/** This boot's id (/proc/sys/kernel/random/boot_id), or "" when unknown. */
+const char *ccb_undo_boot_id(void);
+
+/** This process's PID namespace ("pid:[4026531836]"), or "". */
+const char *ccb_undo_pid_ns(void);
+
+/** This host's name, or "". */
+const char *ccb_undo_host(void);
+
+/**
+ * Whether the run that @p id (an object with "pid", "starttime" and, when
+ * recorded, "host", "boot_id", "pid_ns") names may still be running. A run
+ * on another host, or in another PID namespace of this boot, cannot be
+ * judged by its pid: it may be alive (*@p maybe_alive). A run of an earlier
+ * boot of this host is gone. Otherwise the pid decides.
+ *
+ * @return NULL when the run is gone, else why it may be alive ("a live
+ *         run", "a run on another host", "a run in another PID namespace").
+ */
+const char *ccb_undo_judge(const json_t *id, bool *maybe_alive);
+
+/**
  * The state files of processes that are gone.
  *
- * @param out  an array of {"file", "pid", "command", "entries": [record...]},
- *             entries in the order they were made (undo newest first)
- * @return 0 (also when the directory does not exist), or -ENOMEM.
+ * @param out  an array of {"file", "pid", "command", "host", "entries": [record...]},
+ *             entries in the order they were made (undo newest first);
+ *             runs that may be alive elsewhere (see ccb_undo_judge()) are
+ *             listed with "maybe_alive": why. Files that are not regular,
+ *             too large or not state files are skipped with a line on
+ *             stderr; none is ever opened in a way that could block.
+ * @return 0 (also when the directory does not exist), -EPERM (the
+ *         directory is refused, message on stderr), or -ENOMEM.
  */
 int ccb_undo_state_stranded(json_t **out);
 
@@ -140,5 +189,49 @@ int ccb_undo_state_report(void);
  * @return 0 or -errno.
  */
 int ccb_undo_state_resolve(const char *file, json_t *remaining);
+
+/*
+ * Copies on the cluster (src/undo_cluster.c): one mon config-key per
+ * record, CCB_UNDO_CLUSTER_PREFIX BOOT_ID/PID-STARTTIME-HANDLE, holding
+ * {"ccbench_cluster_record": 1, "run": {"host", "boot_id", "pid_ns",
+ * "pid", "starttime", "command", "time"}, "record": {...}}, redacted.
+ */
+#define CCB_UNDO_CLUSTER_PREFIX "ccbench/run/"
+/** Largest cluster copy written or read back, in bytes. */
+#define CCB_UNDO_CLUSTER_MAX 65536
+
+/**
+ * Like ccb_undo_push_state(), and also keep the record (with its key as
+ * "cluster_key") in the config-key store of the cluster @p cl is connected
+ * to, so `ccbench restore -c CONF` finds it from any host. @p cl must stay
+ * connected until the entry's undo has run (its free_arg may shut it
+ * down). When the cluster refuses the copy, the run goes on with the
+ * local record and a warning.
+ *
+ * @return a handle > 0, or -errno as ccb_undo_push_state().
+ */
+int ccb_undo_push_cluster(const char *what, ccb_undo_fn fn, void *arg, void (*free_arg)(void *),
+                          json_t *record, rados_t cl);
+
+/** The key of this run's record @p handle. @return 0 or -ENAMETOOLONG. */
+int ccb_undo_cluster_key(char *buf, size_t len, int handle);
+
+/**
+ * Write @p record (redacted copy) under @p key, with this run's identity
+ * and @p command (may be NULL). @return 0 or -errno (reason in @p err).
+ */
+int ccb_undo_cluster_put(rados_t cl, const char *key, const json_t *record, const json_t *command,
+                         char *err, size_t err_len);
+
+/** Remove @p key (absent is fine). @return 0 or -errno (reason in @p err). */
+int ccb_undo_cluster_rm(rados_t cl, const char *key, char *err, size_t err_len);
+
+/**
+ * Every key under CCB_UNDO_CLUSTER_PREFIX with its value (a string), as
+ * one object in *@p out.
+ *
+ * @return 0, or -errno of the mon command / -EBADMSG (reason in @p err).
+ */
+int ccb_undo_cluster_list(rados_t cl, json_t **out, char *err, size_t err_len);
 
 #endif

@@ -9,6 +9,7 @@
 #include <ccbench/path.h>
 #include <ccbench/path_krbd.h>
 #include <ccbench/path_rbd.h>
+#include <ccbench/restore.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
@@ -142,107 +143,8 @@ uint64_t ccb_krbd_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, b
 
 /* ---- ccbench restore (alias krbd restore) ------------------------------------ */
 
+/* The command moved to src/restore.c; the old name stays for its callers. */
 int ccb_krbd_restore(const struct ccb_opts *o)
 {
-	char only_disk[64] = "", msg[PATH_MAX + 256];
-	json_t *files = NULL, *f;
-	size_t i;
-	int first = 0, done = 0;
-
-	if (o->device) {
-		char real[PATH_MAX];
-		struct stat st;
-
-		if (!realpath(o->device, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode) ||
-		    ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_rdev, NULL, 0, only_disk,
-		                           sizeof(only_disk)) < 0) {
-			fprintf(stderr, "ccbench: --device %s: not a block device\n", o->device);
-			return -EINVAL;
-		}
-	}
-	/* Records are acted on as root: only from a directory nobody else
-	 * could have written them into. */
-	if (ccb_map_check_state_dir(ccb_undo_state_dir(), msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "ccbench: restore: %s\n", msg);
-		return -EPERM;
-	}
-	if (ccb_undo_state_stranded(&files) < 0)
-		return -ENOMEM;
-	json_array_foreach(files, i, f)
-	{
-		json_t *entries = json_object_get(f, "entries"), *left;
-		const char *file = json_string_value(json_object_get(f, "file"));
-
-		if (ccb_map_check_state_file(file, msg, sizeof(msg)) < 0) {
-			fprintf(stderr, "ccbench: restore: %s\n", msg);
-			if (!first)
-				first = -EPERM;
-			continue;
-		}
-		left = json_array();
-
-		/* Newest first, as the unwind would have: loop before mount before process. */
-		for (size_t j = json_array_size(entries); j-- > 0;) {
-			json_t *e = json_array_get(entries, j);
-			const char *kind = json_string_value(json_object_get(e, "kind"));
-			int r;
-
-			msg[0] = '\0';
-			if (kind && strcmp(kind, "read_ahead_kb") == 0) {
-				const char *disk = json_string_value(json_object_get(e, "disk"));
-				json_t *orig = json_object_get(e, "original"),
-				       *set = json_object_get(e, "set");
-
-				if (disk && only_disk[0] && strcmp(disk, only_disk) != 0) {
-					json_array_insert(left, 0, e);
-					continue;
-				}
-				if (!json_is_integer(orig) || !json_is_integer(set) ||
-				    json_integer_value(orig) < 0 || json_integer_value(set) < 0)
-					r = -EINVAL,
-					snprintf(msg, sizeof(msg),
-					         "invalid record (read_ahead_kb): original "
-					         "and set must be numbers; nothing touched");
-				else
-					r = ccb_sysfs_restore_read_ahead_kb(
-					    disk, (uint64_t)json_integer_value(orig),
-					    (uint64_t)json_integer_value(set), msg, sizeof(msg));
-			} else if (only_disk[0]) {
-				json_array_insert(left, 0, e);
-				continue;
-			} else if (kind && strcmp(kind, "osd_inject") == 0) {
-				r = ccb_osd_inject_restore(e, o, msg, sizeof(msg));
-			} else if (kind && strcmp(kind, "rbd_image") == 0) {
-				r = ccb_rbd_image_restore(e, o, msg, sizeof(msg));
-			} else {
-				r = ccb_map_restore(e, msg, sizeof(msg));
-				if (r == -ENOTSUP)
-					snprintf(msg, sizeof(msg),
-					         "%s: unknown record kind '%s'; kept", file,
-					         kind ? kind : "?");
-			}
-			if (r < 0) {
-				fprintf(stderr, "ccbench: restore: %s\n", msg);
-				json_array_insert(left, 0, e);
-				if (!first)
-					first = r;
-			} else {
-				printf("restored (run pid %lld): %s\n",
-				       (long long)json_integer_value(json_object_get(f, "pid")),
-				       msg);
-				done++;
-			}
-		}
-		int r = ccb_undo_state_resolve(file, left);
-		if (r < 0) {
-			fprintf(stderr, "ccbench: rewrite %s: %s\n", file, strerror(-r));
-			if (!first)
-				first = r;
-		}
-		json_decref(left);
-	}
-	if (!done && !first && !o->quiet)
-		printf("nothing to restore (no state of a dead run in %s)\n", ccb_undo_state_dir());
-	json_decref(files);
-	return first;
+	return ccb_restore_command(o);
 }

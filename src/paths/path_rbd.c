@@ -536,8 +536,9 @@ static int create_image(struct ccb_run *run, struct rbdrun *rr)
 	if (!o->keep) {
 		json_t *rec = image_record(rr, o);
 
-		r = rec ? ccb_undo_push_state("remove the temporary image", undo_remove_image, rr,
-		                              NULL, rec)
+		/* Kept on the cluster too (the image outlives this host's /run). */
+		r = rec ? ccb_undo_push_cluster("remove the temporary image", undo_remove_image, rr,
+		                                NULL, rec, rr->ctl)
 		        : -ENOENT;
 		rr->recorded = r > 0;
 		/* No record (its state directory is not ours to write, or the

@@ -1,6 +1,6 @@
 /*
  * Fuzz target: the crash state file and the records in it -- what
- * `ccbench krbd restore` reads back from the state directory after a
+ * `ccbench restore` reads back from the state directory after a
  * killed run (src/undo.c ccb_undo_state_stranded and _report) and the
  * check each record gets before its undo (src/paths/sysfs.c read_ahead_kb,
  * src/paths/map_restore.c ccb_map_restore: loop, fuse, krbd_map).
@@ -11,7 +11,7 @@
  * loop device, unmaps, unmounts, kills, writes outside the temporary
  * directory) trusted a record it should have refused, and the sandbox
  * (sandbox.c) aborts on the attempt. Then the file is rewritten with the
- * records that failed, as `krbd restore` does (ccb_undo_state_resolve,
+ * records that failed, as `restore` does (ccb_undo_state_resolve,
  * inside the temporary directory); the next input overwrites it.
  */
 #include <errno.h>
@@ -51,7 +51,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* What `krbd restore` (path_krbd.c) does with each record, newest first. */
+/* What `ccbench restore` (src/restore.c) does with each record, newest first. */
 static void restore_all(const json_t *files)
 {
 	char msg[PATH_MAX + 256];
@@ -83,7 +83,7 @@ static void restore_all(const json_t *files)
 			} else {
 				r = ccb_map_restore(e, msg, sizeof(msg));
 			}
-			/* Kept for a later restore, as path_krbd.c keeps it. */
+			/* Kept for a later restore, as src/restore.c keeps it. */
 			if (r < 0)
 				json_array_insert(left, 0, (json_t *)e);
 		}

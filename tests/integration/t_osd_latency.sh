@@ -10,7 +10,9 @@
 #   override, the others are unset, as they were;
 # - a client without osd 'allow *' caps: refused (exit 2), nothing set;
 # - SIGTERM mid-run: put back (exit 143); SIGKILL mid-run: the state file
-#   holds the record, `ccbench krbd restore` puts the values back;
+#   and the cluster (mon config-key ccbench/run/...) hold the records; with
+#   the state directory wiped (a client reboot), `ccbench restore -c CONF`
+#   puts the values back and removes the temporary image;
 # - an OSD restarted mid-run: the result names it, explain distrusts the
 #   run, the undo says it lost the setting (nothing to put back there);
 # - an OSD marked down and up again mid-run (a new up_from, the same
@@ -118,7 +120,14 @@ wait $pid || rc=$?
 [ $rc = 143 ] || fail "SIGTERM: exit $rc: $(cat t.err)"
 [ "$(inject_state)" = "$clean" ] || fail "SIGTERM: not put back: $(inject_state)"
 
-# ---- SIGKILL mid-run: the record, then krbd restore ----------------------------
+# ---- SIGKILL mid-run, the client's /run lost: restore -c from the cluster ------
+# The records of cluster-side changes (the OSD delay, the temporary image)
+# are kept on the cluster too, one mon config-key each: a reboot of the
+# client host (its state directory wiped) does not strand them.
+ccb_keys() { ceph_cli config-key ls 2>/dev/null | python3 -c '
+import json, sys
+print("\n".join(k for k in json.load(sys.stdin) if k.startswith("ccbench/run/")))'; }
+[ -z "$(ccb_keys)" ] || fail "config-keys of ccbench before the SIGKILL case: $(ccb_keys)"
 "$CCBENCH" rbd read --size 32M --osd-latency 20ms -d 60s -q -f json >/dev/null 2>k.err &
 pid=$!
 wait_for 60 "the OSDs delay (SIGKILL case)" set_now
@@ -128,15 +137,26 @@ kill -KILL $pid
 wait $pid 2>/dev/null || true
 set_now || fail "SIGKILL: expected the OSDs to keep delaying"
 grep -l '"osd_inject"' "$CCB_STATE_DIR"/run-*.json >/dev/null || fail "SIGKILL: no record in $CCB_STATE_DIR"
-# restore connects as the run did: from the record (here CEPH_CONF is set too).
-"$CCBENCH" krbd restore >rs.out 2>rs.err || fail "restore exit $?: $(cat rs.out rs.err)"
-grep -q "OSD-side latency of cluster $fsid: put back on" rs.out || fail "restore said: $(cat rs.out rs.err)"
-[ "$(inject_state)" = "$clean" ] || fail "restore: not put back: $(inject_state)"
-! ls "$CCB_STATE_DIR"/run-*.json >/dev/null 2>&1 || fail "restore: state file left"
-# The killed run's temporary image is in the record too, and restore removed
-# it (once the killed client's watch on it expired).
-grep -q "removed the temporary image rbd/ccbench-" rs.out || fail "restore did not remove the image: $(cat rs.out rs.err)"
-[ -z "$(new_images)" ] || fail "images left after restore: $(new_images)"
+grep -q '"boot_id"' "$CCB_STATE_DIR"/run-*.json || fail "SIGKILL: the record has no boot id"
+[ "$(ccb_keys | wc -l)" = 2 ] || fail "SIGKILL: expected 2 records on the cluster: $(ccb_keys)"
+# As a reboot of the client host would: its state directory is gone. A
+# fresh host view (an empty state directory) finds the records on the
+# cluster; the run (this host, this boot, its pid gone) is dead.
+rm -f "$CCB_STATE_DIR"/run-*.json
+mkdir -m 0700 fresh-state
+CCB_STATE_DIR=$PWD/fresh-state "$CCBENCH" restore -c "$CEPH_CONF" >rs.out 2>rs.err ||
+	fail "restore -c exit $?: $(cat rs.out rs.err)"
+grep -q "from its record on the cluster): OSD-side latency of cluster $fsid: put back on" rs.out ||
+	fail "restore -c said: $(cat rs.out rs.err)"
+[ "$(inject_state)" = "$clean" ] || fail "restore -c: not put back: $(inject_state)"
+# (once the killed client's watch on the image expired)
+grep -q "from its record on the cluster): removed the temporary image rbd/ccbench-" rs.out ||
+	fail "restore -c did not remove the image: $(cat rs.out rs.err)"
+[ -z "$(new_images)" ] || fail "images left after restore -c: $(new_images)"
+[ -z "$(ccb_keys)" ] || fail "records left on the cluster after restore -c: $(ccb_keys)"
+rmdir fresh-state
+"$CCBENCH" restore -c "$CEPH_CONF" >rs2.out 2>&1 || fail "second restore -c: $(cat rs2.out)"
+grep -q "nothing to restore" rs2.out || fail "second restore -c: $(cat rs2.out)"
 
 # A record that names an image made since under that name (another id) is
 # not acted on: the image stays, the record goes.

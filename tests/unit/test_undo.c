@@ -1,5 +1,7 @@
 /* Unit tests for src/undo.c: reverse unwinding, drop, failing undos, ownership of args,
- * and what a 2nd and a 3rd signal say and do. */
+ * and what a 2nd and a 3rd signal say and do; src/undo_state.c: the state directory's
+ * checks, records read only as bounded regular files, a run's identity and liveness,
+ * and the redacted command a record stores. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -535,8 +540,198 @@ static void test_signal_pipe_first(void **state)
 	assert_in_order(out, order, 3);
 }
 
+/* ---- the state directory and its records ----------------------------------------- */
+
+static void write_text(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void test_state_dir_check(void **state)
+{
+	char dir[] = "/tmp/ccb-undo-test.XXXXXX", p[PATH_MAX], err[PATH_MAX + 128];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/absent", dir);
+	setenv("CCB_STATE_DIR", p, 1);
+	assert_int_equal(ccb_undo_state_dir_check(err, sizeof(err)), 0);
+	setenv("CCB_STATE_DIR", dir, 1);
+	assert_int_equal(ccb_undo_state_dir_check(err, sizeof(err)), 0);
+	assert_int_equal(chmod(dir, 0770), 0);
+	assert_int_equal(ccb_undo_state_dir_check(err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "writable by its group"));
+	assert_non_null(strstr(err, dir));
+	/* Nor are records read from it, nor written into it. */
+	json_t *list = NULL;
+	assert_int_equal(ccb_undo_state_stranded(&list), -EPERM);
+	json_decref(list);
+	assert_true(ccb_undo_push_state("x", plain_undo_noop, NULL, NULL,
+	                                json_pack("{s:s}", "kind", "read_ahead_kb")) < 0);
+	assert_int_equal(chmod(dir, 0700), 0);
+	snprintf(p, sizeof(p), "%s/link", dir);
+	assert_int_equal(symlink(dir, p), 0);
+	setenv("CCB_STATE_DIR", p, 1);
+	assert_int_equal(ccb_undo_state_dir_check(err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "a symbolic link"));
+	unlink(p);
+	unsetenv("CCB_STATE_DIR");
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A FIFO, a symlink, a group-writable file and one over 1 MiB named like
+ * records: skipped, never opened in a way that blocks; the one real record
+ * of a dead run is listed. */
+static void test_state_bad_files(void **state)
+{
+	static const char rec[] = "{\"ccbench_state\": 1, \"pid\": 2147483647, \"starttime\": 1, "
+	                          "\"command\": \"ccbench\", \"entries\": [{\"kind\": \"x\"}]}";
+	char dir[] = "/tmp/ccb-undo-test.XXXXXX", p[PATH_MAX], q[PATH_MAX];
+	const char *names[] = {"run-1-1.json", "run-2-2.json", "run-3-3.json", "run-4-4.json",
+	                       "run-5-5.json"};
+	json_t *list = NULL;
+	char *big;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("CCB_STATE_DIR", dir, 1);
+	snprintf(p, sizeof(p), "%s/run-1-1.json", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	snprintf(p, sizeof(p), "%s/run-2-2.json", dir);
+	write_text(p, rec, 0600);
+	snprintf(q, sizeof(q), "%s/run-3-3.json", dir);
+	assert_int_equal(symlink(p, q), 0);
+	snprintf(p, sizeof(p), "%s/run-4-4.json", dir);
+	write_text(p, rec, 0620);
+	big = malloc((1 << 20) + 64);
+	assert_non_null(big);
+	memset(big, ' ', (1 << 20) + 63);
+	memcpy(big, rec, sizeof(rec) - 1);
+	big[(1 << 20) + 63] = '\0';
+	snprintf(p, sizeof(p), "%s/run-5-5.json", dir);
+	write_text(p, big, 0600);
+	free(big);
+	snprintf(p, sizeof(p), "%s/lock-259-0", dir); /* not a record: not looked at */
+	write_text(p, "x", 0600);
+
+	alarm(10); /* a FIFO opened for reading would block here */
+	assert_int_equal(ccb_undo_state_stranded(&list), 0);
+	alarm(0);
+	assert_int_equal(json_array_size(list), 1);
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(list, 0), "file")),
+	                       "run-2-2.json"));
+	json_decref(list);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		assert_int_equal(unlink(p), 0);
+	}
+	snprintf(p, sizeof(p), "%s/lock-259-0", dir);
+	unlink(p);
+	unsetenv("CCB_STATE_DIR");
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* This run's own record names it alive; another PID namespace or host may
+ * be alive; an earlier boot of this host, or a dead pid, is gone. */
+static void test_state_judge(void **state)
+{
+	char dir[] = "/tmp/ccb-undo-test.XXXXXX", path[PATH_MAX];
+	json_t *doc, *id;
+	bool maybe;
+	int h;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("CCB_STATE_DIR", dir, 1);
+	h = ccb_undo_push_state("x", plain_undo_noop, NULL, NULL,
+	                        json_pack("{s:s}", "kind", "read_ahead_kb"));
+	assert_true(h > 0);
+	snprintf(path, sizeof(path), "%s/run-%ld-", dir, (long)getpid());
+	/* The one file of this run. */
+	char cmd[PATH_MAX + 32];
+	snprintf(cmd, sizeof(cmd), "cat %s*.json", path);
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	doc = json_loadf(f, 0, NULL);
+	pclose(f);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "boot_id")), ccb_undo_boot_id());
+	assert_string_equal(json_string_value(json_object_get(doc, "pid_ns")), ccb_undo_pid_ns());
+	assert_true(strlen(ccb_undo_boot_id()) == 36);
+	assert_true(strncmp(ccb_undo_pid_ns(), "pid:[", 5) == 0);
+
+	assert_string_equal(ccb_undo_judge(doc, &maybe), "a live run");
+	assert_false(maybe);
+	id = json_deep_copy(doc);
+	json_object_set_new(id, "pid_ns", json_string("pid:[1]"));
+	assert_string_equal(ccb_undo_judge(id, &maybe), "a run in another PID namespace");
+	assert_true(maybe);
+	json_object_set_new(id, "boot_id", json_string("00000000-0000-0000-0000-000000000000"));
+	assert_null(ccb_undo_judge(id, &maybe)); /* an earlier boot: gone, whatever its pid */
+	json_object_set_new(id, "host", json_string("elsewhere"));
+	assert_string_equal(ccb_undo_judge(id, &maybe), "a run on another host");
+	assert_true(maybe);
+	json_decref(id);
+	id = json_deep_copy(doc);
+	json_object_set_new(id, "starttime", json_integer(1)); /* the pid reused */
+	assert_null(ccb_undo_judge(id, &maybe));
+	json_decref(id);
+	json_decref(doc);
+	assert_int_equal(ccb_undo_unwind(), 0);
+	unsetenv("CCB_STATE_DIR");
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A key on the command line reaches the record only as <redacted>: the
+ * test re-runs itself with one (CCB_UNDO_TEST_CHILD) and reads its record. */
+static void test_state_command_redacted(void **state)
+{
+	char dir[] = "/tmp/ccb-undo-test.XXXXXX", cmd[PATH_MAX + 64];
+	int st;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setenv("CCB_STATE_DIR", dir, 1);
+		setenv("CCB_UNDO_TEST_CHILD", "1", 1);
+		execl("/proc/self/exe", "test_undo", "-o", "key=AQBsecretsecret==", "--map-options",
+		      "rw,secret=AQBother", (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snprintf(cmd, sizeof(cmd), "cat %s/run-*.json", dir);
+	FILE *f = popen(cmd, "r");
+	json_t *doc = json_loadf(f, 0, NULL);
+	pclose(f);
+	assert_non_null(doc);
+	const char *c = json_string_value(json_object_get(doc, "command"));
+	assert_non_null(c);
+	assert_null(strstr(c, "AQBsecret"));
+	assert_null(strstr(c, "AQBother"));
+	assert_non_null(strstr(c, "key=<redacted>"));
+	json_decref(doc);
+	snprintf(cmd, sizeof(cmd), "rm -f %s/run-*.json", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
+	/* test_state_command_redacted's child: record, then die without unwinding. */
+	if (getenv("CCB_UNDO_TEST_CHILD"))
+		_exit(ccb_undo_push_state("x", plain_undo_noop, NULL, NULL,
+		                          json_pack("{s:s}", "kind", "read_ahead_kb")) > 0
+		          ? 0
+		          : 1);
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reverse_order, setup, teardown),
@@ -552,6 +747,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_on_signal_2_and_3, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_signal_chain, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_signal_pipe_first, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_state_dir_check, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_state_bad_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_state_judge, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_state_command_redacted, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
