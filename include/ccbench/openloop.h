@@ -60,6 +60,7 @@ struct ccb_openloop {
 	uint64_t late;           /**< submitted more than one period after the intended time */
 	uint64_t dropped;        /**< past the backlog bound: never submitted */
 	uint64_t left;           /**< still waiting when the run ended: never submitted */
+	uint64_t end_nsec;       /**< the end of the arrivals that count (ccb_openloop_finish) */
 	struct ccb_hist response; /**< end minus intended start, successful ops */
 	struct ccb_hist lag;      /**< submission minus intended start, where a slot was free */
 };
