@@ -395,12 +395,13 @@ static void test_engine_half_capacity_held(void **state)
 }
 
 /* At 40/s, twice the capacity: not held, arrivals dropped past the bound
- * of 40 waiting (reached after 2 s of 4, the backlog growing by 20/s), and the
+ * of 60 waiting (reached after 3 s of 4, the backlog growing by 20/s; the
+ * oldest go, so an issued arrival waited up to 60 / 40 = 1.5 s), and the
  * response time shows the wait that the service time hides. */
 static void test_engine_double_capacity_not_held(void **state)
 {
 	struct fixture *fx = *state;
-	const json_t *ol = run_fake(fx, "40", "40", 4, 200 * MSEC, 4000000);
+	const json_t *ol = run_fake(fx, "40", "60", 4, 200 * MSEC, 4000000);
 
 	print_ol("2 x M/D", ol);
 	assert_string_equal(json_string_value(json_object_get(ol, "verdict")), "not held");
