@@ -683,9 +683,10 @@ int ccb_cli_validate(const struct ccb_cli *cli, char *err, size_t err_len)
 	if (ops && ops->validate && ops->validate(&cli->opts, err, err_len) < 0)
 		return -EINVAL;
 	if (cli->ops && (cli->ops->flags & CCB_PATH_PHASED) && cli->opts.rate) {
-		snprintf(err, err_len,
-		         "--rate: not for %s, whose ops are its phases' calls, not a stream to pace",
-		         cli->command);
+		snprintf(
+		    err, err_len,
+		    "--rate: not for %s, whose ops are its phases' calls, not a stream to pace",
+		    cli->command);
 		return -EINVAL;
 	}
 	if (cli->ops && (cli->ops->flags & CCB_PATH_PHASED) && cli->opts.until_steady.on) {

@@ -842,7 +842,8 @@ int ccb_run_execute(struct ccb_run *run)
 	if (tasks0 && run->extra)
 		json_object_set_new(run->extra, "thread_cpu",
 		                    ccb_thread_cpu(run, tasks0, n_tasks0,
-		                               (double)(ccb_now_nsec() - tasks_nsec) / 1e9, host0));
+		                                   (double)(ccb_now_nsec() - tasks_nsec) / 1e9,
+		                                   host0));
 	cluster_state(run, "end");
 	/* What --malloc-trim did, beside the figures it may have changed. */
 	if (run->opts->malloc_trim_usec && run->extra)

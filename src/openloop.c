@@ -25,7 +25,8 @@
 #define HELD_ACHIEVED_SHARE 0.99
 #define HELD_LATE_SHARE     0.01
 #define HELD_RULE                                                                                  \
-	"held when achieved_ops_s >= 99 % of target_ops_s, none dropped, and late + left_at_end <= " \
+	"held when achieved_ops_s >= 99 % of target_ops_s, none dropped, and late + left_at_end "  \
+	"<= "                                                                                      \
 	"1 % of arrivals_total (late: submitted more than one mean gap after its intended start)"
 
 static uint64_t splitmix64(uint64_t *x)
@@ -178,8 +179,9 @@ int ccb_openloop_setup(struct ccb_run *run, char *err, size_t err_len)
 	}
 	if (bytes_s) {
 		if (!run->op_bytes) {
-			snprintf(err, err_len, "--rate '%s': bytes per second, but %s has no op size",
-			         o->rate, run->command);
+			snprintf(err, err_len,
+			         "--rate '%s': bytes per second, but %s has no op size", o->rate,
+			         run->command);
 			return -EINVAL;
 		}
 		ops_s = (double)bytes_s / (double)run->op_bytes;
@@ -241,7 +243,8 @@ static json_t *lag_json(const struct ccb_hist *h)
 	                 (double)h->max_nsec / 1e3);
 }
 
-json_t *ccb_openloop_json(const struct ccb_run *run, json_t *(*latency_json)(const struct ccb_hist *))
+json_t *ccb_openloop_json(const struct ccb_run *run,
+                          json_t *(*latency_json)(const struct ccb_hist *))
 {
 	const struct ccb_openloop_run *olr = run->openloop;
 	struct ccb_openloop *sum;
@@ -299,7 +302,8 @@ json_t *ccb_openloop_json(const struct ccb_run *run, json_t *(*latency_json)(con
 	if (!j)
 		goto out;
 	if (olr->target_bytes_s)
-		json_object_set_new(j, "target_bytes_s", json_integer((json_int_t)olr->target_bytes_s));
+		json_object_set_new(j, "target_bytes_s",
+		                    json_integer((json_int_t)olr->target_bytes_s));
 	json_object_set_new(j, "max_backlog",
 	                    olr->backlog_max
 	                        ? json_pack("{s:I}", "arrivals", (json_int_t)olr->backlog_max)

@@ -491,8 +491,7 @@ static int open_loop_validate(const struct ccb_opts *o, char *err, size_t err_le
 	}
 	r = ccb_parse_rate(o->rate, &ops_s, &bytes_s);
 	if (r < 0 || (!bytes_s && !(ops_s > 0))) {
-		snprintf(err, err_len,
-		         "--rate '%s': %s", o->rate,
+		snprintf(err, err_len, "--rate '%s': %s", o->rate,
 		         r == -ERANGE ? "too large"
 		                      : "expected ops per second above 0 (500, 2.5) or bytes per "
 		                        "second with a unit (40MiB/s)");
@@ -504,14 +503,16 @@ static int open_loop_validate(const struct ccb_opts *o, char *err, size_t err_le
 	}
 	r = ccb_parse_count_or_duration(o->max_backlog, &count, &usec);
 	if (r < 0 || (!count && !usec)) {
-		snprintf(err, err_len,
-		         "--max-backlog '%s': expected a count of waiting arrivals above 0 (64) or the "
-		         "longest wait with a unit (500ms)",
-		         o->max_backlog);
+		snprintf(
+		    err, err_len,
+		    "--max-backlog '%s': expected a count of waiting arrivals above 0 (64) or the "
+		    "longest wait with a unit (500ms)",
+		    o->max_backlog);
 		return -EINVAL;
 	}
 	if (ccb_opt_given(o, "max-in-flight") && ccb_opt_given(o, "queue-depth")) {
-		snprintf(err, err_len, "--max-in-flight and --queue-depth: the same setting, give one");
+		snprintf(err, err_len,
+		         "--max-in-flight and --queue-depth: the same setting, give one");
 		return -EINVAL;
 	}
 	if (ccb_opt_given(o, "rate-seed") && strcmp(o->arrivals, "poisson") != 0) {

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 /* Every thread of this process from /proc/self/task; how many were read. */
 size_t ccb_tasks_read(struct ccb_task_cpu *t, size_t max)
 {
@@ -76,7 +75,7 @@ bool ccb_host_ticks(uint64_t *busy, uint64_t *all)
  * difference over the run) against the wall time: explain's client-cpu.
  */
 json_t *ccb_thread_cpu(const struct ccb_run *run, const struct ccb_task_cpu *t0, size_t n0,
-                          double wall_s, const uint64_t host0[2])
+                       double wall_s, const uint64_t host0[2])
 {
 	uint64_t host1[2];
 	double host_share = -1;
@@ -117,4 +116,3 @@ json_t *ccb_thread_cpu(const struct ccb_run *run, const struct ccb_task_cpu *t0,
 		json_object_set_new(tc, "host_busy_share", json_real(host_share));
 	return tc;
 }
-

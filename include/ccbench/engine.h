@@ -61,7 +61,7 @@ struct ccb_slot {
 	uint64_t start_nsec;
 	uint64_t intended_nsec; /**< open loop: the op's intended start (openloop.h) */
 	uint64_t end_nsec;      /**< written by ccb_slot_done() */
-	int ret;           /**< written by ccb_slot_done(): bytes or -errno */
+	int ret;                /**< written by ccb_slot_done(): bytes or -errno */
 	bool busy;
 	void *io; /**< the path's per-op handle (a completion) */
 	struct ccb_slot *next_done;

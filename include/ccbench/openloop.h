@@ -55,19 +55,19 @@ struct ccb_openloop {
 	/** When a slot last became free after all were busy; UINT64_MAX while all are. */
 	uint64_t free_since_nsec;
 
-	uint64_t arrivals_total; /**< arrivals whose intended time passed (to the run's end) */
-	uint64_t issued;         /**< arrivals submitted */
-	uint64_t late;           /**< submitted more than one period after the intended time */
-	uint64_t dropped;        /**< past the backlog bound: never submitted */
-	uint64_t left;           /**< still waiting when the run ended: never submitted */
-	uint64_t end_nsec;       /**< the end of the arrivals that count (ccb_openloop_finish) */
+	uint64_t arrivals_total;  /**< arrivals whose intended time passed (to the run's end) */
+	uint64_t issued;          /**< arrivals submitted */
+	uint64_t late;            /**< submitted more than one period after the intended time */
+	uint64_t dropped;         /**< past the backlog bound: never submitted */
+	uint64_t left;            /**< still waiting when the run ended: never submitted */
+	uint64_t end_nsec;        /**< the end of the arrivals that count (ccb_openloop_finish) */
 	struct ccb_hist response; /**< end minus intended start, successful ops */
 	struct ccb_hist lag;      /**< submission minus intended start, where a slot was free */
 };
 
 /** The run's open-loop parameters, from the options (run->openloop). */
 struct ccb_openloop_run {
-	double target_ops_s;   /**< the whole run's (a group's: this member's share) */
+	double target_ops_s;     /**< the whole run's (a group's: this member's share) */
 	uint64_t target_bytes_s; /**< as given, when --rate was bytes per second; else 0 */
 	enum ccb_arrivals arrivals;
 	uint64_t seed;

@@ -217,7 +217,8 @@ static void *dfake_main(void *arg)
 		pthread_mutex_unlock(&f->lock);
 		now = ccb_now_nsec();
 		if (due > now) {
-			struct timespec ts = {(time_t)((due - now) / SEC), (long)((due - now) % SEC)};
+			struct timespec ts = {(time_t)((due - now) / SEC),
+			                      (long)((due - now) % SEC)};
 			nanosleep(&ts, NULL);
 		}
 		pthread_mutex_lock(&f->lock);
@@ -365,18 +366,18 @@ static json_t *run_fake(struct fixture *fx, const char *rate, const char *backlo
 
 static void print_ol(const char *what, const json_t *ol)
 {
-	fprintf(stderr,
-	        "%s: target %.0f/s achieved %.1f/s, arrivals %.0f late %.0f dropped %.0f left %.0f, "
-	        "response p99 %.0f us, service p99 %.0f us, lag p99 %.0f us: %s\n",
-	        what, json_number_value(json_object_get(ol, "target_ops_s")),
-	        json_number_value(json_object_get(ol, "achieved_ops_s")),
-	        json_number_value(json_object_get(ol, "arrivals_total")),
-	        json_number_value(json_object_get(ol, "late")),
-	        json_number_value(json_object_get(ol, "dropped")),
-	        json_number_value(json_object_get(ol, "left_at_end")),
-	        num(ol, "response_time_us", "p99"), num(ol, "service_time_us", "p99"),
-	        num(ol, "issuer_lag_us", "p99"),
-	        json_string_value(json_object_get(ol, "verdict")));
+	fprintf(
+	    stderr,
+	    "%s: target %.0f/s achieved %.1f/s, arrivals %.0f late %.0f dropped %.0f left %.0f, "
+	    "response p99 %.0f us, service p99 %.0f us, lag p99 %.0f us: %s\n",
+	    what, json_number_value(json_object_get(ol, "target_ops_s")),
+	    json_number_value(json_object_get(ol, "achieved_ops_s")),
+	    json_number_value(json_object_get(ol, "arrivals_total")),
+	    json_number_value(json_object_get(ol, "late")),
+	    json_number_value(json_object_get(ol, "dropped")),
+	    json_number_value(json_object_get(ol, "left_at_end")),
+	    num(ol, "response_time_us", "p99"), num(ol, "service_time_us", "p99"),
+	    num(ol, "issuer_lag_us", "p99"), json_string_value(json_object_get(ol, "verdict")));
 }
 
 /* D = 200 ms, M = 4 slots: capacity 20/s. At 10/s: held, response about
@@ -416,12 +417,9 @@ static void test_engine_double_capacity_not_held(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_uniform_exact),
-	    cmocka_unit_test(test_poisson_rate_and_cv),
-	    cmocka_unit_test(test_backlog_bound),
-	    cmocka_unit_test(test_lag_only_with_a_free_slot),
-	    T(test_engine_half_capacity_held),
-	    T(test_engine_double_capacity_not_held),
+	    cmocka_unit_test(test_uniform_exact), cmocka_unit_test(test_poisson_rate_and_cv),
+	    cmocka_unit_test(test_backlog_bound), cmocka_unit_test(test_lag_only_with_a_free_slot),
+	    T(test_engine_half_capacity_held),    T(test_engine_double_capacity_not_held),
 	};
 
 	alarm(60);
