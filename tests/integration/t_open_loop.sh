@@ -1,5 +1,6 @@
 # Open-loop load (--rate, issue 33): rados 4K writes on the throwaway cluster.
-# - A low rate with room in the slots: held, achieved within 5 % of the
+# - A low rate with room in the slots (20/s: a gap of 50 ms, so that a
+#   loaded machine's scheduling delays do not make arrivals late): held, achieved within 5 % of the
 #   target, every arrival issued, response p99 >= service p99 (it counts
 #   from the intended start, which is never after the submission).
 # - With a client-side injected OSD delay (up to 50 ms a message) and two
@@ -26,22 +27,22 @@ exec(sys.argv[2])
 print(ok)' "$1" "$2"
 }
 
-"$CCBENCH" rados write -p "$POOL" -b 4K --rate 100 --max-in-flight 16 -d 3s -q -f json >held.json
+"$CCBENCH" rados write -p "$POOL" -b 4K --rate 20 --max-in-flight 16 -d 3s -q -f json >held.json
 # Poisson at the same rate: held too; achieved against what arrived (the
-# count of 300 arrivals spreads by +-17 around the target's).
-"$CCBENCH" rados write -p "$POOL" -b 4K --rate 100 --arrivals poisson --max-in-flight 16 -d 3s \
+# count of 60 arrivals spreads by +-8 around the target's).
+"$CCBENCH" rados write -p "$POOL" -b 4K --rate 20 --arrivals poisson --max-in-flight 16 -d 3s \
 	-q -f json >poisson.json
 ok=$(olcheck held.json '
 ok = all([o["verdict"] == "held", abs(o["achieved_ops_s"] / o["target_ops_s"] - 1) <= 0.05,
-     o["target_ops_s"] == 100, o["arrivals"] == "uniform", o["max_in_flight"] == 16,
-     o["dropped"] == 0, o["arrivals_total"] >= 290, r["n"] == s["n"] == d["ops"],
+     o["target_ops_s"] == 20, o["arrivals"] == "uniform", o["max_in_flight"] == 16,
+     o["dropped"] == 0, o["arrivals_total"] >= 59, r["n"] == s["n"] == d["ops"],
      r["p99"] >= s["p99"], r["min"] >= s["min"],
      d["latency_us"]["p99"] == s["p99"], d["status"] == "ok"])')
 [ "$ok" = True ] || fail "low rate: $(show held.json)"
 ok=$(olcheck poisson.json '
 ok = all([o["verdict"] == "held", o["arrivals"] == "poisson", o["seed"] >= 0,
      abs(o["achieved_ops_s"] / o["offered_ops_s"] - 1) <= 0.02, o["dropped"] == 0,
-     abs(o["arrivals_total"] - 300) <= 5 * 300 ** 0.5, r["p99"] >= s["p99"]])')
+     abs(o["arrivals_total"] - 60) <= 5 * 60 ** 0.5, r["p99"] >= s["p99"]])')
 [ "$ok" = True ] || fail "poisson: $(show poisson.json)"
 
 "$CCBENCH" rados write -p "$POOL" -b 4K --rate 400 --arrivals poisson --rate-seed 7 \
