@@ -3,6 +3,9 @@
  * and keeps them full: submit, wait for completions, record, resubmit.
  * Library threads only stamp and queue completed slots (ccb_slot_done), so
  * all statistics are written by exactly one thread and merged after join.
+ * An open loop (--rate) hooks in at three points: fill() takes only due
+ * arrivals, reap() records the response time, the wait ends at the next
+ * arrival (openloop.c has the schedule and the backlog).
  */
 #include <ccbench/cluster.h>
 #include <ccbench/cluster_sched.h>

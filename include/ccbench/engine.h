@@ -9,6 +9,10 @@
  * ccb_slot_done(): it stamps the end time and queues the slot under the
  * client's lock, nothing else. The main thread only reads atomics (for
  * progress) and sets the stop flag.
+ *
+ * With --rate the same loop runs open: a client fills a free slot only
+ * with an arrival that is due by its schedule, and sleeps until the next
+ * one (openloop.h). Without it, one predictable branch per op is the cost.
  */
 #ifndef CCBENCH_ENGINE_H
 #define CCBENCH_ENGINE_H
