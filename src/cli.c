@@ -12,6 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Another row of the same field was given (--max-in-flight is -t's). */
+static bool same_field_given(const struct ccb_opts *o, const struct ccb_opt_desc *d)
+{
+	for (const struct ccb_opt_desc *e = ccb_opt_table; e->name; e++)
+		if (e != d && e->offset == d->offset && o->given[e - ccb_opt_table])
+			return true;
+	return false;
+}
+
 /* Defaults that differ by command, and how a default reads where no value
  * says it (see struct ccb_command). */
 static const char *const rbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
@@ -367,7 +376,7 @@ static int apply_command_defaults(struct ccb_cli *cli, const struct ccb_command 
 	for (const char *const *kv = cmd->defaults; kv && kv[0]; kv += 2) {
 		const struct ccb_opt_desc *d = ccb_opt_find(kv[0]);
 
-		if (cli->opts.given[d - ccb_opt_table])
+		if (cli->opts.given[d - ccb_opt_table] || same_field_given(&cli->opts, d))
 			continue;
 		if (ccb_opt_set(&cli->opts, d, kv[1], err, err_len) < 0)
 			return -EINVAL;
@@ -680,6 +689,13 @@ int ccb_cli_validate(const struct ccb_cli *cli, char *err, size_t err_len)
 		return -EINVAL;
 	if (ops && ops->validate && ops->validate(&cli->opts, err, err_len) < 0)
 		return -EINVAL;
+	if (cli->ops && (cli->ops->flags & CCB_PATH_PHASED) && cli->opts.rate) {
+		snprintf(
+		    err, err_len,
+		    "--rate: not for %s, whose ops are its phases' calls, not a stream to pace",
+		    cli->command);
+		return -EINVAL;
+	}
 	if (cli->ops && (cli->ops->flags & CCB_PATH_PHASED) && cli->opts.until_steady.on) {
 		snprintf(err, err_len,
 		         "--until-steady: not for %s, whose phases each run to completion (no "

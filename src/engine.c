@@ -3,17 +3,22 @@
  * and keeps them full: submit, wait for completions, record, resubmit.
  * Library threads only stamp and queue completed slots (ccb_slot_done), so
  * all statistics are written by exactly one thread and merged after join.
+ * An open loop (--rate) hooks in at three points: fill() takes only due
+ * arrivals, reap() records the response time, the wait ends at the next
+ * arrival (openloop.c has the schedule and the backlog).
  */
 #include <ccbench/cluster.h>
 #include <ccbench/cluster_sched.h>
 #include <ccbench/cluster_state.h>
 #include <ccbench/release.h>
 #include <ccbench/engine.h>
+#include <ccbench/openloop.h>
 #include <ccbench/path.h>
 #include <ccbench/progress.h>
 #include <ccbench/undo.h>
 
-#include <dirent.h>
+#include "thread_cpu.h"
+
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -195,6 +200,9 @@ static void reap(struct ccb_client *cl, struct ccb_slot *s)
 		size_t sec = (size_t)((s->end_nsec - run->start_nsec) / 1000000000ull);
 
 		ccb_hist_record(&cl->hist, lat);
+		if (cl->ol)
+			ccb_openloop_done(cl->ol, s->intended_nsec, s->end_nsec,
+			                  cl->in_flight + 1 == cl->n_slots);
 		if (ccb_series_add(&cl->series, sec, s->len_bytes, lat) < 0)
 			op_failed(cl, s, -ENOMEM, "record");
 		if (!cl->first_op_nsec)
@@ -208,25 +216,31 @@ static void reap(struct ccb_client *cl, struct ccb_slot *s)
 		ops->release(cl, s);
 }
 
-/* Fill every free slot unless a stop condition holds. */
+/* Fill every free slot unless a stop condition holds; in an open loop,
+ * only with the arrivals that are due. */
 static void fill(struct ccb_client *cl, bool *path_end)
 {
 	struct ccb_run *run = cl->run;
 
 	for (unsigned i = 0; i < cl->n_slots && !*path_end; i++) {
 		struct ccb_slot *s = &cl->slots[i];
+		uint64_t now;
 		int r;
 
 		if (s->busy)
 			continue;
 		if (atomic_load(&run->stop) != CCB_STOP_NONE)
 			return;
+		now = ccb_now_nsec();
+		if (cl->ol && !ccb_openloop_take(cl->ol, now, cl->in_flight + 1 == cl->n_slots,
+		                                 &s->intended_nsec))
+			return;
 		if (run->total_bytes &&
 		    atomic_fetch_add(&run->issued_bytes, run->buf_bytes) >= run->total_bytes) {
 			ccb_run_stop(run, CCB_STOP_DONE, 0, "--total reached");
 			return;
 		}
-		s->start_nsec = ccb_now_nsec();
+		s->start_nsec = now;
 		s->busy = true;
 		cl->in_flight++;
 		r = run->ops->submit(cl, s);
@@ -294,14 +308,16 @@ static void *client_main(void *arg)
 		}
 
 		pthread_mutex_lock(&cl->lock);
-		if (!cl->done_head && cl->in_flight) {
+		/* An open loop also sleeps with nothing in flight: until its next
+		 * arrival, when a slot is free for it. */
+		if (!cl->done_head && (cl->in_flight || cl->ol)) {
+			uint64_t until = ccb_now_nsec() + TICK_NSEC;
 			struct timespec ts;
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			ts.tv_nsec += (long)TICK_NSEC;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
+
+			if (cl->ol && cl->in_flight < cl->n_slots && !stop_seen)
+				until = ccb_openloop_wake(cl->ol, until);
+			ts.tv_sec = (time_t)(until / 1000000000ull);
+			ts.tv_nsec = (long)(until % 1000000000ull);
 			pthread_cond_timedwait(&cl->cond, &cl->lock, &ts);
 		}
 		done = cl->done_head;
@@ -315,6 +331,15 @@ static void *client_main(void *arg)
 		}
 		if (cl->in_flight)
 			check_watchdog(cl, ccb_now_nsec());
+	}
+	/* The arrivals that count are those before the run's end: its duration,
+	 * or when this client saw it stop. */
+	if (cl->ol) {
+		uint64_t end = stop_seen ? stop_seen : ccb_now_nsec();
+
+		if (duration_nsec && end > run->start_nsec + duration_nsec)
+			end = run->start_nsec + duration_nsec;
+		ccb_openloop_finish(cl->ol, end);
 	}
 	/* Every op was reaped, so every ccb_slot_done() of this client is past
 	 * its increment: wait for their signals to be out. */
@@ -554,120 +579,6 @@ static void steady_tick(struct ccb_run *run, uint64_t now)
 
 /* ---- what explain needs: the cluster's state, the threads' CPU ---------- */
 
-/* One thread of this process: its name and user+system CPU in clock ticks. */
-struct task_cpu {
-	int tid;
-	char name[16];
-	uint64_t ticks;
-};
-
-#define MAX_TASKS 512
-
-/* Every thread of this process from /proc/self/task; how many were read. */
-static size_t tasks_read(struct task_cpu *t, size_t max)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *de;
-	size_t n = 0;
-
-	if (!d)
-		return 0;
-	while (n < max && (de = readdir(d))) {
-		char path[300], line[1024], *p;
-		unsigned long long ut, st;
-		FILE *f;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", de->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		p = fgets(line, sizeof(line), f);
-		fclose(f);
-		/* "TID (COMM) S PPID ...": COMM may hold ')' and spaces, so from
-		 * the last ')'; utime and stime are fields 14 and 15. */
-		char *open = p ? strchr(line, '(') : NULL, *close = p ? strrchr(line, ')') : NULL;
-		if (!open || !close || close < open ||
-		    sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-		           &st) != 2)
-			continue;
-		t[n].tid = atoi(de->d_name);
-		snprintf(t[n].name, sizeof(t[n].name), "%.*s", (int)(close - open - 1), open + 1);
-		t[n].ticks = ut + st;
-		n++;
-	}
-	closedir(d);
-	return n;
-}
-
-/* This host's CPU ticks from /proc/stat: busy (not idle, not iowait) and all. */
-static bool host_ticks(uint64_t *busy, uint64_t *all)
-{
-	unsigned long long v[8] = {0};
-	FILE *f = fopen("/proc/stat", "re");
-	int n;
-
-	if (!f)
-		return false;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-	           &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 4)
-		return false;
-	*busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
-	*all = *busy + v[3] + v[4];
-	return true;
-}
-
-/*
- * The CPU of each client thread (its own clock) and of the busiest other
- * threads (the client library's messengers and finishers: /proc, the
- * difference over the run) against the wall time: explain's client-cpu.
- */
-static json_t *thread_cpu(const struct ccb_run *run, const struct task_cpu *t0, size_t n0,
-                          double wall_s, const uint64_t host0[2])
-{
-	uint64_t host1[2];
-	double host_share = -1;
-
-	/* The whole host, the OSDs beside the client included. */
-	if (host0[1] && host_ticks(&host1[0], &host1[1]) && host1[1] > host0[1])
-		host_share = (double)(host1[0] - host0[0]) / (double)(host1[1] - host0[1]);
-	struct task_cpu *t1 = calloc(MAX_TASKS, sizeof(*t1));
-	json_t *clients = json_array(), *busiest = json_array();
-	double tck = (double)sysconf(_SC_CLK_TCK);
-	size_t n1 = t1 ? tasks_read(t1, MAX_TASKS) : 0;
-
-	for (unsigned i = 0; i < run->n_clients; i++)
-		json_array_append_new(clients, json_real((double)run->clients[i].cpu_nsec / 1e9));
-	/* Threads that ran during the run, busiest first, up to 4. */
-	for (size_t i = 0; i < n1; i++)
-		for (size_t j = 0; j < n0; j++)
-			if (t0[j].tid == t1[i].tid && t1[i].ticks >= t0[j].ticks) {
-				t1[i].ticks -= t0[j].ticks;
-				break;
-			}
-	for (int k = 0; k < 4; k++) {
-		size_t best = n1;
-		for (size_t i = 0; i < n1; i++)
-			if (t1[i].ticks && (best == n1 || t1[i].ticks > t1[best].ticks) &&
-			    strncmp(t1[i].name, "ccb-client-", 11) != 0)
-				best = i;
-		if (best == n1 || tck <= 0)
-			break;
-		json_array_append_new(busiest, json_pack("{s:s, s:f}", "name", t1[best].name,
-		                                         "cpu_s", (double)t1[best].ticks / tck));
-		t1[best].ticks = 0;
-	}
-	free(t1);
-	json_t *tc =
-	    json_pack("{s:f, s:o, s:o}", "wall_s", wall_s, "clients", clients, "busiest", busiest);
-	if (tc && host_share >= 0)
-		json_object_set_new(tc, "host_busy_share", json_real(host_share));
-	return tc;
-}
-
 static bool explain_on(const struct ccb_run *run)
 {
 	return !run->opts->explain || strcmp(run->opts->explain, "off") != 0;
@@ -811,7 +722,7 @@ int ccb_run_execute(struct ccb_run *run)
 	unsigned trims = 0;
 	int r = 0;
 
-	struct task_cpu *tasks0 = NULL;
+	struct ccb_task_cpu *tasks0 = NULL;
 	size_t n_tasks0 = 0;
 	uint64_t tasks_nsec = 0, host0[2] = {0, 0};
 
@@ -847,13 +758,17 @@ int ccb_run_execute(struct ccb_run *run)
 	r = steady_setup(run);
 	if (r < 0)
 		goto close;
-	if (explain_on(run) && (tasks0 = calloc(MAX_TASKS, sizeof(*tasks0)))) {
-		n_tasks0 = tasks_read(tasks0, MAX_TASKS);
-		if (!host_ticks(&host0[0], &host0[1]))
+	if (explain_on(run) && (tasks0 = calloc(CCB_MAX_TASKS, sizeof(*tasks0)))) {
+		n_tasks0 = ccb_tasks_read(tasks0, CCB_MAX_TASKS);
+		if (!ccb_host_ticks(&host0[0], &host0[1]))
 			host0[1] = 0;
 	}
+	r = ccb_openloop_setup(run, run->reason, sizeof(run->reason));
+	if (r < 0)
+		goto close;
 	tasks_nsec = ccb_now_nsec();
 	run->start_nsec = ccb_now_nsec();
+	ccb_openloop_start(run);
 	for (unsigned i = 0; i < run->n_clients; i++) {
 		char name[16];
 
@@ -929,8 +844,9 @@ int ccb_run_execute(struct ccb_run *run)
 	/* Before the clients close: the library's threads are still there. */
 	if (tasks0 && run->extra)
 		json_object_set_new(run->extra, "thread_cpu",
-		                    thread_cpu(run, tasks0, n_tasks0,
-		                               (double)(ccb_now_nsec() - tasks_nsec) / 1e9, host0));
+		                    ccb_thread_cpu(run, tasks0, n_tasks0,
+		                                   (double)(ccb_now_nsec() - tasks_nsec) / 1e9,
+		                                   host0));
 	cluster_state(run, "end");
 	/* What --malloc-trim did, beside the figures it may have changed. */
 	if (run->opts->malloc_trim_usec && run->extra)
@@ -947,6 +863,7 @@ close:
 
 void ccb_run_free(struct ccb_run *run)
 {
+	ccb_openloop_free(run);
 	if (run->clients) {
 		bool stranded = false;
 

@@ -90,6 +90,26 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      "with --until-steady: samples count after DUR (default: after 1s and twice the readahead, "
      "object or cache the path fills)",
      0},
+    {"rate", 0, CCB_OPT_STR, OFF(rate), NULL, 0, 0, WORK, "OPS|BYTES/s",
+     "open loop: issue ops at this rate, whether or not earlier ones came back, ops per second "
+     "(500, 2.5) or bytes per second (40MiB/s: divided by the op size); the whole run's, split "
+     "evenly over --clients (and --members); each op's response time counts from its intended "
+     "start, its service time from its submission; not for fs meta",
+     0},
+    {"arrivals", 0, CCB_OPT_CHOICE, OFF(arrivals), "uniform", 0, 0, WORK, "uniform|poisson",
+     "with --rate: evenly spaced arrivals, or exponential gaps (seeded, see --rate-seed)", 0},
+    {"max-in-flight", 0, CCB_OPT_UINT, OFF(queue_depth), NULL, 1, 1024, RADOS | RBD | KRBD, "N",
+     "with --rate: ops in flight per client at most (the same setting as --queue-depth: give one "
+     "of them); an arrival that finds them all busy waits in the backlog",
+     0},
+    {"max-backlog", 0, CCB_OPT_STR, OFF(max_backlog), "1s", 0, 0, WORK, "N|DUR",
+     "with --rate: the bound of the backlog, N waiting arrivals per client or the longest DUR an "
+     "arrival may wait (default 1s); past it the oldest waiting arrival is dropped and counted",
+     0},
+    {"rate-seed", 0, CCB_OPT_UINT, OFF(rate_seed), NULL, 0, (1ull << 63) - 1, WORK, "N",
+     "with --rate --arrivals poisson: the seed of the gaps (client i: from N + i; default from "
+     "the clock; the result names it)",
+     0},
     {"run-name", 0, CCB_OPT_NAME, OFF(run_name), NULL, 0, 0, RADOS | CLEANUP, "NAME",
      "object name prefix (default: unique per run)", 0},
     {"no-cleanup", 0, CCB_OPT_FLAG, OFF(no_cleanup), NULL, 0, 0, RADOS, NULL,
@@ -458,6 +478,57 @@ const char *ccb_opts_first_given(const struct ccb_opts *o, unsigned optf)
 	return NULL;
 }
 
+/* --rate and its companions: each makes sense only with it, and a rate
+ * must be a positive number of ops or bytes per second. */
+static int open_loop_validate(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	static const char *const companions[] = {"arrivals", "max-in-flight", "max-backlog",
+	                                         "rate-seed"};
+	uint64_t bytes_s = 0, count = 0, usec = 0;
+	double ops_s = 0;
+	int r;
+
+	if (!o->rate) {
+		for (size_t i = 0; i < sizeof(companions) / sizeof(companions[0]); i++)
+			if (ccb_opt_given(o, companions[i])) {
+				snprintf(err, err_len, "--%s: only with --rate", companions[i]);
+				return -EINVAL;
+			}
+		return 0;
+	}
+	r = ccb_parse_rate(o->rate, &ops_s, &bytes_s);
+	if (r < 0 || (!bytes_s && !(ops_s > 0))) {
+		snprintf(err, err_len, "--rate '%s': %s", o->rate,
+		         r == -ERANGE ? "too large"
+		                      : "expected ops per second above 0 (500, 2.5) or bytes per "
+		                        "second with a unit (40MiB/s)");
+		return -EINVAL;
+	}
+	if (ops_s > 1e7) {
+		snprintf(err, err_len, "--rate '%s': more than 10000000 ops per second", o->rate);
+		return -EINVAL;
+	}
+	r = ccb_parse_count_or_duration(o->max_backlog, &count, &usec);
+	if (r < 0 || (!count && !usec)) {
+		snprintf(
+		    err, err_len,
+		    "--max-backlog '%s': expected a count of waiting arrivals above 0 (64) or the "
+		    "longest wait with a unit (500ms)",
+		    o->max_backlog);
+		return -EINVAL;
+	}
+	if (ccb_opt_given(o, "max-in-flight") && ccb_opt_given(o, "queue-depth")) {
+		snprintf(err, err_len,
+		         "--max-in-flight and --queue-depth: the same setting, give one");
+		return -EINVAL;
+	}
+	if (ccb_opt_given(o, "rate-seed") && strcmp(o->arrivals, "poisson") != 0) {
+		snprintf(err, err_len, "--rate-seed: only with --arrivals poisson");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len)
 {
 	/* An option given to a command that does not take it is a mistake, not a no-op. */
@@ -522,6 +593,8 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 		         "not per member (run the members without it)");
 		return -EINVAL;
 	}
+	if (open_loop_validate(o, err, err_len) < 0)
+		return -EINVAL;
 	if (!o->group != !ccb_opt_given(o, "members")) {
 		snprintf(err, err_len, "--group NAME and --members N: give both or neither");
 		return -EINVAL;

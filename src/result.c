@@ -3,6 +3,7 @@
  * histograms and series; every report format reads this object.
  */
 #include <ccbench/result.h>
+#include <ccbench/openloop.h>
 #include <ccbench/path.h>
 #include <ccbench/release.h>
 #include <ccbench/stats.h>
@@ -390,6 +391,9 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 		}
 		json_object_set_new(rel, "client", ccb_release_client());
 	}
+	/* --rate: latency_us stays the service time, beside the response time. */
+	if (run->openloop)
+		json_object_set_new(res, "open_loop", ccb_openloop_json(run, ccb_result_latency));
 	if (run->ops->result)
 		run->ops->result(run, res);
 	/* Last, over everything, the path's own additions too (krbd's

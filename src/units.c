@@ -165,6 +165,79 @@ int ccb_parse_pct_centi(const char *s, uint64_t *out_centipct)
 	return 0;
 }
 
+int ccb_parse_rate(const char *s, double *out_ops_s, uint64_t *out_bytes_s)
+{
+	size_t len = s ? strlen(s) : 0;
+	uint64_t whole = 0, frac = 0, scale = 1, bytes = 0;
+	const char *p;
+	char num[64];
+	int ret, digits = 0;
+
+	if (!s || !out_ops_s || !out_bytes_s)
+		return -EINVAL;
+	*out_ops_s = 0;
+	*out_bytes_s = 0;
+	/* "/s" may follow either form; without it, only the ops form. */
+	if (len > 2 && strcmp(s + len - 2, "/s") == 0)
+		len -= 2;
+	if (len == 0 || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	ret = parse_digits(num, &whole, &p);
+	if (ret == -EINVAL)
+		return ret;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (++digits > 3)
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			scale *= 10;
+		}
+		if (!digits)
+			return -EINVAL;
+	}
+	if (*p) {
+		/* A size: its unit makes it bytes (a bare "4096/s" is ops). */
+		if (digits || len == strlen(s))
+			return -EINVAL;
+		ret = ccb_parse_bytes(num, &bytes);
+		if (ret < 0)
+			return ret;
+		if (!bytes)
+			return -EINVAL;
+		*out_bytes_s = bytes;
+		return 0;
+	}
+	if (ret < 0)
+		return ret;
+	if (!whole && !frac)
+		return -EINVAL;
+	*out_ops_s = (double)whole + (double)frac / (double)scale;
+	return 0;
+}
+
+int ccb_parse_count_or_duration(const char *s, uint64_t *out_count, uint64_t *out_usec)
+{
+	const char *end;
+	uint64_t v;
+	int r;
+
+	if (!s || !out_count || !out_usec)
+		return -EINVAL;
+	*out_count = 0;
+	*out_usec = 0;
+	r = parse_digits(s, &v, &end);
+	if (r == -EINVAL)
+		return r;
+	if (!*end) {
+		if (r == 0)
+			*out_count = v;
+		return r;
+	}
+	return ccb_parse_duration_usec(s, out_usec);
+}
+
 void ccb_format_pct_centi(uint64_t centipct, char *buf, size_t buf_len)
 {
 	uint64_t w = centipct / 100, f = centipct % 100;

@@ -9,6 +9,10 @@
  * ccb_slot_done(): it stamps the end time and queues the slot under the
  * client's lock, nothing else. The main thread only reads atomics (for
  * progress) and sets the stop flag.
+ *
+ * With --rate the same loop runs open: a client fills a free slot only
+ * with an arrival that is due by its schedule, and sleeps until the next
+ * one (openloop.h). Without it, one predictable branch per op is the cost.
  */
 #ifndef CCBENCH_ENGINE_H
 #define CCBENCH_ENGINE_H
@@ -28,6 +32,8 @@
 
 struct ccb_path_ops;
 struct ccb_client;
+struct ccb_openloop;
+struct ccb_openloop_run;
 
 /** Why a run stopped issuing ops (first reason wins). */
 enum ccb_stop {
@@ -57,8 +63,9 @@ struct ccb_slot {
 	uint64_t offset;    /**< path-defined position (object offset, device offset) */
 	uint64_t object;    /**< path-defined target (object index) */
 	uint64_t start_nsec;
-	uint64_t end_nsec; /**< written by ccb_slot_done() */
-	int ret;           /**< written by ccb_slot_done(): bytes or -errno */
+	uint64_t intended_nsec; /**< open loop: the op's intended start (openloop.h) */
+	uint64_t end_nsec;      /**< written by ccb_slot_done() */
+	int ret;                /**< written by ccb_slot_done(): bytes or -errno */
 	bool busy;
 	void *io; /**< the path's per-op handle (a completion) */
 	struct ccb_slot *next_done;
@@ -99,6 +106,8 @@ struct ccb_client {
 	uint64_t rng;     /**< random state for the path's offsets (client thread only) */
 	/** The client thread's own CPU time, set as it ends. */
 	uint64_t cpu_nsec;
+	/** --rate: this client's schedule, backlog and latencies; NULL: closed loop. */
+	struct ccb_openloop *ol;
 };
 
 /** One point of work: a plain run, or one point of a sweep. */
@@ -146,6 +155,8 @@ struct ccb_run {
 	json_t *extra;
 	/** --until-steady's detector, fed by the supervisor (NULL: not asked). */
 	struct ccb_steady *steady;
+	/** --rate: the open loop's parameters (NULL: closed loop), see openloop.h. */
+	struct ccb_openloop_run *openloop;
 };
 
 /** Seconds without a completion (ops in flight) before the path is asked why. */

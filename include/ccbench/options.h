@@ -99,6 +99,11 @@ struct ccb_opts {
 	uint64_t max_objects;
 	struct ccb_steady_spec until_steady; /**< --until-steady; .on false: off */
 	uint64_t steady_ramp_usec;           /**< --steady-ramp, when given */
+	/* Open loop (openloop.h): --rate and its schedule and bound. */
+	const char *rate;        /**< OPS or BYTES/s (units.h ccb_parse_rate); NULL: closed loop */
+	const char *arrivals;    /**< uniform | poisson */
+	const char *max_backlog; /**< N waiting arrivals, or DURATION an arrival may wait */
+	uint64_t rate_seed;      /**< poisson: the run's seed, when given */
 	const char *run_name;
 	bool no_cleanup;
 	bool no_verify;

@@ -50,6 +50,26 @@ int ccb_parse_u64(const char *s, uint64_t *out);
  */
 int ccb_parse_pct_centi(const char *s, uint64_t *out_centipct);
 
+/**
+ * Parse an arrival rate (--rate): ops per second as a decimal number with
+ * at most three decimals ("500", "2.5", also "500/s"), or bytes per second
+ * as a size with a unit and "/s" ("40MiB/s", "512K/s"). Exactly one of
+ * *out_ops_s (ops) and *out_bytes_s (bytes) is set non-zero on success,
+ * the other is 0. No sign, exponent, "nan" or "inf", no spaces, no zero.
+ *
+ * @return 0, -EINVAL for malformed input or zero, -ERANGE on overflow.
+ */
+int ccb_parse_rate(const char *s, double *out_ops_s, uint64_t *out_bytes_s);
+
+/**
+ * Parse a count or a duration (--max-backlog): plain digits are a count
+ * ("64"), a number with a duration unit is microseconds ("500ms", "2s").
+ * Exactly one of the two outputs is set; the other is 0.
+ *
+ * @return 0, -EINVAL for malformed input, -ERANGE on overflow.
+ */
+int ccb_parse_count_or_duration(const char *s, uint64_t *out_count, uint64_t *out_usec);
+
 /** Format hundredths of a percent: 500 -> "5%", 250 -> "2.5%", 25 -> "0.25%". */
 void ccb_format_pct_centi(uint64_t centipct, char *buf, size_t buf_len);
 

@@ -28,6 +28,13 @@ check "expected one of on|off" rados write -p x --explain=bogus
 check "malloc-trim '61s'" rados seq -p x --malloc-trim 61s
 check "malloc-trim 'often'" rbd read --malloc-trim often
 check "pool: required" rados write
+check "rate '0'" rados write -p x --rate 0
+check "rate '-5'" rados write -p x --rate -5
+check "rate 'nan'" rados write -p x --rate nan
+check "max-backlog '0'" rados write -p x --rate 100 --max-backlog 0
+check "expected one of uniform|poisson" rados write -p x --rate 100 --arrivals burst
+check "max-in-flight: only with --rate" rados write -p x --max-in-flight 4
+check "rate: not for fs meta" fs meta --rate 100
 check "unknown command" frobnicate
 check "expected write, seq or rand" rados bogus
 check "no such librados/librbd option" rados write -p x -o no_such_option=1

@@ -203,6 +203,33 @@ static void test_cleanup(void **state)
 	args_free(a);
 }
 
+/* --max-in-flight is -t's setting: a command's default depth (rbd's 1)
+ * does not override it; fs meta refuses --rate. */
+static void test_open_loop_cli(void **state)
+{
+	struct args *a = parse("rbd", "write", "--rate", "100", "--max-in-flight", "4", NULL);
+	char err[256];
+
+	(void)state;
+	expect_ok(a);
+	assert_int_equal(a->cli.opts.queue_depth, 4);
+	assert_int_equal(ccb_cli_validate(&a->cli, err, sizeof(err)), 0);
+	args_free(a);
+	a = parse("rbd", "write", "--rate", "100", NULL);
+	expect_ok(a);
+	assert_int_equal(a->cli.opts.queue_depth, 1);
+	args_free(a);
+	a = parse("fs", "meta", "--rate", "100", NULL);
+	expect_ok(a);
+	assert_int_equal(ccb_cli_validate(&a->cli, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--rate: not for fs meta"));
+	args_free(a);
+	a = parse("fs", "write", "--rate", "10MiB/s", NULL);
+	expect_ok(a);
+	assert_int_equal(ccb_cli_validate(&a->cli, err, sizeof(err)), 0);
+	args_free(a);
+}
+
 static void test_bad_commands(void **state)
 {
 	struct args *a;
@@ -558,6 +585,7 @@ int main(void)
 	    cmocka_unit_test(test_reparse),
 	    cmocka_unit_test(test_help_forms),
 	    cmocka_unit_test(test_family_words),
+	    cmocka_unit_test(test_open_loop_cli),
 	    cmocka_unit_test(test_command_after_bad_option),
 	    cmocka_unit_test(test_examples_parse),
 	};

@@ -569,6 +569,115 @@ static void test_steady_options(void **state)
 	json_decref(j);
 }
 
+/* --rate and its companions: every refusal before the cluster. */
+static void test_open_loop_options(void **state)
+{
+	static const char *const bad_rates[] = {"0",
+	                                        "0.0",
+	                                        "-5",
+	                                        "nan",
+	                                        "inf",
+	                                        "1e3",
+	                                        "fast",
+	                                        "40MiB",
+	                                        "2.5K/s",
+	                                        "0K/s",
+	                                        " 500",
+	                                        "500 ",
+	                                        "5.",
+	                                        ".5",
+	                                        "1.2345",
+	                                        "/s",
+	                                        "100/m",
+	                                        "10000001",
+	                                        "99999999999999999999"};
+	struct ccb_opts o;
+	double ops = 0;
+	uint64_t bytes = 0, count = 0, usec = 0;
+	json_t *j;
+
+	(void)state;
+	/* What parses, and into which unit. */
+	assert_int_equal(ccb_parse_rate("500", &ops, &bytes), 0);
+	assert_true(ops == 500 && bytes == 0);
+	assert_int_equal(ccb_parse_rate("2.5/s", &ops, &bytes), 0);
+	assert_true(ops == 2.5 && bytes == 0);
+	assert_int_equal(ccb_parse_rate("40MiB/s", &ops, &bytes), 0);
+	assert_true(ops == 0 && bytes == 40 * MIB);
+	assert_int_equal(ccb_parse_rate("4096/s", &ops, &bytes), 0); /* no unit: ops */
+	assert_true(ops == 4096 && bytes == 0);
+	assert_int_equal(ccb_parse_count_or_duration("64", &count, &usec), 0);
+	assert_true(count == 64 && usec == 0);
+	assert_int_equal(ccb_parse_count_or_duration("500ms", &count, &usec), 0);
+	assert_true(count == 0 && usec == 500000);
+
+	rados_base(&o);
+	set_ok(&o, "rate", "500");
+	validate_ok(&o, CMD_RADOS);
+	set_ok(&o, "rate", "40MiB/s");
+	set_ok(&o, "arrivals", "poisson");
+	set_ok(&o, "rate-seed", "42");
+	set_ok(&o, "max-backlog", "250ms");
+	set_ok(&o, "max-in-flight", "4");
+	assert_true(o.queue_depth == 4); /* the same setting as -t */
+	validate_ok(&o, CMD_RADOS);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_rates); i++) {
+		rados_base(&o);
+		set_ok(&o, "rate", bad_rates[i]);
+		validate_fails(&o, CMD_RADOS, "--rate");
+	}
+	/* The bound: a count above 0 or a duration with a unit. */
+	static const char *const bad_backlogs[] = {"0", "0ms", "fast", "-1", "5 s", "1.5s"};
+	for (size_t i = 0; i < ARRAY_SIZE(bad_backlogs); i++) {
+		rados_base(&o);
+		set_ok(&o, "rate", "100");
+		set_ok(&o, "max-backlog", bad_backlogs[i]);
+		validate_fails(&o, CMD_RADOS, "--max-backlog");
+	}
+	set_bad("arrivals", "burst");
+	set_bad("arrivals", "");
+	set_bad("max-in-flight", "0");
+	set_bad("max-in-flight", "1025");
+	set_bad("rate-seed", "-1");
+	set_bad("rate-seed", "9223372036854775808");
+	/* Each companion only with --rate. */
+	static const char *const companions[][2] = {{"arrivals", "poisson"},
+	                                            {"max-in-flight", "4"},
+	                                            {"max-backlog", "64"},
+	                                            {"rate-seed", "1"}};
+	for (size_t i = 0; i < ARRAY_SIZE(companions); i++) {
+		char want[64];
+
+		rados_base(&o);
+		set_ok(&o, companions[i][0], companions[i][1]);
+		snprintf(want, sizeof(want), "--%s: only with --rate", companions[i][0]);
+		validate_fails(&o, CMD_RADOS, want);
+	}
+	rados_base(&o);
+	set_ok(&o, "rate", "100");
+	set_ok(&o, "queue-depth", "2");
+	set_ok(&o, "max-in-flight", "3");
+	validate_fails(&o, CMD_RADOS, "the same setting, give one");
+	rados_base(&o);
+	set_ok(&o, "rate", "100");
+	set_ok(&o, "rate-seed", "3");
+	validate_fails(&o, CMD_RADOS, "--rate-seed: only with --arrivals poisson");
+	/* fs takes --rate but has no slots to set. */
+	rados_base(&o);
+	set_ok(&o, "rate", "100");
+	set_ok(&o, "max-in-flight", "2");
+	validate_fails(&o, CCB_CMD_CONN | CCB_CMD_FS | CCB_CMD_OUTPUT,
+	               "not an option of this command");
+	/* The result's parameters say what was asked. */
+	rados_base(&o);
+	set_ok(&o, "rate", "40MiB/s");
+	j = ccb_opts_to_json(&o, CMD_RADOS);
+	assert_string_equal(json_string_value(json_object_get(j, "rate")), "40MiB/s");
+	assert_string_equal(json_string_value(json_object_get(j, "arrivals")), "uniform");
+	assert_string_equal(json_string_value(json_object_get(j, "max-backlog")), "1s");
+	json_decref(j);
+}
+
 static void test_validate_identity(void **state)
 {
 	struct ccb_opts o;
@@ -784,6 +893,7 @@ int main(void)
 	    cmocka_unit_test(test_validate_stop_rules),
 	    cmocka_unit_test(test_validate_identity),
 	    cmocka_unit_test(test_steady_options),
+	    cmocka_unit_test(test_open_loop_options),
 	    cmocka_unit_test(test_validate_files),
 	    cmocka_unit_test(test_validate_command_options),
 	    cmocka_unit_test(test_validate_cleanup),
