@@ -7,6 +7,7 @@
  * arrivals, reap() records the response time, the wait ends at the next
  * arrival (openloop.c has the schedule and the backlog).
  */
+#include <ccbench/clock.h>
 #include <ccbench/cluster.h>
 #include <ccbench/cluster_sched.h>
 #include <ccbench/cluster_state.h>
@@ -35,14 +36,6 @@ volatile sig_atomic_t ccb_signal_pending;
 
 /* How often a waiting client wakes to check stop conditions and the watchdog. */
 #define TICK_NSEC 100000000ull
-
-uint64_t ccb_now_nsec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t ccb_client_rand(struct ccb_client *cl)
 {

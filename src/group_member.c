@@ -30,6 +30,7 @@
  * The last one out removes the group object, so a group that never
  * started leaves nothing behind.
  */
+#include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include <ccbench/group_agg.h>
 #include <ccbench/group_member.h>

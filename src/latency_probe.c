@@ -7,6 +7,7 @@
  * and answers ENOENT), and nothing is written: there is nothing to remove,
  * even after a SIGKILL, and a pool ccbench may only read is fine.
  */
+#include <ccbench/clock.h>
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/latency_probe.h>

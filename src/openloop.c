@@ -9,6 +9,7 @@
  * starts at its intended time, whether or not a slot was free then; its
  * service time starts at its submission, as the closed loop's does.
  */
+#include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include <ccbench/openloop.h>
 #include <ccbench/units.h>

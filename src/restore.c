@@ -22,6 +22,7 @@
 #include <ccbench/osd_inject.h>
 #include <ccbench/path_rbd.h>
 #include <ccbench/restore.h>
+#include <ccbench/read_ahead.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>

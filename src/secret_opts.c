@@ -3,6 +3,7 @@
  * than a command line (see secret_opts.h). Both ends of the protocol live
  * here, so that what one writes is what the other reads.
  */
+#include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include <ccbench/result.h>
 #include <ccbench/secret_opts.h>

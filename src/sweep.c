@@ -6,6 +6,7 @@
  * same code as a single command, and its parameters go through the same
  * option table, so a config can say nothing the CLI could not.
  */
+#include <ccbench/clock.h>
 #include <ccbench/cli.h>
 #include <ccbench/configs.h>
 #include <ccbench/engine.h>

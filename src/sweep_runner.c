@@ -5,6 +5,7 @@
  * checked; the result comes back as the -f json document a local run would
  * have made, and is validated before the sweep takes it.
  */
+#include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
 #include <ccbench/result.h>

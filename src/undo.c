@@ -202,23 +202,6 @@ static int mkdir_p(const char *dir)
 	return 0;
 }
 
-int ccb_undo_dump_new(json_t *doc, const char *tmp)
-{
-	int fd, r = 0;
-
-	unlink(tmp); /* a leftover of a crash mid-write, in our own directory */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (json_dumpfd(doc, fd, JSON_INDENT(1)) < 0)
-		r = errno ? -errno : -EIO;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (r)
-		unlink(tmp);
-	return r;
-}
-
 /* Write the state file atomically (temp + rename), or remove it when no
  * record is left. */
 static int state_write(void)

@@ -225,6 +225,36 @@ static int check_dir_stat(const char *dir, const struct stat *st, char *err, siz
 	return 0;
 }
 
+int ccb_undo_dump_new(json_t *doc, const char *tmp)
+{
+	int fd, r = 0;
+
+	unlink(tmp); /* a leftover of a crash mid-write, in our own directory */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (json_dumpfd(doc, fd, JSON_INDENT(1)) < 0)
+		r = errno ? -errno : -EIO;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
+}
+
+int ccb_undo_state_dir_ready(char *err, size_t err_len)
+{
+	if (mkdir(ccb_undo_state_dir(), 0700) < 0 && errno != EEXIST) {
+		int r = -errno;
+
+		snprintf(err, err_len, "mkdir %s: %s", ccb_undo_state_dir(), strerror(errno));
+		return r;
+	}
+	/* Records, locks, mount points and logs go there: a directory others
+	 * can write to would let them swap a path under us. */
+	return ccb_undo_state_dir_check(err, err_len);
+}
+
 int ccb_undo_state_dir_check(char *err, size_t err_len)
 {
 	const char *dir = ccb_undo_state_dir();

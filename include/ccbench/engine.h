@@ -184,9 +184,6 @@ struct ccb_run_totals {
  */
 void ccb_run_totals(const struct ccb_run *run, struct ccb_run_totals *t);
 
-/** Monotonic clock in nanoseconds. */
-uint64_t ccb_now_nsec(void);
-
 /**
  * Called by an async path when an op completes, from any thread. Stamps
  * the end time, stores @p ret (bytes or -errno) and wakes the client.

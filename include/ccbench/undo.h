@@ -139,6 +139,15 @@ const char *ccb_undo_state_dir(void);
  */
 int ccb_undo_state_dir_check(char *err, size_t err_len);
 
+/**
+ * Make the state directory (0700) if it is absent, then
+ * ccb_undo_state_dir_check() it: for what goes there besides records
+ * (device locks, fuse mount points and their logs).
+ *
+ * @return 0, -errno of mkdir, or -EPERM, with the reason in @p err.
+ */
+int ccb_undo_state_dir_ready(char *err, size_t err_len);
+
 /** This boot's id (/proc/sys/kernel/random/boot_id), or "" when unknown. */
 const char *ccb_undo_boot_id(void);
 

@@ -9,7 +9,6 @@
  * no longer has the name; it notices (the name is gone, or is another
  * inode) and opens again, so two holders never think they own one device.
  */
-#include <ccbench/mapping.h>
 #include <ccbench/result.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
@@ -27,7 +26,6 @@
 #include <unistd.h>
 
 #include "device_lock.h"
-#include "mapping_int.h"
 
 struct ccb_devlock {
 	int fd;
@@ -177,7 +175,7 @@ int ccb_devlock_acquire(dev_t devt, const char *disk, struct ccb_devlock **out, 
 	if (!prev)
 		prev = &scratch;
 	memset(prev, 0, sizeof(*prev));
-	r = ccb_map_state_dir_ready(err, err_len);
+	r = ccb_undo_state_dir_ready(err, err_len);
 	if (r < 0)
 		return r;
 	l = calloc(1, sizeof(*l));

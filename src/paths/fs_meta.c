@@ -19,6 +19,7 @@
 
 #include "path_cephfs_int.h"
 
+#include <ccbench/clock.h>
 #include <ccbench/hist.h>
 #include <ccbench/path.h>
 #include <ccbench/path_cephfs.h>

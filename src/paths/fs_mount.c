@@ -436,7 +436,7 @@ int ccb_fsmount(const struct ccb_opts *o, enum ccb_fsmount_via via, const char *
 	}
 	if (via == CCB_FSMOUNT_FUSE && o->mount_options)
 		snprintf(m->options, sizeof(m->options), "%s", o->mount_options);
-	r = ccb_map_state_dir_ready(err, err_len);
+	r = ccb_undo_state_dir_ready(err, err_len);
 	if (r < 0) {
 		free(m);
 		return r;

@@ -32,6 +32,7 @@
 
 #include "path_cephfs_int.h"
 
+#include <ccbench/clock.h>
 #include <ccbench/path.h>
 #include <ccbench/path_cephfs.h>
 #include <ccbench/stats.h>

@@ -2,6 +2,7 @@
  * The krbd path's buffered reads: one reader thread per stream and the
  * monitor that abandons a read stuck in the kernel (see path_krbd.c).
  */
+#include <ccbench/clock.h>
 #include <ccbench/cluster.h>
 #include <ccbench/mapping.h>
 #include <ccbench/path.h>

@@ -6,6 +6,7 @@
  * map_kernel.c, fs_mount.c and map_restore.c call down into it; it calls
  * none of them, so each reads top-down.
  */
+#include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
 #include <ccbench/result.h>
@@ -114,19 +115,6 @@ int ccb_map_check_state_file(const char *file, char *err, size_t err_len)
 		return -EPERM;
 	}
 	return 0;
-}
-
-int ccb_map_state_dir_ready(char *err, size_t err_len)
-{
-	if (mkdir(ccb_undo_state_dir(), 0700) < 0 && errno != EEXIST) {
-		int r = -errno;
-
-		snprintf(err, err_len, "mkdir %s: %s", ccb_undo_state_dir(), strerror(errno));
-		return r;
-	}
-	/* Mount points and logs go there: a directory others can write to
-	 * would let them swap a path under us. */
-	return ccb_map_check_state_dir(ccb_undo_state_dir(), err, err_len);
 }
 
 /* ---- child processes ----------------------------------------------------- */

@@ -28,6 +28,7 @@
  * state directory), which all three call; map_restore.c (the crash
  * restore) sits above them all.
  */
+#include <ccbench/undo.h>
 #include <ccbench/mapping.h>
 #include <ccbench/sysfs.h>
 
@@ -131,7 +132,7 @@ int ccb_map(const struct ccb_opts *o, enum ccb_map_via via, const char *pool, co
 	m->backing_fd = -1;
 	snprintf(m->pool, sizeof(m->pool), "%s", pool);
 	snprintf(m->image, sizeof(m->image), "%s", image);
-	r = ccb_map_state_dir_ready(err, err_len);
+	r = ccb_undo_state_dir_ready(err, err_len);
 	if (r < 0) {
 		free(m);
 		return r;

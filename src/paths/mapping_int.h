@@ -27,8 +27,6 @@
 void ccb_map_sleep_msec(long ms);
 /** Whether @p prog is an executable in $PATH. */
 bool ccb_map_in_path(const char *prog);
-/** Make the state directory (0700) if need be and refuse one others could write to. */
-int ccb_map_state_dir_ready(char *err, size_t err_len);
 /** The environment of rbd, rbd-fuse: ours plus the connection options of @p o. */
 char **ccb_map_child_env(const struct ccb_opts *o);
 void ccb_map_free_env(char **env);

@@ -37,6 +37,7 @@
 #include <ccbench/path.h>
 #include <ccbench/path_krbd.h>
 #include <ccbench/path_rbd.h>
+#include <ccbench/read_ahead.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>

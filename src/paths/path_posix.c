@@ -34,6 +34,7 @@
  */
 #define _FILE_OFFSET_BITS 64
 
+#include <ccbench/clock.h>
 #include <ccbench/fs_mount.h>
 #include "path_cephfs_int.h"
 

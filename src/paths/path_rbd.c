@@ -9,6 +9,7 @@
  * An existing image (--image) is opened read-only for reads and is never
  * resized, removed or snapshotted.
  */
+#include <ccbench/clock.h>
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rbd.h>

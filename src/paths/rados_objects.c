@@ -3,6 +3,7 @@
  * (RUN.meta), and removing a run's objects, for the undo log and `ccbench
  * cleanup`. Below path_rados.c, which does the I/O: nothing here calls it.
  */
+#include <ccbench/clock.h>
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rados.h>

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include <ccbench/mapping.h>
+#include <ccbench/read_ahead.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 

@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ccbench/read_ahead.h"
 #include "ccbench/sysfs.h"
 #include "ccbench/undo.h"
 #include "../../src/paths/device_lock.h"

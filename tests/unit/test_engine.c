@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ccbench/clock.h"
 #include "ccbench/engine.h"
 #include "ccbench/options.h"
 #include "ccbench/path.h"

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ccbench/clock.h"
 #include "ccbench/engine.h"
 #include "ccbench/fs_mount.h"
 #include "ccbench/mapping.h"

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ccbench/clock.h"
 #include "ccbench/engine.h"
 #include "ccbench/openloop.h"
 #include "ccbench/options.h"

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ccbench/read_ahead.h"
 #include "ccbench/sysfs.h"
 
 static char root[256];
