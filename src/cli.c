@@ -244,9 +244,14 @@ static const struct ccb_command commands[] = {
             "unmounts its rbd-fuse, ceph-fuse and kernel CephFS mounts, puts back the "
             "OSD settings an --osd-latency run changed (on the cluster the record names), and "
             "removes its temporary rbd image while that name still holds the image it made "
-            "(the recorded id). A record whose shape or target no longer matches the system "
-            "is named and kept, and nothing of it is touched.",
-        .example = "ccbench restore",
+            "(the recorded id). Each is put back only while it still holds what ccbench set. "
+            "A record whose shape or target no longer matches the system is named and kept, "
+            "and nothing of it is touched; so is one of a run that may be alive (another PID "
+            "namespace or host: --force). With -c CONF it also reads the copies that runs "
+            "keep on the cluster (the mon's config-key ccbench/run/...) of their OSD delays "
+            "and temporary images, so a client host that rebooted, or any other host, can "
+            "undo them.",
+        .example = "ccbench restore -c /etc/ceph/ceph.conf",
     },
     {
         .name = "sweep",
