@@ -251,7 +251,7 @@ static const struct ccb_command commands[] = {
             "keep on the cluster (the mon's config-key ccbench/run/...) of their OSD delays "
             "and temporary images, so a client host that rebooted, or any other host, can "
             "undo them.",
-        .example = "ccbench restore -c /etc/ceph/ceph.conf",
+        .example = "ccbench restore",
     },
     {
         .name = "sweep",
