@@ -91,16 +91,28 @@ int ccb_map_rbd_cli_version(const struct ccb_opts *o, char *version, size_t len)
 int ccb_map_kernel_options(const char *given, int mons, int rbd_major, bool udev_running,
                            struct ccb_mapping *m);
 
+/**
+ * Refuse --map-options (@p given, may be NULL) that carry key material: an
+ * option ccb_redact_text() changes (secret=, key=, a bare ceph key). No
+ * rbd CLI takes a key among its map options (16.2.15 refuses secret= as
+ * an unknown map option, in -o and rbd_default_map_options alike), and on
+ * rbd's argv any local user would read it; the key goes by the keyring.
+ *
+ * @return 0, -EINVAL with the option, redacted, in @p err, or -ENOMEM.
+ */
+int ccb_map_options_check(const char *given, char *err, size_t err_len);
+
 /** "kernel" or "fuse-loop". */
 const char *ccb_map_via_name(enum ccb_map_via via);
 
 /**
  * Decide how --map-via (auto|kernel|fuse-loop) maps on this host, changing
  * nothing: auto takes the kernel driver where /sys/bus/rbd exists, else
- * fuse-loop.
+ * fuse-loop. --map-options with a key are refused first
+ * (ccb_map_options_check()).
  *
- * @return 0, or -EINVAL (neither works, or the requested way does not;
- *         the reason in @p err).
+ * @return 0, or -EINVAL (a key in --map-options, neither way works, or
+ *         the requested way does not; the reason in @p err), -ENOMEM.
  */
 int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, size_t err_len);
 
@@ -179,20 +191,6 @@ int ccb_map_run_cmd(char *const argv[], char **env, char *out, size_t out_len, c
  */
 int ccb_map_run_cmd_bounded(char *const argv[], char **env, uint64_t limit_msec, char *out,
                             size_t out_len, char *errtxt, size_t errtxt_len);
-
-/**
- * Refuse a state directory (see undo.h) that others could have written
- * to: not a directory (a symlink), owned by someone other than root (or
- * the user running ccbench), or writable by group or others. An absent
- * directory is fine (nothing recorded yet).
- *
- * @return 0 or -EPERM / -errno, with the reason in @p err.
- */
-int ccb_map_check_state_dir(const char *dir, char *err, size_t err_len);
-
-/** The same for one state file: a regular file (no symlink), same owners, not writable by others.
- */
-int ccb_map_check_state_file(const char *file, char *err, size_t err_len);
 
 /**
  * Undo one crash record a killed run left ("loop", "fuse", "krbd_map",

@@ -150,6 +150,48 @@ int ccb_map_rbd_cli_version(const struct ccb_opts *o, char *version, size_t len)
 	return ccb_release_parse(out, version, len, name, sizeof(name));
 }
 
+/*
+ * Every rbd CLI takes its map options from a fixed list (16.2.15 here:
+ * fsid, ip, share, crc, ..., ms_mode, rxbounce, udev) and refuses any
+ * other, secret= and key= included, as an "unknown map option", in -o and
+ * in rbd_default_map_options alike (one parser for both, the latter read
+ * only after connecting): the key reaches the kernel only as rbd itself
+ * passes it, from the keyring, through the kernel's key service. A key in
+ * --map-options can then never map anything, and on rbd's argv it would
+ * be in /proc/PID/cmdline for every local user while the CLI starts; so
+ * it is refused before anything runs, and never put on an argv.
+ */
+int ccb_map_options_check(const char *given, char *err, size_t err_len)
+{
+	int r = 0;
+
+	for (const char *p = given ? given : ""; *p && !r;) {
+		size_t l = strcspn(p, ",");
+		char *opt = strndup(p, l), *red = opt ? ccb_redact_text(opt) : NULL;
+
+		if (!red) {
+			r = -ENOMEM;
+		} else if (strcmp(red, opt) != 0) {
+			/* Named as redaction shows it: its key is never printed. */
+			snprintf(
+			    err, err_len,
+			    "--map-options: %s carries key material, which `rbd device map` "
+			    "takes no map option for (it refuses it) and would show on its "
+			    "command line to every local user; give the key by its keyring "
+			    "(-k/--keyring FILE, -n/--name or -i/--id), which rbd hands to the "
+			    "kernel itself",
+			    red);
+			r = -EINVAL;
+		}
+		if (opt)
+			explicit_bzero(opt, l);
+		free(opt);
+		free(red);
+		p += l + (p[l] == ',');
+	}
+	return r;
+}
+
 /* Append ",KEY" to the options. */
 static int add_opt(struct ccb_mapping *m, int n, const char *opt)
 {
@@ -385,6 +427,11 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	bool adopted;
 
 	snprintf(spec, sizeof(spec), "%s/%s", m->pool, m->image);
+	/* ccb_map_choose() refused a key already; never on rbd's argv. */
+	if (ccb_map_options_check(o->map_options, err, err_len) < 0) {
+		ccb_map_free_mapping(m);
+		return -EINVAL;
+	}
 	/* Its default ms_mode depends on its release. */
 	rbd_major = ccb_map_rbd_cli_version(o, m->rbd_version, sizeof(m->rbd_version));
 	if (ccb_map_kernel_options(o->map_options, mons, rbd_major, udev_running(), m) < 0) {

@@ -1,10 +1,10 @@
 /*
  * What the ways of mapping and mounting share, below all of them: sleeping,
- * finding a program, the state directory and its checks, the environment
- * of the ceph tools ccbench starts and running them (bounded, through
- * pipes), freeing a mapping. mapping.c (the dispatcher), map_fuse.c,
- * map_kernel.c, fs_mount.c and map_restore.c call down into it; it calls
- * none of them, so each reads top-down.
+ * finding a program, the environment of the ceph tools ccbench starts and
+ * running them (bounded, through pipes), freeing a mapping. The state
+ * directory's checks are undo_state.c's (ccb_undo_state_dir_ready()). mapping.c (the dispatcher),
+ * map_fuse.c, map_kernel.c, fs_mount.c and map_restore.c call down into it; it calls none of them,
+ * so each reads top-down.
  */
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,65 +55,6 @@ bool ccb_map_in_path(const char *prog)
 		path += l + (path[l] == ':');
 	}
 	return false;
-}
-
-/* ---- the state directory ------------------------------------------------ */
-
-static bool owner_ok(const struct stat *st)
-{
-	/* Root's, or (for a user running ccbench on their own devices) ours. */
-	return st->st_uid == 0 || st->st_uid == geteuid();
-}
-
-int ccb_map_check_state_dir(const char *dir, char *err, size_t err_len)
-{
-	struct stat st;
-
-	if (lstat(dir, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, err_len, "state directory %s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, err_len, "state directory %s: %s; refused", dir,
-		         S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
-		return -EPERM;
-	}
-	if (!owner_ok(&st)) {
-		snprintf(err, err_len, "state directory %s: owned by uid %u, not root; refused",
-		         dir, (unsigned)st.st_uid);
-		return -EPERM;
-	}
-	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(err, err_len,
-		         "state directory %s: writable by %s (mode %03o); refused (chmod 700 it)",
-		         dir, st.st_mode & S_IWOTH ? "others" : "its group",
-		         (unsigned)(st.st_mode & 0777));
-		return -EPERM;
-	}
-	return 0;
-}
-
-int ccb_map_check_state_file(const char *file, char *err, size_t err_len)
-{
-	struct stat st;
-
-	if (lstat(file, &st) < 0) {
-		snprintf(err, err_len, "%s: %s", file, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || !owner_ok(&st) ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(err, err_len, "%s: %s; not a state file of ccbench's, refused", file,
-		         S_ISLNK(st.st_mode)    ? "a symbolic link"
-		         : !S_ISREG(st.st_mode) ? "not a regular file"
-		         : st.st_nlink != 1     ? "a hard link (more than one name)"
-		         : !owner_ok(&st)       ? "not owned by root"
-		                                : "writable by others");
-		return -EPERM;
-	}
-	return 0;
 }
 
 /* ---- child processes ----------------------------------------------------- */

@@ -88,7 +88,13 @@ int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, s
 {
 	char kwhy[PATH_MAX + 128] = "", fwhy[PATH_MAX + 128] = "";
 	const char *want = o->map_via ? o->map_via : "auto";
+	int r;
 
+	/* A key in the map options: bad input on every way, before the image
+	 * is looked at (fuse-loop has no use for map options either). */
+	r = ccb_map_options_check(o->map_options, err, err_len);
+	if (r < 0)
+		return r;
 	if (strcmp(want, "kernel") == 0) {
 		if (!kernel_available(kwhy, sizeof(kwhy))) {
 			snprintf(err, err_len, "--map-via kernel: %s; try --map-via fuse-loop",

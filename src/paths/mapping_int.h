@@ -2,8 +2,8 @@
  * The internals of krbd mappings, shared by mapping.c (choosing a way,
  * ccb_map()), map_fuse.c (fuse-loop), map_kernel.c (the kernel driver),
  * fs_mount.c (CephFS mounts of --mount-via), map_restore.c (undoing a dead
- * run's records) and map_util.c, below them all (child processes, the
- * state directory). Each calls only down: map_util.c at the bottom;
+ * run's records) and map_util.c, below them all (child processes; the
+ * state directory is undo_state.c's). Each calls only down: map_util.c at the bottom;
  * map_fuse.c and map_kernel.c on it; mapping.c (the dispatcher) and
  * fs_mount.c (which stops its ceph-fuse as map_fuse.c stops rbd-fuse) on
  * those; map_restore.c, which undoes what all of them made, at the top.
@@ -21,8 +21,8 @@
  * let go of its file. */
 #define SETTLE_MSEC 10000
 
-/* ---- map_util.c (also ccb_map_run_cmd*() and ccb_map_check_state_*() of
- * mapping.h, which tests and krbd_setup.c call) ---- */
+/* ---- map_util.c (also ccb_map_run_cmd*() of mapping.h, which tests and
+ * krbd_setup.c call) ---- */
 
 void ccb_map_sleep_msec(long ms);
 /** Whether @p prog is an executable in $PATH. */
@@ -61,7 +61,8 @@ int ccb_map_do_fuse_loop(const struct ccb_opts *o, struct ccb_mapping *m, char *
 bool ccb_map_parse_numbered(const char *s, const char *prefix, unsigned *n);
 /** Unmap /dev/rbd@p id through /sys/bus/rbd/remove_single_major. */
 int ccb_map_rbd_remove(unsigned id, char *msg, size_t msg_len);
-/** `rbd device map --read-only`, in the undo log. */
+/** `rbd device map --read-only`, in the undo log; a key in the map options
+ *  is refused (ccb_map_options_check()), never put on rbd's argv. */
 int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons, char *err,
                       size_t err_len);
 

@@ -584,16 +584,16 @@ static void test_state_dir_check(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-/* A FIFO, a symlink, a group-writable file and one over 1 MiB named like
- * records: skipped, never opened in a way that blocks; the one real record
- * of a dead run is listed. */
+/* A FIFO, a symlink, a group-writable file, one over 1 MiB and a second
+ * name (hard link) of a file elsewhere named like records: skipped, never opened in a way that
+ * blocks; the one real record of a dead run is listed. */
 static void test_state_bad_files(void **state)
 {
 	static const char rec[] = "{\"ccbench_state\": 1, \"pid\": 2147483647, \"starttime\": 1, "
 	                          "\"command\": \"ccbench\", \"entries\": [{\"kind\": \"x\"}]}";
 	char dir[] = "/tmp/ccb-undo-test.XXXXXX", p[PATH_MAX], q[PATH_MAX];
 	const char *names[] = {"run-1-1.json", "run-2-2.json", "run-3-3.json", "run-4-4.json",
-	                       "run-5-5.json"};
+	                       "run-5-5.json", "run-6-6.json", "planted.json"};
 	json_t *list = NULL;
 	char *big;
 
@@ -616,6 +616,11 @@ static void test_state_bad_files(void **state)
 	snprintf(p, sizeof(p), "%s/run-5-5.json", dir);
 	write_text(p, big, 0600);
 	free(big);
+	/* A record's shape, but a second name of a file of root's: not ours. */
+	snprintf(p, sizeof(p), "%s/planted.json", dir);
+	write_text(p, rec, 0600);
+	snprintf(q, sizeof(q), "%s/run-6-6.json", dir);
+	assert_int_equal(link(p, q), 0);
 	snprintf(p, sizeof(p), "%s/lock-259-0", dir); /* not a record: not looked at */
 	write_text(p, "x", 0600);
 
