@@ -6,6 +6,7 @@
  * than guess when a figure it needs is missing.
  */
 #include <ccbench/explain.h>
+#include <ccbench/report.h>
 #include <ccbench/units.h>
 
 #include <math.h>
@@ -577,7 +578,7 @@ static void simulated(const json_t *r, json_t *list)
 		    json_pack("{s:f, s:O}", "osd_latency_us", osd, "lost", lost),
 		    "the OSD-side latency was not on every OSD for all of this run (%s%s): "
 		    "it measured less latency than it records",
-		    json_string_value(json_array_get(lost, 0)),
+		    string_or(json_array_get(lost, 0), "?"),
 		    json_array_size(lost) > 1 ? ", ..." : "");
 	}
 	if (osd <= 0 && client <= 0)
@@ -722,8 +723,11 @@ void ccb_explain_summary(const json_t *explain, char *buf, size_t len)
 		buf[0] = '\0';
 	json_array_foreach(explain, i, e)
 	{
-		int n = snprintf(buf + o, len - o, "%s%s:%s", i ? ";" : "", str_or(e, "kind", "?"),
-		                 str_or(e, "severity", "?"));
+		char kind[64], sev[32];
+		/* A saved result's strings: for a terminal or a CSV cell. */
+		int n = snprintf(buf + o, len - o, "%s%s:%s", i ? ";" : "",
+		                 ccb_text_esc(str_or(e, "kind", "?"), kind, sizeof(kind)),
+		                 ccb_text_esc(str_or(e, "severity", "?"), sev, sizeof(sev)));
 		if (n < 0 || (size_t)n >= len - o)
 			break;
 		o += (size_t)n;
@@ -738,10 +742,13 @@ void ccb_explain_write_text(const json_t *explain, FILE *out)
 	json_array_foreach(explain, i, e)
 	{
 		const char *sev = str_or(e, "severity", "info");
-		fprintf(out, "%-18s %s%s\n", "why",
+		fprintf(out, "%-18s %s", "why",
 		        strcmp(sev, "distrust") == 0 ? "DISTRUST: "
 		        : strcmp(sev, "warn") == 0   ? "warning: "
-		                                     : "",
-		        str_or(e, "text", ""));
+		                                     : "");
+		/* The text holds the document's strings (a saved result's, or
+		 * another host's record): escaped for the terminal. */
+		ccb_text_put(out, str_or(e, "text", ""));
+		fputc('\n', out);
 	}
 }

@@ -22,6 +22,13 @@ static inline const char *str(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+/* The string @p v, else @p dflt (an array element of a crafted document). */
+static inline const char *string_or(const json_t *v, const char *dflt)
+{
+	const char *s = json_string_value(v);
+	return s ? s : dflt;
+}
+
 static inline const char *str_or(const json_t *o, const char *key, const char *dflt)
 {
 	const char *s = str(o, key);

@@ -45,7 +45,7 @@ void ccb_explain_names(const json_t *a, char *buf, size_t len)
 			snprintf(buf + o, len - o, " and %zu more", json_array_size(a) - 4);
 			break;
 		}
-		int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", json_string_value(v));
+		int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", string_or(v, "?"));
 		if (n < 0 || (size_t)n >= len - o)
 			break;
 		o += (size_t)n;

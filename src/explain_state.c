@@ -77,7 +77,9 @@ static bool has_name(const json_t *a, const char *s)
 	const json_t *v;
 	size_t i;
 
-	json_array_foreach(a, i, v) if (s && strcmp(json_string_value(v), s) == 0) return true;
+	/* A crafted record's list may hold other than strings. */
+	json_array_foreach(a, i, v) if (s && json_is_string(v) &&
+	                                strcmp(json_string_value(v), s) == 0) return true;
 	return false;
 }
 

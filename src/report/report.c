@@ -48,25 +48,28 @@ static void text_object(FILE *out, const char *label, const json_t *obj)
 	fprintf(out, "%-18s", label);
 	json_object_foreach((json_t *)obj, key, v)
 	{
+		char kb[128];
+		/* The document's key, for a terminal. */
+		const char *ke = ccb_text_esc(key, kb, sizeof(kb));
 		bool sized =
 		    strstr(key, "size") || strstr(key, "bytes") || strstr(key, "stripe_unit");
 		if (json_is_integer(v) && sized && json_integer_value(v) > 0) {
 			char b[32];
 			ccb_format_bytes((uint64_t)json_integer_value(v), b, sizeof(b));
-			fprintf(out, " %s=%s", key, b);
+			fprintf(out, " %s=%s", ke, b);
 		} else if (json_is_integer(v)) {
-			fprintf(out, " %s=%lld", key, (long long)json_integer_value(v));
+			fprintf(out, " %s=%lld", ke, (long long)json_integer_value(v));
 		} else if (json_is_real(v)) {
-			fprintf(out, " %s=%g", key, json_real_value(v));
+			fprintf(out, " %s=%g", ke, json_real_value(v));
 		} else if (json_is_string(v)) {
-			fprintf(out, " %s=", key);
+			fprintf(out, " %s=", ke);
 			ccb_text_put(out, json_string_value(v));
 		} else if (json_is_boolean(v)) {
-			fprintf(out, " %s=%s", key, json_is_true(v) ? "true" : "false");
+			fprintf(out, " %s=%s", ke, json_is_true(v) ? "true" : "false");
 		} else if (json_is_array(v)) {
 			size_t i;
 			json_t *e;
-			fprintf(out, " %s=", key);
+			fprintf(out, " %s=", ke);
 			json_array_foreach(v, i, e)
 			{
 				fputs(i ? "," : "", out);
@@ -105,9 +108,10 @@ static void text_meta_table(FILE *out, const json_t *r)
 		const char *label, *key;
 	} rows[] = {{"latency p50", "p50"}, {"latency p99", "p99"}, {"latency max", "max"}};
 	size_t n = json_array_size(phases);
+	char sp[128];
 
 	fprintf(out, "%-18s %s (%lld files, %lld to %lld bytes, %lld dirs)\n", "files",
-	        ccb_report_str(files, "spec"),
+	        ccb_text_esc(ccb_report_str(files, "spec"), sp, sizeof(sp)),
 	        (long long)json_integer_value(json_object_get(files, "count")),
 	        (long long)json_integer_value(json_object_get(files, "min_bytes")),
 	        (long long)json_integer_value(json_object_get(files, "max_bytes")),
@@ -151,6 +155,7 @@ static void text_meta_table(FILE *out, const json_t *r)
 static void text_steady(FILE *out, const json_t *ss)
 {
 	const json_t *w = json_object_get(ss, "window");
+	char sp[128];
 
 	if (!ss)
 		return;
@@ -160,16 +165,20 @@ static void text_steady(FILE *out, const json_t *ss)
 		        "%.1f %%); the figures above are the whole run's, ramp included\n",
 		        "steady", ccb_report_num(w, "bandwidth_mib_s"), ccb_report_num(w, "iops"),
 		        ccb_report_num(w, "from_s"), ccb_report_num(w, "to_s"),
-		        ccb_report_str(ss, "spec"), ccb_report_num(w, "max_deviation_pct"),
-		        ccb_report_num(w, "trend_pct"));
+		        ccb_text_esc(ccb_report_str(ss, "spec"), sp, sizeof(sp)),
+		        ccb_report_num(w, "max_deviation_pct"), ccb_report_num(w, "trend_pct"));
 	if (json_is_true(json_object_get(ss, "read_to_end")))
 		fprintf(out,
 		        "%-18s reached with the run's end %.1f s away (under its %.0f s window): "
 		        "read on to it, so the whole run's figures are its level\n",
 		        "", ccb_report_num(ss, "end_was_s"), ccb_report_num(ss, "window_s"));
-	else if (!json_is_true(json_object_get(ss, "attained")))
-		fprintf(out, "%-18s not reached (%s): %s\n", "steady", ccb_report_str(ss, "spec"),
-		        ccb_report_str(ss, "why"));
+	else if (!json_is_true(json_object_get(ss, "attained"))) {
+		fprintf(out, "%-18s not reached (", "steady");
+		ccb_text_put(out, ccb_report_str(ss, "spec"));
+		fputs("): ", out);
+		ccb_text_put(out, ccb_report_str(ss, "why"));
+		fputc('\n', out);
+	}
 }
 
 static int write_text(const json_t *r, FILE *out)
@@ -194,8 +203,11 @@ static int write_text(const json_t *r, FILE *out)
 		char rel[320];
 
 		ccb_release_text(json_object_get(r, "releases"), rel, sizeof(rel));
-		if (rel[0])
-			fprintf(out, "%-18s %s\n", "releases", rel);
+		if (rel[0]) {
+			fprintf(out, "%-18s ", "releases");
+			ccb_text_put(out, rel);
+			fputc('\n', out);
+		}
 	}
 	fprintf(out, "%-18s ", "status");
 	ccb_text_put(out, ccb_report_str(r, "status"));

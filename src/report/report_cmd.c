@@ -14,6 +14,8 @@
 #include <ccbench/sweep.h>
 #include <ccbench/units.h>
 
+#include "sweep_int.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <math.h>
@@ -26,6 +28,28 @@ static const char *doc_command(const json_t *doc)
 {
 	const char *s = json_string_value(json_object_get(doc, "command"));
 	return s ? s : "run";
+}
+
+/*
+ * The name a point has in compare's and explain's lines and in compare's
+ * matching: "rbd read {"readahead":128}", the run's command for a single
+ * result. Printed, so escaped (a saved document's strings, crafted or
+ * another host's).
+ */
+static void point_key(const json_t *doc, const json_t *p, char *key, size_t len)
+{
+	char raw[1024];
+
+	if (!p) {
+		ccb_text_esc(doc_command(doc), key, len);
+		return;
+	}
+	char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
+
+	snprintf(raw, sizeof(raw), "%s %s", ccb_sweep_str_or(json_object_get(p, "command"), "?"),
+	         m ? m : "?");
+	free(m);
+	ccb_text_esc(raw, key, len);
 }
 
 /* ---- report and compare ---------------------------------------------------- */
@@ -46,11 +70,15 @@ static json_t *load_doc(const char *path, bool group_ok, char *err, size_t err_l
 	json_t *doc = json_load_file(path, 0, &jerr);
 
 	if (!doc) {
+		char raw[512];
+
+		/* jansson's text quotes the document ("near '...'"): escaped. */
 		if (jerr.line > 0)
-			snprintf(err, err_len, "%s:%d:%d: %s", path, jerr.line, jerr.column,
+			snprintf(raw, sizeof(raw), "%s:%d:%d: %s", path, jerr.line, jerr.column,
 			         jerr.text);
 		else
-			snprintf(err, err_len, "%s", jerr.text);
+			snprintf(raw, sizeof(raw), "%s", jerr.text);
+		ccb_text_esc(raw, err, err_len);
 		return NULL;
 	}
 	if (group_ok && is_group_report(doc))
@@ -147,10 +175,12 @@ static json_t *metric_points(const json_t *doc, bool p99)
 		double v = p99 ? json_number_value(
 		                     json_object_get(json_object_get(doc, "latency_us"), "p99"))
 		               : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
-		char why[96];
+		char why[96], stb[64], key[1024];
 
-		snprintf(why, sizeof(why), "status %s", st ? st : "missing");
-		json_object_set_new(out, doc_command(doc),
+		point_key(doc, NULL, key, sizeof(key));
+		snprintf(why, sizeof(why), "status %s",
+		         st ? ccb_text_esc(st, stb, sizeof(stb)) : "missing");
+		json_object_set_new(out, key,
 		                    st && strcmp(st, "ok") == 0
 		                        ? json_pack("{s:f}", "value", v)
 		                        : json_pack("{s:s}", "failed", why));
@@ -158,15 +188,12 @@ static json_t *metric_points(const json_t *doc, bool p99)
 	}
 	json_array_foreach(json_object_get(doc, "points"), i, p)
 	{
-		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
 		const json_t *a = json_object_get(p, "aggregate");
 		json_int_t runs = json_integer_value(json_object_get(a, "runs"));
 		json_int_t ok = json_integer_value(json_object_get(a, "runs_ok"));
 		char key[1024], why[96];
 
-		snprintf(key, sizeof(key), "%s %s",
-		         json_string_value(json_object_get(p, "command")), m ? m : "?");
-		free(m);
+		point_key(doc, p, key, sizeof(key));
 		if (ok <= 0 || ok < runs) {
 			snprintf(why, sizeof(why), "%lld of %lld runs ok", (long long)ok,
 			         (long long)runs);
@@ -198,7 +225,8 @@ static json_t *metric_points(const json_t *doc, bool p99)
 /* The point of sweep @p doc in knee series @p series at row value @p value. */
 static const json_t *series_point(const json_t *doc, const json_t *series, const json_t *value)
 {
-	const char *row_key = json_string_value(json_object_get(doc, "row_key"));
+	/* A sweep without one: "", as its views read it (sweep_report.c). */
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	const json_t *p;
 	size_t i;
 
@@ -207,7 +235,7 @@ static const json_t *series_point(const json_t *doc, const json_t *series, const
 		json_t *m = json_deep_copy(json_object_get(p, "matrix"));
 		bool same;
 
-		if (!row_key || !m)
+		if (!m)
 			return NULL;
 		same = json_equal(json_object_get(m, row_key), value);
 		json_object_del(m, row_key);
@@ -226,23 +254,26 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* "order=20 path=krbd" of a knee's series. */
+/* "order=20 path=krbd" of a knee's series, escaped for the terminal. */
 static void knee_label(const json_t *series, char *buf, size_t len)
 {
 	const char *k;
 	json_t *v;
 	size_t l = 0;
+	char raw[256];
 
-	buf[0] = '\0';
+	raw[0] = '\0';
 	json_object_foreach((json_t *)series, k, v)
 	{
 		char *val = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		int n = snprintf(buf + l, len - l, "%s%s=%s", l ? " " : "", k, val ? val : "?");
+		int n =
+		    snprintf(raw + l, sizeof(raw) - l, "%s%s=%s", l ? " " : "", k, val ? val : "?");
 		free(val);
-		if (n < 0 || (size_t)n >= len - l)
+		if (n < 0 || (size_t)n >= sizeof(raw) - l)
 			break;
 		l += (size_t)n;
 	}
+	ccb_text_esc(raw, buf, len);
 }
 
 /* Neither point's runs stopped at steady state: each ran to its bound. */
@@ -361,8 +392,9 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 		knee_label(json_object_get(bk, "series"), label, sizeof(label));
 		bv = json_dumps(json_object_get(bk, "value"), JSON_ENCODE_ANY);
 		cv = found ? json_dumps(json_object_get(found, "value"), JSON_ENCODE_ANY) : NULL;
-		snprintf(bvs, sizeof(bvs), "%s", bv ? bv : "?");
-		snprintf(cvs, sizeof(cvs), "%s", cv ? cv : "none");
+		/* JSON escapes C0, not DEL or C1: escaped for the terminal. */
+		ccb_text_esc(bv ? bv : "?", bvs, sizeof(bvs));
+		ccb_text_esc(cv ? cv : "none", cvs, sizeof(cvs));
 		free(bv);
 		free(cv);
 		const json_t *kp =
@@ -442,17 +474,15 @@ static int each_run(const json_t *doc, int (*fn)(const char *, const json_t *, v
 	const json_t *p, *run;
 	size_t i, j;
 	int r = 0;
+	char key[1024];
 
-	if (!json_object_get(doc, "points"))
-		return fn(doc_command(doc), doc, arg);
+	if (!json_object_get(doc, "points")) {
+		point_key(doc, NULL, key, sizeof(key));
+		return fn(key, doc, arg);
+	}
 	json_array_foreach(json_object_get(doc, "points"), i, p)
 	{
-		char *m = json_dumps(json_object_get(p, "matrix"), JSON_SORT_KEYS | JSON_COMPACT);
-		char key[1024];
-
-		snprintf(key, sizeof(key), "%s %s",
-		         json_string_value(json_object_get(p, "command")), m ? m : "?");
-		free(m);
+		point_key(doc, p, key, sizeof(key));
 		json_array_foreach(json_object_get(p, "runs"), j, run)
 		{
 			r = fn(key, run, arg);
@@ -474,6 +504,7 @@ static int refuse_distrust(const char *key, const json_t *run, void *arg)
 	const struct distrust_arg *a = arg;
 	json_t *ex = run_explain(run);
 	const char *text = NULL;
+	char tb[1024];
 	int r = 0;
 
 	if (!ccb_explain_has(ex, "distrust", &text)) {
@@ -484,7 +515,7 @@ static int refuse_distrust(const char *key, const json_t *run, void *arg)
 		fprintf(stderr,
 		        "ccbench: compare: %s: point %s: distrust: %s; not a figure to gate on "
 		        "(--allow-distrust gates on it anyway)\n",
-		        a->file, key, text ? text : "?");
+		        a->file, key, ccb_text_esc(text ? text : "?", tb, sizeof(tb)));
 		r = 1;
 	}
 	json_decref(ex);
@@ -532,7 +563,9 @@ static int explain_group(const json_t *doc, bool json)
 	} else {
 		json_array_foreach(lists, i, p)
 		{
-			printf("%s\n", json_string_value(json_object_get(p, "point")));
+			/* "member NAME": the name is the record's. */
+			ccb_text_put(stdout, json_string_value(json_object_get(p, "point")));
+			fputc('\n', stdout);
 			if (!json_array_size(json_object_get(p, "explain")))
 				printf("%-18s nothing to say: no limit found\n", "why");
 			ccb_explain_write_text(json_object_get(p, "explain"), stdout);
@@ -605,10 +638,13 @@ static int refuse_release_change(const json_t *base, const json_t *cur, const ch
                                  const char *cur_file, bool allow)
 {
 	json_t *br = ccb_release_of_doc(base), *cr = ccb_release_of_doc(cur);
-	char why[512];
+	char raw[512] = "", why[512];
 	int refuse = 0;
+	enum ccb_release_diff cmp = ccb_release_compare(br, cr, raw, sizeof(raw));
 
-	switch (ccb_release_compare(br, cr, why, sizeof(why))) {
+	/* The documents' release strings: escaped for the terminal. */
+	ccb_text_esc(raw, why, sizeof(why));
+	switch (cmp) {
 	case CCB_RELEASE_CHANGED:
 		if (!allow) {
 			fprintf(stderr,

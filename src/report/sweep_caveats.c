@@ -101,7 +101,7 @@ static void series_of(const json_t *matrix, const char *row_key, char *buf, size
 		char vb[64];
 		const char *vs = json_string_value(v);
 
-		if (row_key && strcmp(k, row_key) == 0)
+		if (strcmp(k, row_key) == 0)
 			continue;
 		if (!vs) {
 			snprintf(vb, sizeof(vb), "%lld", (long long)json_integer_value(v));
@@ -167,7 +167,11 @@ static void emulated_limits(const json_t *doc, const char *row_key, json_t *list
 			json_object_set_new(rows, s[0] ? s : "(all)", lim);
 		}
 		if (!vs) {
-			snprintf(vb, sizeof(vb), "%lld", (long long)json_integer_value(rv));
+			/* No row value (a sweep without a row_key): "-", as the table. */
+			if (rv)
+				snprintf(vb, sizeof(vb), "%lld", (long long)json_integer_value(rv));
+			else
+				snprintf(vb, sizeof(vb), "-");
 			vs = vb;
 		}
 		json_array_append_new(
@@ -262,9 +266,11 @@ json_t *ccb_sweep_caveats(const json_t *doc)
 		add(list, "osd-latency-lost", "distrust", NULL, text);
 	}
 
+	/* A sweep without a row_key reads as "", as in its views (sweep_report.c). */
+	if (!row_key)
+		row_key = "";
 	/* Kernel series through fuse-loop, where the rows are readahead. */
-	if (row_key &&
-	    (strcmp(row_key, "readahead") == 0 || strcmp(row_key, "read-ahead-kb") == 0)) {
+	if (strcmp(row_key, "readahead") == 0 || strcmp(row_key, "read-ahead-kb") == 0) {
 		json_array_foreach(json_object_get(doc, "points"), i, p)
 		{
 			char s[256];
@@ -288,7 +294,6 @@ json_t *ccb_sweep_caveats(const json_t *doc)
 		}
 	}
 	json_decref(seen);
-	if (row_key)
-		emulated_limits(doc, row_key, list);
+	emulated_limits(doc, row_key, list);
 	return list;
 }

@@ -25,10 +25,22 @@ const char *ccb_sweep_str_or(const json_t *v, const char *dflt)
 	return s ? s : dflt;
 }
 
+/* Only printable ASCII: a label that needs no escaping (and no bound). */
+static bool plain(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			return false;
+	return true;
+}
+
 const char *ccb_sweep_label_of(const json_t *v, char *buf, size_t len)
 {
+	/* A saved sweep's matrix value reaches a terminal, a CSV cell, an
+	 * SVG label: escaped here, once for every view. */
 	if (json_is_string(v))
-		return json_string_value(v);
+		return plain(json_string_value(v)) ? json_string_value(v)
+		                                   : ccb_text_esc(json_string_value(v), buf, len);
 	if (json_is_integer(v))
 		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
 	else if (json_is_real(v))
@@ -45,7 +57,7 @@ void ccb_sweep_series_label(const json_t *matrix, const char *row_key, char *buf
 {
 	const char *key;
 	json_t *v;
-	char vb[64];
+	char vb[64], kb[64];
 
 	buf[0] = '\0';
 	json_object_foreach((json_t *)matrix, key, v)
@@ -53,8 +65,8 @@ void ccb_sweep_series_label(const json_t *matrix, const char *row_key, char *buf
 		size_t l = strlen(buf);
 		if (strcmp(key, row_key) == 0)
 			continue;
-		snprintf(buf + l, len - l, "%s%s=%s", l ? " " : "", key,
-		         ccb_sweep_label_of(v, vb, sizeof(vb)));
+		snprintf(buf + l, len - l, "%s%s=%s", l ? " " : "",
+		         ccb_text_esc(key, kb, sizeof(kb)), ccb_sweep_label_of(v, vb, sizeof(vb)));
 	}
 	if (!buf[0])
 		snprintf(buf, len, "MiB/s");
@@ -144,6 +156,7 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 	json_t *r, *c;
 	size_t i, j;
 	double scale = unit_scale ? atof(unit_scale) : 1;
+	char rk[64];
 	bool ci = strcmp(what, "bandwidth_mib_s") == 0 && json_object_get(doc, "repeat_until_pct");
 
 	/* A crafted document's points can each be a row and a column of their own. */
@@ -155,7 +168,7 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
 		return;
 	}
 	idx = cell_index(points, row_key);
-	fprintf(out, "%s\n%-14s", title, row_key);
+	fprintf(out, "%s\n%-14s", title, ccb_text_esc(row_key, rk, sizeof(rk)));
 	json_array_foreach(cols, j, c) fprintf(out, "  %24s", json_string_value(c));
 	fputc('\n', out);
 	json_array_foreach(rows, i, r)
@@ -258,9 +271,14 @@ static void sweep_why(const json_t *doc, FILE *out)
 					fprintf(out, "\nwhy (warnings; all lines: ccbench explain "
 					             "FILE)\n");
 				header = true;
-				fprintf(out, "  [%zu] %s: %s%s\n", i + 1, m ? m : "?",
-				        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "warning: ",
-				        ccb_sweep_str_or(json_object_get(e, "text"), ""));
+				/* The matrix and the run's text are the document's:
+				 * escaped (JSON escapes C0, not DEL or C1). */
+				fprintf(out, "  [%zu] ", i + 1);
+				ccb_text_put(out, m ? m : "?");
+				fprintf(out, ": %s",
+				        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "warning: ");
+				ccb_text_put(out, ccb_sweep_str_or(json_object_get(e, "text"), ""));
+				fputc('\n', out);
 			}
 		}
 		free(m);
@@ -303,14 +321,14 @@ static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE 
 	    (double)json_integer_value(json_object_get(json_object_get(q, "aggregate"), "runs_ok"));
 	double diff, two_se;
 	bool apart = ccb_sweep_told_apart(k, q, &diff, &two_se);
-	char vb[64];
+	char vb[64], rk[64];
 
 	if (nq < 1)
 		return;
 	fprintf(out,
 	        "  vs %s %s: %.1f ± %.1f (%.0f runs), difference %.1f, %.0f × its standard "
 	        "error %.1f: ",
-	        row_key,
+	        ccb_text_esc(row_key, rk, sizeof(rk)),
 	        ccb_sweep_label_of(json_object_get(json_object_get(q, "matrix"), row_key), vb,
 	                           sizeof(vb)),
 	        mq, sq, nq, diff, KNEE_SE_FACTOR, two_se);
@@ -364,7 +382,7 @@ static void best_confidence(const json_t *doc, const json_t *k, bool first, FILE
 {
 	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	const json_t *best = series_point(doc, k, json_object_get(k, "value")), *o;
-	char buf[256], vb[64];
+	char buf[256], vb[64], rk[64];
 	size_t j;
 
 	if (!best || !json_array_size(json_object_get(k, "others")))
@@ -373,7 +391,8 @@ static void best_confidence(const json_t *doc, const json_t *k, bool first, FILE
 	    json_integer_value(json_object_get(json_object_get(best, "aggregate"), "runs_ok"));
 	ccb_sweep_series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
 	fprintf(out, "%sconfidence (%s): %s %s, %.1f ± %.1f (%lld run%s)", first ? "\n" : "", buf,
-	        row_key, ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+	        ccb_text_esc(row_key, rk, sizeof(rk)),
+	        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 	        ccb_sweep_agg(best, "bandwidth_mib_s", "mean"),
 	        ccb_sweep_agg(best, "bandwidth_mib_s", "stddev"), (long long)n, n == 1 ? "" : "s");
 	if (n < 2) {
@@ -401,7 +420,7 @@ static void knee_confidence(const json_t *doc, FILE *out)
 	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	const json_t *points = json_object_get(doc, "points"), *k, *p;
 	size_t i, j;
-	char buf[256], vb[64];
+	char buf[256], vb[64], rk[64];
 
 	json_array_foreach(json_object_get(doc, "knees"), i, k)
 	{
@@ -439,7 +458,7 @@ static void knee_confidence(const json_t *doc, FILE *out)
 		json_int_t n = json_integer_value(
 		    json_object_get(json_object_get(knee, "aggregate"), "runs_ok"));
 		fprintf(out, "%sknee confidence (%s): %s %s, %.1f ± %.1f (%lld run%s)",
-		        i ? "" : "\n", buf, row_key,
+		        i ? "" : "\n", buf, ccb_text_esc(row_key, rk, sizeof(rk)),
 		        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 		        ccb_sweep_agg(knee, "bandwidth_mib_s", "mean"),
 		        ccb_sweep_agg(knee, "bandwidth_mib_s", "stddev"), (long long)n,
@@ -545,12 +564,16 @@ static void latency_lines(const json_t *doc, FILE *out)
 		const json_t *v;
 		size_t j;
 
+		char raw[128] = "";
+
 		json_array_foreach(json_object_get(pr, "paths"), j, v)
-		    snprintf(paths + strlen(paths), sizeof(paths) - strlen(paths), "%s%s",
-		             j ? ", " : "", json_string_value(v));
+		    snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw), "%s%s", j ? ", " : "",
+		             ccb_sweep_str_or(v, "?"));
+		ccb_text_esc(raw, paths, sizeof(paths));
 		if (json_object_get(pr, "error")) {
-			fprintf(out, "latency probe (%s): %s\n", paths,
-			        json_string_value(json_object_get(pr, "error")));
+			fprintf(out, "latency probe (%s): ", paths);
+			ccb_text_put(out, ccb_sweep_str_or(json_object_get(pr, "error"), "?"));
+			fputc('\n', out);
 			continue;
 		}
 		ccb_format_duration((uint64_t)json_integer_value(json_object_get(pr, "client_us")),
@@ -567,11 +590,16 @@ static void latency_lines(const json_t *doc, FILE *out)
 		        (long long)json_integer_value(json_object_get(pr, "ops")));
 	}
 	json_array_foreach(caveats, i, c)
-	    fprintf(out, "%s: %s\n",
-	            strcmp(ccb_sweep_str_or(json_object_get(c, "severity"), ""), "distrust") == 0
-	                ? "DISTRUST"
-	                : "warning",
-	            ccb_sweep_str_or(json_object_get(c, "text"), ""));
+	{
+		fprintf(out, "%s: ",
+		        strcmp(ccb_sweep_str_or(json_object_get(c, "severity"), ""), "distrust") ==
+		                0
+		            ? "DISTRUST"
+		            : "warning");
+		/* Built from the document's paths and matrix values. */
+		ccb_text_put(out, ccb_sweep_str_or(json_object_get(c, "text"), ""));
+		fputc('\n', out);
+	}
 	json_decref(caveats);
 }
 
@@ -598,19 +626,25 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	bool any_tradeoff = false;
 	size_t i;
-	char buf[256], vb[64];
+	char buf[256], vb[64], rk[64], e1[256], e2[256], e3[64], e4[64];
 
-	fprintf(out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
+	/* Every string of the document printed here is escaped: a saved
+	 * sweep can be crafted. */
+	ccb_text_esc(row_key, rk, sizeof(rk));
+	fprintf(
+	    out, "sweep %s: %s, %lld points x %lld repeats (%s), status %s\n",
+	    ccb_text_esc(
 	        ccb_sweep_str_or(json_object_get(cfg, "name"),
 	                         ccb_sweep_str_or(json_object_get(doc, "config_file"), "")),
-	        ccb_sweep_commands_of(cfg, buf, sizeof(buf)),
-	        (long long)json_array_size(json_object_get(doc, "points")),
-	        (long long)json_integer_value(json_object_get(doc, "repeat")),
-	        json_string_value(json_object_get(doc, "order")),
-	        json_string_value(json_object_get(doc, "status")));
+	        e1, sizeof(e1)),
+	    ccb_text_esc(ccb_sweep_commands_of(cfg, buf, sizeof(buf)), e2, sizeof(e2)),
+	    (long long)json_array_size(json_object_get(doc, "points")),
+	    (long long)json_integer_value(json_object_get(doc, "repeat")),
+	    ccb_text_esc(ccb_sweep_str_or(json_object_get(doc, "order"), "?"), e3, sizeof(e3)),
+	    ccb_text_esc(ccb_sweep_str_or(json_object_get(doc, "status"), "?"), e4, sizeof(e4)));
 	ccb_release_text(json_object_get(doc, "releases"), buf, sizeof(buf));
 	if (buf[0])
-		fprintf(out, "releases: %s\n", buf);
+		fprintf(out, "releases: %s\n", ccb_text_esc(buf, e1, sizeof(e1)));
 	latency_lines(doc, out);
 	if (json_object_get(doc, "repeat_until_pct")) {
 		fprintf(
@@ -700,13 +734,13 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 			fprintf(out,
 			        "%sno recommendation (%s): at its knee, %s %s, the client's "
 			        "emulated CPU was the limit\n",
-			        i ? "" : "\n", buf, row_key,
+			        i ? "" : "\n", buf, rk,
 			        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)));
 			continue;
 		}
 		if (!ccb_sweep_is_best(k)) {
 			fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s (best %.1f)\n",
-			        i ? "" : "\n", buf, row_key,
+			        i ? "" : "\n", buf, rk,
 			        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 			        json_number_value(json_object_get(k, "bandwidth_mib_s")),
 			        json_number_value(json_object_get(k, "best_mib_s")));
@@ -714,8 +748,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		}
 		/* A choice between names: the best, and what each other one loses. */
 		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s, the best", i ? "" : "\n",
-		        buf, row_key,
-		        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+		        buf, rk, ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
 		        json_number_value(json_object_get(k, "bandwidth_mib_s")));
 		json_array_foreach(json_object_get(k, "others"), j, o)
 		{
@@ -790,8 +823,14 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 				json_array_append_new(keys, json_string(key));
 		}
 	}
+	/* The matrix's keys and values and the command are the document's:
+	 * CSV cells (escaped, never a formula). */
 	fprintf(out, "point,command");
-	json_array_foreach(keys, j, k) fprintf(out, ",%s", json_string_value(k));
+	json_array_foreach(keys, j, k)
+	{
+		fputc(',', out);
+		ccb_csv_cell(out, json_string_value(k));
+	}
 	fprintf(out, ",runs,runs_ok,bandwidth_mib_s_mean,bandwidth_mib_s_stddev,"
 	             "bandwidth_mib_s_min,bandwidth_mib_s_max,iops_mean,latency_p50_us_mean,"
 	             "latency_p99_us_mean,tradeoff_4k_p99_us_mean,bandwidth_mib_s_ci95_low,"
@@ -801,12 +840,21 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 		const json_t *a = json_object_get(p, "aggregate");
 		const json_t *t =
 		    json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
-		fprintf(out, "%zu,%s", i + 1, json_string_value(json_object_get(p, "command")));
+		fprintf(out, "%zu,", i + 1);
+		ccb_csv_cell(out, ccb_sweep_str_or(json_object_get(p, "command"), ""));
 		json_array_foreach(keys, j, k)
-		    fprintf(out, ",%s",
-		            ccb_sweep_label_of(
-		                json_object_get(json_object_get(p, "matrix"), json_string_value(k)),
-		                vb, sizeof(vb)));
+		{
+			const json_t *mv =
+			    json_object_get(json_object_get(p, "matrix"), json_string_value(k));
+			const char *l = ccb_sweep_label_of(mv, vb, sizeof(vb));
+
+			fputc(',', out);
+			/* A number as it is ("-1" is not a formula); a string a cell. */
+			if (json_is_string(mv))
+				ccb_csv_cell(out, l);
+			else
+				fputs(l, out);
+		}
 		fprintf(out, ",%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,",
 		        (long long)json_integer_value(json_object_get(a, "runs")),
 		        (long long)json_integer_value(json_object_get(a, "runs_ok")),
@@ -832,7 +880,9 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 			fprintf(out, "%lld",
 			        (long long)json_integer_value(json_object_get(a, "steady_runs")));
 		point_explain(p, eb, sizeof(eb));
-		fprintf(out, ",%s\n", eb);
+		fputc(',', out);
+		ccb_csv_cell(out, eb);
+		fputc('\n', out);
 	}
 	json_decref(keys);
 	return ferror(out) ? -EIO : 0;

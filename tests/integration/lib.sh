@@ -126,6 +126,19 @@ ceph_cli() {
 	ceph --connect-timeout 10 "$@"
 }
 
+# no_osd_delay: true when no OSD injects a message delay (what
+# --osd-latency sets), asked of each OSD itself (`tell osd.N config diff`).
+# The OSD ids are listed on the first call.
+no_osd_delay() {
+	local id
+	[ -n "${_ccb_osd_ids:-}" ] || _ccb_osd_ids=$(ceph_cli osd ls)
+	for id in $_ccb_osd_ids; do
+		timeout 60 ceph --connect-timeout 10 tell "osd.$id" config diff 2>/dev/null |
+			grep -q '"ms_inject_delay_probability"' && return 1
+	done
+	return 0
+}
+
 # elapsed CMD...: sets ELAPSED (seconds, integer) and RC.
 timed() {
 	local s e

@@ -9,16 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-osds=$(ceph_cli osd ls)
-inject_clean() {
-	local id
-	for id in $osds; do
-		timeout 60 ceph --connect-timeout 10 tell "osd.$id" config diff 2>/dev/null |
-			grep -q '"ms_inject_delay_probability"' && return 1
-	done
-	return 0
-}
-inject_clean || fail "the OSDs inject delays before the test"
+no_osd_delay || fail "the OSDs inject delays before the test"
 
 cat >cfg.json <<EOF
 {"command": "rados write", "params": {"op-size": "64K", "duration": "3s", "pool": "$POOL"},
@@ -28,7 +19,7 @@ EOF
 # ---- before the run ------------------------------------------------------------
 mkfifo early.json
 expect_refused --within 10 "a FIFO" "$CCBENCH" sweep cfg.json --osd-latency 5ms --json early.json -q
-inject_clean || fail "a sweep refused for its --json FIFO changed the OSDs"
+no_osd_delay || fail "a sweep refused for its --json FIFO changed the OSDs"
 [ -p early.json ] || fail "early.json is no longer a FIFO"
 
 # ---- made mid-run --------------------------------------------------------------
@@ -36,14 +27,14 @@ inject_clean || fail "a sweep refused for its --json FIFO changed the OSDs"
 pid=$!
 on_exit kill -KILL "$pid"
 # Once the OSDs delay (the sweep set it), the FIFO takes the output's name.
-wait_for 30 "the sweep's OSD delay" eval '! inject_clean'
+wait_for 30 "the sweep's OSD delay" eval '! no_osd_delay'
 mkfifo late.json
 poll 60 exited "$pid" || fail "the sweep still runs 60 s after the FIFO appeared: $(tail -3 late.err)"
 rc=0
 wait "$pid" || rc=$?
 [ "$rc" = 1 ] || fail "sweep with a FIFO made at its --json: exit $rc, want 1: $(tail -5 late.err)"
 grep -q -- "--json 'late.json': a FIFO" late.err || fail "no message naming the FIFO: $(tail -5 late.err)"
-inject_clean || fail "the OSDs still delay after the sweep: $(tail -5 late.err)"
+no_osd_delay || fail "the OSDs still delay after the sweep: $(tail -5 late.err)"
 [ -p late.json ] || fail "late.json is no longer a FIFO"
 [ -z "$(ns_objects)" ] || fail "objects left: $(ns_objects | head -3)"
 rm -f early.json late.json

@@ -16,16 +16,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-osds=$(ceph_cli osd ls)
-inject_clean() {
-	local id
-	for id in $osds; do
-		timeout 60 ceph --connect-timeout 10 tell "osd.$id" config diff 2>/dev/null |
-			grep -q '"ms_inject_delay_probability"' && return 1
-	done
-	return 0
-}
-inject_clean || fail "the OSDs inject delays before the test"
+no_osd_delay || fail "the OSDs inject delays before the test"
 
 grid='"matrix": {"readahead": ["128K", "1M"], "path": ["librbd", "krbd"]}'
 base='"command": "rbd read", "params": {"size": "32M", "io-size": "64K", "duration": "2s", "pool": "'$POOL'"'
@@ -66,7 +57,7 @@ cat >same.json <<EOF
  "runners": {"krbd": "$PWD/runner.sh"}}
 EOF
 "$CCBENCH" sweep same.json --json same.out.json >same.txt 2>same.err || fail "same-side sweep: exit $?: $(tail -5 same.err)"
-inject_clean || fail "the OSDs still delay after the sweep"
+no_osd_delay || fail "the OSDs still delay after the sweep"
 grep -q "latency: about 10ms injected on every OSD" same.txt || fail "table: no latency line: $(head -5 same.txt)"
 grep -q "not comparable" same.txt && fail "same side, yet 'not comparable': $(head -8 same.txt)"
 jcheck same.out.json \
@@ -109,4 +100,4 @@ timed wait $pid
 [ "$RC" = 130 ] || fail "SIGINT: exit $RC: $(tail -5 slow.err)"
 [ "$ELAPSED" -le 60 ] || fail "SIGINT: $ELAPSED s to end"
 grep -q TERM slow.log || fail "the runner did not get SIGTERM"
-inject_clean || fail "SIGINT: the OSDs still delay"
+no_osd_delay || fail "SIGINT: the OSDs still delay"

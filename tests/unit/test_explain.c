@@ -1533,6 +1533,48 @@ static void test_summary_and_text(void **state)
 	json_decref(ex);
 }
 
+/*
+ * A saved result can be crafted: a list of OSD names that holds other
+ * than strings derives lines without a NULL dereference, and the why lines
+ * and the summary escape what the document's strings carry.
+ */
+static void test_crafted_strings(void **state)
+{
+	json_t *r = base(), *ex;
+	char buf[128], *mem = NULL;
+	size_t len = 0;
+	FILE *f;
+	(void)state;
+
+	json_object_set_new(r, "cluster_state",
+	                    json_pack("{s:{s:[i, s], s:i, s:i}, s:{s:[{}], s:i, s:i}}", "start",
+	                              "osds_down", 1, "osd.\x1b[2J", "osds_up", 2, "osds", 3, "end",
+	                              "osds_down", "osds_up", 3, "osds", 3));
+	json_object_set_new(r, "latency_injection", json_pack("{s:[i]}", "lost", 7));
+	ex = ccb_explain(r, NULL);
+	assert_non_null(ex);
+	f = open_memstream(&mem, &len);
+	ccb_explain_write_text(ex, f);
+	fclose(f);
+	assert_null(strchr(mem, '\x1b'));
+	assert_non_null(strstr(mem, "osd.\\x1b[2J"));
+	free(mem);
+	json_decref(ex);
+	json_decref(r);
+
+	ex = json_pack("[{s:s, s:s, s:s}]", "kind", "=k\x1b", "severity", "warn", "text",
+	               "t\x1b]0;x\x07");
+	ccb_explain_summary(ex, buf, sizeof(buf));
+	assert_string_equal(buf, "=k\\x1b:warn");
+	mem = NULL;
+	f = open_memstream(&mem, &len);
+	ccb_explain_write_text(ex, f);
+	fclose(f);
+	assert_string_equal(mem, "why                warning: t\\x1b]0;x\\x07\n");
+	free(mem);
+	json_decref(ex);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1560,6 +1602,7 @@ int main(void)
 	    cmocka_unit_test(test_knee_confidence),
 	    cmocka_unit_test(test_group),
 	    cmocka_unit_test(test_group_rederive),
+	    cmocka_unit_test(test_crafted_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
