@@ -200,20 +200,22 @@ static bool short_printable(const json_t *v, size_t max)
 	return s && strlen(s) <= max && ccb_is_printable(s);
 }
 
-/* A copy as ccb_undo_cluster_put() writes it, of this cluster, or why not. */
-static const char *check_copy(const char *key, const json_t *val, const char *fsid,
-                              json_t **doc_out)
+/* A copy as ccb_undo_cluster_put() writes it, of this cluster, or why not:
+ * pure (no I/O), for the fuzz target (tests/fuzz/fuzz_restore.c). */
+const char *ccb_restore_check_copy(const char *key, const char *text, const char *fsid,
+                                   json_t **doc_out)
 {
 	static const char *const top[] = {"ccbench_cluster_record", "run", "record", NULL};
 	static const char *const run_f[] = {"host",      "boot_id", "pid_ns", "pid",
 	                                    "starttime", "command", "time",   NULL};
-	const char *text = json_string_value(val);
 	const json_t *run, *rec;
 	const struct kind *k;
 	char want[256];
 	json_t *doc;
 
 	*doc_out = NULL;
+	if (!key || !fsid)
+		return "no key or no cluster fsid";
 	if (!text || strlen(text) > CCB_UNDO_CLUSTER_MAX)
 		return "not a string of at most 64 KiB";
 	doc = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
@@ -268,7 +270,7 @@ static void restore_copy(struct restore *rs, rados_t cl, const char *key, const 
 	bool maybe;
 	int r;
 
-	why = check_copy(key, val, fsid, &doc);
+	why = ccb_restore_check_copy(key, json_string_value(val), fsid, &doc);
 	if (why) {
 		/* The key is ours by its prefix but not its contents: left, named. */
 		fprintf(stderr, "ccbench: restore: config-key %s: %s; nothing touched\n",
