@@ -237,9 +237,15 @@ const char *ccb_restore_check_copy(const char *key, const char *text, const char
 		json_decref(doc);
 		return "its run is not host, boot_id, pid_ns, pid, starttime";
 	}
-	snprintf(want, sizeof(want), "%s%s/", CCB_UNDO_CLUSTER_PREFIX,
-	         json_string_value(json_object_get(run, "boot_id")));
-	if (strncmp(key, want, strlen(want)) != 0 ||
+	/* Exactly the key ccb_undo_cluster_key() makes for this run,
+	 * PREFIX BOOT/PID-START-HANDLE: any other key (its tail is printed,
+	 * and names what is removed) is not this record's. */
+	snprintf(want, sizeof(want), "%s%s/%lld-%lld-", CCB_UNDO_CLUSTER_PREFIX,
+	         json_string_value(json_object_get(run, "boot_id")),
+	         (long long)json_integer_value(json_object_get(run, "pid")),
+	         (long long)json_integer_value(json_object_get(run, "starttime")));
+	const char *handle = strncmp(key, want, strlen(want)) == 0 ? key + strlen(want) : "";
+	if (!*handle || strlen(handle) > 10 || strspn(handle, "0123456789") != strlen(handle) ||
 	    (json_object_get(rec, "cluster_key") &&
 	     !(json_string_value(json_object_get(rec, "cluster_key")) &&
 	       strcmp(json_string_value(json_object_get(rec, "cluster_key")), key) == 0))) {
@@ -380,8 +386,9 @@ static void restore_cluster(struct restore *rs)
 
 		if (rec) {
 			/* Undone from the state directory just now. */
-			if (strcasecmp(json_string_value(json_object_get(rec, "fsid")), fsid) ==
-			        0 &&
+			const char *rf = json_string_value(json_object_get(rec, "fsid"));
+
+			if (rf && strcasecmp(rf, fsid) == 0 &&
 			    ccb_undo_cluster_rm(cl, key, err, sizeof(err)) < 0)
 				fprintf(stderr, "ccbench: restore: config-key %s: %s\n", key, err);
 			continue;

@@ -28,8 +28,9 @@ int ccb_restore_command(const struct ccb_opts *o);
  * Whether a copy read from the cluster (config-key @p key, its value
  * @p text) is one ccb_undo_cluster_put() wrote, of the cluster @p fsid:
  * exactly the fields and kinds it writes (osd_inject, rbd_image), its run's
- * identity of the right types, @p key under its run's boot id (and equal
- * to the record's cluster_key), at most CCB_UNDO_CLUSTER_MAX bytes. Pure:
+ * identity of the right types, @p key exactly the one
+ * ccb_undo_cluster_key() makes for that run (PREFIX BOOT/PID-START-HANDLE,
+ * and the record's cluster_key when it has one), at most CCB_UNDO_CLUSTER_MAX bytes. Pure:
  * no I/O, no state; any input is safe (fuzzed by tests/fuzz/fuzz_restore.c).
  * It does not judge whether the run is gone (ccb_undo_judge()) nor check
  * the values a kind's undo checks before it acts.

@@ -27,6 +27,7 @@
 #include <ccbench/osd_inject.h>
 #include <ccbench/restore.h>
 #include <ccbench/undo.h>
+#include <ccbench/units.h>
 
 #include "sandbox.h"
 
@@ -49,7 +50,8 @@ static void check_one(const char *key, const char *text)
 			abort(); /* refused: no document, and a reason to print */
 		return;
 	}
-	/* Accepted: exactly what ccb_undo_cluster_put() writes, of this cluster. */
+	/* Accepted: exactly what ccb_undo_cluster_put() writes, of this cluster,
+	 * under a key that prints as it is (restore names it). */
 	run = json_object_get(doc, "run");
 	rec = json_object_get(doc, "record");
 	kind = json_string_value(json_object_get(rec, "kind"));
@@ -59,8 +61,8 @@ static void check_one(const char *key, const char *text)
 	    (strcmp(kind, "osd_inject") != 0 && strcmp(kind, "rbd_image") != 0) || !boot ||
 	    strncmp(key, CCB_UNDO_CLUSTER_PREFIX, strlen(CCB_UNDO_CLUSTER_PREFIX)) != 0 ||
 	    strncmp(key + strlen(CCB_UNDO_CLUSTER_PREFIX), boot, strlen(boot)) != 0 ||
-	    key[strlen(CCB_UNDO_CLUSTER_PREFIX) + strlen(boot)] != '/' || !rfsid ||
-	    strcasecmp(rfsid, fsid) != 0 || strlen(text) > CCB_UNDO_CLUSTER_MAX ||
+	    key[strlen(CCB_UNDO_CLUSTER_PREFIX) + strlen(boot)] != '/' || !ccb_is_printable(key) ||
+	    !rfsid || strcasecmp(rfsid, fsid) != 0 || strlen(text) > CCB_UNDO_CLUSTER_MAX ||
 	    json_integer_value(json_object_get(run, "pid")) <= 0)
 		abort();
 	/* What restore_copy() does next, short of connecting. */
