@@ -200,20 +200,22 @@ static bool short_printable(const json_t *v, size_t max)
 	return s && strlen(s) <= max && ccb_is_printable(s);
 }
 
-/* A copy as ccb_undo_cluster_put() writes it, of this cluster, or why not. */
-static const char *check_copy(const char *key, const json_t *val, const char *fsid,
-                              json_t **doc_out)
+/* A copy as ccb_undo_cluster_put() writes it, of this cluster, or why not:
+ * pure (no I/O), for the fuzz target (tests/fuzz/fuzz_restore.c). */
+const char *ccb_restore_check_copy(const char *key, const char *text, const char *fsid,
+                                   json_t **doc_out)
 {
 	static const char *const top[] = {"ccbench_cluster_record", "run", "record", NULL};
 	static const char *const run_f[] = {"host",      "boot_id", "pid_ns", "pid",
 	                                    "starttime", "command", "time",   NULL};
-	const char *text = json_string_value(val);
 	const json_t *run, *rec;
 	const struct kind *k;
 	char want[256];
 	json_t *doc;
 
 	*doc_out = NULL;
+	if (!key || !fsid)
+		return "no key or no cluster fsid";
 	if (!text || strlen(text) > CCB_UNDO_CLUSTER_MAX)
 		return "not a string of at most 64 KiB";
 	doc = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
@@ -235,9 +237,15 @@ static const char *check_copy(const char *key, const json_t *val, const char *fs
 		json_decref(doc);
 		return "its run is not host, boot_id, pid_ns, pid, starttime";
 	}
-	snprintf(want, sizeof(want), "%s%s/", CCB_UNDO_CLUSTER_PREFIX,
-	         json_string_value(json_object_get(run, "boot_id")));
-	if (strncmp(key, want, strlen(want)) != 0 ||
+	/* Exactly the key ccb_undo_cluster_key() makes for this run,
+	 * PREFIX BOOT/PID-START-HANDLE: any other key (its tail is printed,
+	 * and names what is removed) is not this record's. */
+	snprintf(want, sizeof(want), "%s%s/%lld-%lld-", CCB_UNDO_CLUSTER_PREFIX,
+	         json_string_value(json_object_get(run, "boot_id")),
+	         (long long)json_integer_value(json_object_get(run, "pid")),
+	         (long long)json_integer_value(json_object_get(run, "starttime")));
+	const char *handle = strncmp(key, want, strlen(want)) == 0 ? key + strlen(want) : "";
+	if (!*handle || strlen(handle) > 10 || strspn(handle, "0123456789") != strlen(handle) ||
 	    (json_object_get(rec, "cluster_key") &&
 	     !(json_string_value(json_object_get(rec, "cluster_key")) &&
 	       strcmp(json_string_value(json_object_get(rec, "cluster_key")), key) == 0))) {
@@ -268,7 +276,7 @@ static void restore_copy(struct restore *rs, rados_t cl, const char *key, const 
 	bool maybe;
 	int r;
 
-	why = check_copy(key, val, fsid, &doc);
+	why = ccb_restore_check_copy(key, json_string_value(val), fsid, &doc);
 	if (why) {
 		/* The key is ours by its prefix but not its contents: left, named. */
 		fprintf(stderr, "ccbench: restore: config-key %s: %s; nothing touched\n",
@@ -378,8 +386,9 @@ static void restore_cluster(struct restore *rs)
 
 		if (rec) {
 			/* Undone from the state directory just now. */
-			if (strcasecmp(json_string_value(json_object_get(rec, "fsid")), fsid) ==
-			        0 &&
+			const char *rf = json_string_value(json_object_get(rec, "fsid"));
+
+			if (rf && strcasecmp(rf, fsid) == 0 &&
 			    ccb_undo_cluster_rm(cl, key, err, sizeof(err)) < 0)
 				fprintf(stderr, "ccbench: restore: config-key %s: %s\n", key, err);
 			continue;

@@ -117,22 +117,11 @@ int ccb_undo_cluster_rm(rados_t cl, const char *key, char *err, size_t err_len)
 	return r == -ENOENT ? 0 : r;
 }
 
-int ccb_undo_cluster_list(rados_t cl, json_t **out, char *err, size_t err_len)
+int ccb_undo_cluster_parse(const char *text, size_t len, json_t **out, char *err, size_t err_len)
 {
-	char *text = NULL;
-	size_t len = 0;
-	json_t *all;
-	int r;
+	json_t *all = json_loadb(text, len, 0, NULL);
 
 	*out = NULL;
-	r = mon_cmd(cl,
-	            json_pack("{s:s, s:s, s:s}", "prefix", "config-key dump", "key",
-	                      CCB_UNDO_CLUSTER_PREFIX, "format", "json"),
-	            NULL, 0, &text, &len, err, err_len);
-	if (r < 0)
-		return r;
-	all = json_loadb(text, len, 0, NULL);
-	free(text);
 	if (!json_is_object(all)) {
 		json_decref(all);
 		snprintf(err, err_len, "config-key dump %s: not a JSON object",
@@ -143,6 +132,11 @@ int ccb_undo_cluster_list(rados_t cl, json_t **out, char *err, size_t err_len)
 	const char *k;
 	json_t *v, *mine = json_object();
 	void *tmp;
+	if (!mine) {
+		json_decref(all);
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
 	json_object_foreach_safe(all, tmp, k, v)
 	{
 		if (strncmp(k, CCB_UNDO_CLUSTER_PREFIX, strlen(CCB_UNDO_CLUSTER_PREFIX)) == 0)
@@ -151,4 +145,22 @@ int ccb_undo_cluster_list(rados_t cl, json_t **out, char *err, size_t err_len)
 	json_decref(all);
 	*out = mine;
 	return 0;
+}
+
+int ccb_undo_cluster_list(rados_t cl, json_t **out, char *err, size_t err_len)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	*out = NULL;
+	r = mon_cmd(cl,
+	            json_pack("{s:s, s:s, s:s}", "prefix", "config-key dump", "key",
+	                      CCB_UNDO_CLUSTER_PREFIX, "format", "json"),
+	            NULL, 0, &text, &len, err, err_len);
+	if (r < 0)
+		return r;
+	r = ccb_undo_cluster_parse(text, len, out, err, err_len);
+	free(text);
+	return r;
 }

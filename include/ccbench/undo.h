@@ -243,4 +243,13 @@ int ccb_undo_cluster_rm(rados_t cl, const char *key, char *err, size_t err_len);
  */
 int ccb_undo_cluster_list(rados_t cl, json_t **out, char *err, size_t err_len);
 
+/**
+ * The keys under CCB_UNDO_CLUSTER_PREFIX of a `config-key dump` answer
+ * (@p len bytes of JSON text), with their values, as one object in
+ * *@p out; pure (fuzzed by tests/fuzz/fuzz_restore.c).
+ *
+ * @return 0, -EBADMSG (not a JSON object) or -ENOMEM (reason in @p err).
+ */
+int ccb_undo_cluster_parse(const char *text, size_t len, json_t **out, char *err, size_t err_len);
+
 #endif

@@ -3,7 +3,7 @@
 # bounded time on a copy of its seed corpus.
 #
 # usage: tests/fuzz/run.sh [TARGET...]      (default: every target)
-#   TARGET is units, options, cli, sweep, group, state or report.
+#   TARGET is units, options, cli, sweep, group, state, report or restore.
 #
 # Environment:
 #   CCB_FUZZ_SECONDS  time per target (default 30)
@@ -23,7 +23,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/fuzz
 build=${CCB_FUZZ_BUILD:-$top/build-fuzz}
 seconds=${CCB_FUZZ_SECONDS:-30}
-all=(units options cli sweep group state report)
+all=(units options cli sweep group state report restore)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")
 

@@ -15,9 +15,11 @@
 # created before and deleted after it), and afterwards the runner checks
 # that nothing of it is left: objects in any namespace of the pools the run
 # shares (rbd, the CephFS pools), images, extra pools, loop devices, fuse
-# mounts, ccbench state records, changed read_ahead_kb values, stray
-# processes. What is left is named, counted as that test's failure, and
-# removed, so that the next test starts clean.
+# mounts, ccbench state records and device lock files, ccbench's
+# config-keys on the mon (the cluster copies of crash records), changed
+# read_ahead_kb values, stray processes, OSD delay overrides. What is left
+# is named, counted as that test's failure, and removed, so that the next
+# test starts clean.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -90,7 +92,20 @@ snapshot() {
 		echo "loop /dev/${d##*/}"
 	done
 	awk -v w="$work/" 'index($2, w) == 1 {print "mount " $2}' /proc/mounts
-	find "$work" -maxdepth 2 -path "$work/state*" -name 'run-*' 2>/dev/null | sed 's/^/state /'
+	find "$work" -maxdepth 2 -path "$work/state*" \( -name 'run-*' -o -name 'dev-*.lock' \) \
+		2>/dev/null | sed 's/^/state /'
+	# The copies of crash records a run keeps on the cluster (the mon's
+	# config-key store, ccbench/run/...): one call.
+	cephq config-key ls 2>/dev/null | python3 -c '
+import json, sys
+try:
+    keys = json.load(sys.stdin)
+except ValueError:
+    keys = []
+for k in keys:
+    if isinstance(k, str) and k.startswith("ccbench/"):
+        print("config_key " + k)
+'
 	for f in /sys/block/[sv]d*/queue/read_ahead_kb /sys/block/rbd*/queue/read_ahead_kb; do
 		[ -e "$f" ] && echo "read_ahead_kb $f $(cat "$f" 2>/dev/null)"
 	done
@@ -136,6 +151,10 @@ scrub() {
 			timeout 120 "$CCBENCH" restore >/dev/null 2>&1
 			rm -f "$a" ;;
 		osd_config) cephq tell "$a" config unset "${b%%=*}" >/dev/null 2>&1 ;;
+		# a copy undone as `restore -c` would (its run is dead), then gone
+		config_key)
+			timeout 120 "$CCBENCH" restore -c "$CEPH_CONF" >/dev/null 2>&1
+			cephq config-key rm "$a${b:+ $b}" >/dev/null 2>&1 ;;
 		read_ahead_kb) [ -n "${before_ra[$a]:-}" ] && echo "${before_ra[$a]}" >"$a" 2>/dev/null ;;
 		process)
 			local pid

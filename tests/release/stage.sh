@@ -27,6 +27,8 @@
 #   releases              results name the client's and the cluster's releases
 #   explain_scheduler     the OSD scheduler (mClock profile) read and explained
 #   krbd_map_release      what `rbd device map` asks of the driver on the release
+#   state_safety          the state directory's rules, and the cluster copies of
+#                         crash records through the mon's config-key (about 20 s)
 # run.sh checks after each test that nothing was left behind.
 #
 # usage: tests/release/stage.sh [PATTERN]   (CCB_RELEASE names the release)
@@ -40,7 +42,7 @@ rel=${CCB_RELEASE:-}
 }
 SUBSET=(rados_write_seq_rand rbd_readahead rbd_layout krbd_map_fuse_loop fs_stream fs_meta
 	sweep_compare group_start group_conflict explain_paths rados_osd_down rados_quota rados_signals
-	msgr2_only msgr2_paths releases explain_scheduler krbd_map_release)
+	msgr2_only msgr2_paths releases explain_scheduler krbd_map_release state_safety)
 # bookworm is the host's own release: test.sh's integration stage has just
 # run every test there (ASan build), the subset among them.  Its release
 # stage shows that a fresh bookworm builds (-Werror, without sanitizers)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ccbench/engine.h"
+#include "ccbench/restore.h"
 #include "ccbench/undo.h"
 
 #define MAX_EVENTS 512
@@ -729,6 +730,118 @@ static void test_state_command_redacted(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* ---- copies on the cluster: what restore -c accepts ------------------------ */
+
+#define SEEDS CCB_TEST_SOURCE_DIR "/tests/fuzz/corpus/restore/"
+#define FSID  "5f2d2b53-9a7e-4c1e-8d3a-1b2c3d4e5f60"
+
+/* A seed of fuzz_restore (KEY\nTEXT), checked as restore -c checks it. */
+static const char *check_seed(const char *name, const char *key_instead)
+{
+	char path[PATH_MAX], *buf, *nl;
+	const char *why;
+	json_t *doc = NULL;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), SEEDS "%s", name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	buf = calloc(1, 1 << 17);
+	assert_non_null(buf);
+	n = (long)fread(buf, 1, (1 << 17) - 1, f);
+	fclose(f);
+	assert_true(n > 0);
+	nl = strchr(buf, '\n');
+	assert_non_null(nl);
+	*nl = '\0';
+	why = ccb_restore_check_copy(key_instead ? key_instead : buf, nl + 1, FSID, &doc);
+	if (why)
+		assert_null(doc);
+	else
+		assert_true(json_is_object(json_object_get(doc, "record")));
+	json_decref(doc);
+	free(buf);
+	return why;
+}
+
+static void test_cluster_copy_seeds(void **state)
+{
+	static const struct {
+		const char *seed, *why;
+	} cases[] = {
+	    {"osd_inject", NULL},
+	    {"rbd_image", NULL},
+	    {"rbd_image-no-cluster-key", NULL},
+	    {"wrong-fsid", "of another cluster than this one"},
+	    {"extra-field", "not an osd_inject or rbd_image record of the fields ccbench writes"},
+	    {"kind-loop", "not an osd_inject or rbd_image record of the fields ccbench writes"},
+	    {"key-other-boot", "its key does not match its run"},
+	    {"key-mismatch", "its key does not match its run"},
+	    {"run-empty", "its run is not host, boot_id, pid_ns, pid, starttime"},
+	    {"escape-host", "its run is not host, boot_id, pid_ns, pid, starttime"},
+	    {"not-json", "not a ccbench record"},
+	    {"duplicate", "not a ccbench record"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const char *why = check_seed(cases[i].seed, NULL);
+
+		if (!cases[i].why)
+			assert_null(why);
+		else
+			assert_string_equal(why ? why : "(accepted)", cases[i].why);
+	}
+}
+
+/* The key is exactly the one its run wrote: restore prints it and removes it. */
+static void test_cluster_copy_key(void **state)
+{
+	static const char *const bad[] = {
+	    "ccbench/run/0c6b3f1e-2a4d-4e8f-9b7a-6d5c4b3a2f10/4242-1796194515-2\x1b]0;x\x07",
+	    "ccbench/run/0c6b3f1e-2a4d-4e8f-9b7a-6d5c4b3a2f10/4242-1796194515-",
+	    "ccbench/run/0c6b3f1e-2a4d-4e8f-9b7a-6d5c4b3a2f10/4242-1796194515-2 x",
+	    "ccbench/run/0c6b3f1e-2a4d-4e8f-9b7a-6d5c4b3a2f10/4243-1796194515-2",
+	    "ccbench/run/0c6b3f1e-2a4d-4e8f-9b7a-6d5c4b3a2f10/4242-1796194516-2",
+	    "ccbench/run/0c6b3f1e-2a4d-4e8f-9b7a-6d5c4b3a2f10/4242-1796194515-12345678901",
+	};
+	json_t *doc = (json_t *)1;
+
+	(void)state;
+	/* The kind-loop seed has no cluster_key: the key alone decides, before the kind. */
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		assert_string_equal(check_seed("kind-loop", bad[i]),
+		                    "its key does not match its run");
+	assert_string_equal(check_seed("kind-loop",
+	                               "ccbench/run/0c6b3f1e-2a4d-4e8f-9b7a-6d5c4b3a2f10/"
+	                               "4242-1796194515-7"),
+	                    "not an osd_inject or rbd_image record of the fields ccbench writes");
+	assert_non_null(ccb_restore_check_copy("ccbench/run/x/1-1-1", NULL, FSID, &doc));
+	assert_null(doc);
+	assert_non_null(ccb_restore_check_copy(NULL, "{}", FSID, &doc));
+	assert_non_null(ccb_restore_check_copy("ccbench/run/x/1-1-1", "{}", NULL, &doc));
+}
+
+/* A config-key dump keeps only the keys under ccbench/run/. */
+static void test_cluster_parse(void **state)
+{
+	const char dump[] = "{\"ccbench/run/b/1-1-1\": \"x\", \"config/global/a\": \"3\", "
+	                    "\"ccbench/runx\": \"y\", \"ccbench/run/b/1-1-2\": 7}";
+	char err[128];
+	json_t *out = (json_t *)1;
+
+	(void)state;
+	assert_int_equal(ccb_undo_cluster_parse(dump, strlen(dump), &out, err, sizeof(err)), 0);
+	assert_int_equal(json_object_size(out), 2);
+	assert_non_null(json_object_get(out, "ccbench/run/b/1-1-1"));
+	assert_non_null(json_object_get(out, "ccbench/run/b/1-1-2"));
+	json_decref(out);
+	assert_int_equal(ccb_undo_cluster_parse("[1]", 3, &out, err, sizeof(err)), -EBADMSG);
+	assert_null(out);
+	assert_non_null(strstr(err, "not a JSON object"));
+}
+
 int main(void)
 {
 	/* test_state_command_redacted's child: record, then die without unwinding. */
@@ -756,6 +869,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_state_bad_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_state_judge, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_state_command_redacted, setup, teardown),
+	    cmocka_unit_test(test_cluster_copy_seeds),
+	    cmocka_unit_test(test_cluster_copy_key),
+	    cmocka_unit_test(test_cluster_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
