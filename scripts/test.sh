@@ -81,11 +81,13 @@ fallback_build() {
 # The lint stage: the formatting, then no circle between the core
 # library's files (scripts/circles.py, on the build above: the library's
 # members, exactly this build's objects; CMakeFiles/ may keep a stale one
-# of a renamed file). Both run, whatever the first says.
+# of a renamed file), then no call from a folder up into a higher one
+# (scripts/layers.py). All run, whatever the first says.
 lint() {
 	local rc=0
 	"$top/scripts/format-check.sh" || rc=1
 	python3 "$top/scripts/circles.py" "$build/libccbcore.a" || rc=1
+	python3 "$top/scripts/layers.py" "$build" || rc=1
 	return "$rc"
 }
 stage "formatting and file circles" lint

@@ -180,7 +180,7 @@ static const struct ccb_command commands[] = {
     },
     {
         .name = "krbd restore",
-        .mask = CCB_CMD_KRBD_RESTORE,
+        .mask = CCB_CMD_RESTORE,
         .mode = CCB_MODE_SEQ,
         .summary = "the same as restore (its older name)",
         .description = "The same as ccbench restore, under the name it had before CephFS mounts "
@@ -234,7 +234,7 @@ static const struct ccb_command commands[] = {
     },
     {
         .name = "restore",
-        .mask = CCB_CMD_KRBD_RESTORE,
+        .mask = CCB_CMD_RESTORE,
         .mode = CCB_MODE_SEQ,
         .summary = "undo what a killed run left (read_ahead_kb, maps, mounts, OSD delay, "
                    "images)",

@@ -10,7 +10,6 @@
 #include <ccbench/group.h>
 #include <ccbench/help.h>
 #include <ccbench/path.h>
-#include <ccbench/path_krbd.h>
 #include <ccbench/path_rados.h>
 #include <ccbench/point.h>
 #include <ccbench/release.h>
@@ -66,7 +65,7 @@ static int dispatch(struct ccb_cli *cli, int argc, char **argv)
 {
 	int r;
 
-	if (cli->cmd_mask & CCB_CMD_KRBD_RESTORE) {
+	if (cli->cmd_mask & CCB_CMD_RESTORE) {
 		r = ccb_restore_command(&cli->opts);
 		return r == 0 ? 0 : r == -EINVAL ? 2 : 1;
 	}

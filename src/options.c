@@ -14,14 +14,13 @@
 #define OFF(f) offsetof(struct ccb_opts, f)
 /* krbd restore connects too: to put back what --osd-latency set on the OSDs. */
 #define CONN                                                                                       \
-	(CCB_CMD_CONN | CCB_CMD_KRBD | CCB_CMD_FS | CCB_CMD_GROUP | CCB_CMD_SWEEP |                \
-	 CCB_CMD_KRBD_RESTORE)
+	(CCB_CMD_CONN | CCB_CMD_KRBD | CCB_CMD_FS | CCB_CMD_GROUP | CCB_CMD_SWEEP | CCB_CMD_RESTORE)
 #define RADOS   CCB_CMD_RADOS
 #define CLEANUP CCB_CMD_CLEANUP
 #define OUT     CCB_CMD_OUTPUT
 #define RBD     CCB_CMD_RBD
 #define KRBD    CCB_CMD_KRBD
-#define RESTORE CCB_CMD_KRBD_RESTORE
+#define RESTORE CCB_CMD_RESTORE
 #define FS      CCB_CMD_FS
 #define SWEEP   CCB_CMD_SWEEP
 #define REPORT  CCB_CMD_REPORT

@@ -17,7 +17,9 @@
  * (the OSD values, the image id); a record of the wrong shape, or of
  * another cluster than -c connects to, is named and left alone.
  */
+#include <ccbench/host.h>
 #include <ccbench/cluster.h>
+#include <ccbench/fs_mount.h>
 #include <ccbench/mapping.h>
 #include <ccbench/osd_inject.h>
 #include <ccbench/path_rbd.h>
@@ -58,6 +60,12 @@ static int undo_map(const json_t *e, const struct ccb_opts *o, char *msg, size_t
 	return ccb_map_restore(e, msg, len);
 }
 
+static int undo_fs_mount(const json_t *e, const struct ccb_opts *o, char *msg, size_t len)
+{
+	(void)o;
+	return ccb_fsmount_restore(e, msg, len);
+}
+
 /* The fields a cluster-side record may have: what its writer puts there. */
 static const char *const osd_fields[] = {"kind",   "fsid",        "set",  "osds",
                                          "osd_us", "entity",      "conf", "keyring",
@@ -76,7 +84,7 @@ static const struct kind {
     {"loop", undo_map, NULL},
     {"fuse", undo_map, NULL},
     {"krbd_map", undo_map, NULL},
-    {"fs_mount", undo_map, NULL},
+    {"fs_mount", undo_fs_mount, NULL},
 };
 
 static const struct kind *kind_of(const json_t *rec)

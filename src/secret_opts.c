@@ -3,9 +3,9 @@
  * than a command line (see secret_opts.h). Both ends of the protocol live
  * here, so that what one writes is what the other reads.
  */
+#include <ccbench/redact.h>
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
-#include <ccbench/result.h>
 #include <ccbench/secret_opts.h>
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * for one bounded, since a child blocked in the kernel (D state) outlives
  * even SIGKILL for as long as the kernel holds it.
  */
-#include <ccbench/result.h>
+#include <ccbench/redact.h>
 #include <ccbench/spawn.h>
 
 #include <errno.h>

@@ -13,7 +13,7 @@
  * runs that are gone (src/restore.c). Mon commands go through the run's
  * own connection, so they are bounded by its rados_mon_op_timeout.
  */
-#include <ccbench/result.h>
+#include <ccbench/redact.h>
 #include <ccbench/undo.h>
 
 #include "undo_int.h"

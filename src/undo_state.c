@@ -4,7 +4,7 @@
  * gone, the checks on the directory and on each file before it is read,
  * and the stranded records of runs that are gone (see undo.h).
  */
-#include <ccbench/result.h>
+#include <ccbench/redact.h>
 #include <ccbench/undo.h>
 
 #include "undo_int.h"

@@ -4,13 +4,14 @@
  * ceph-fuse, or mount -t ceph (the kernel client), each at a fresh mount
  * point DIR/mnt-XXXXXX of the state directory, logged in the undo log with
  * a crash record before it is made, unmounted in reverse on every end and
- * by `ccbench restore` after a crash (map_restore.c validates the record
- * and calls ccb_fsmount_unmount_at()).
+ * by `ccbench restore` after a crash (ccb_fsmount_restore() validates the
+ * record and calls ccb_fsmount_unmount_at()).
  */
 #ifndef CCBENCH_FS_MOUNT_H
 #define CCBENCH_FS_MOUNT_H
 
 #include <limits.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -83,5 +84,15 @@ int ccb_fsmount(const struct ccb_opts *o, enum ccb_fsmount_via via, const char *
  */
 int ccb_fsmount_unmount_at(enum ccb_fsmount_via via, const char *mp, pid_t pid, bool child,
                            unsigned bound_msec, const char *client_id, char *msg, size_t msg_len);
+
+/**
+ * `ccbench restore` of a dead run's "fs_mount" record: checked against the
+ * only shape ccbench writes (ceph-fuse or the kernel client at one of its
+ * own mount points, ceph-fuse's log beside it), then unmounted.
+ *
+ * @return 0 (what happened in @p msg), -EINVAL (an invalid record, said in
+ *         @p msg, nothing touched), or -errno of the unmount.
+ */
+int ccb_fsmount_restore(const json_t *rec, char *msg, size_t msg_len);
 
 #endif

@@ -84,27 +84,6 @@ void ccb_output_target_close(struct ccb_output_target *t);
 int ccb_output_check(const char *path, const char *opt, char *err, size_t err_len);
 
 /**
- * @p s for a terminal: control characters (C0, DEL, and C1 encoded in
- * UTF-8) as \xHH or \u00HH, so a string from another host's record
- * cannot move the cursor, retitle the window or fake a line. Truncated
- * to @p len, never inside an escape.
- *
- * @return @p buf.
- */
-const char *ccb_text_esc(const char *s, char *buf, size_t len);
-
-/** Print @p s to @p out escaped as ccb_text_esc() does, without a length limit. */
-void ccb_text_put(FILE *out, const char *s);
-
-/**
- * Print @p s to @p out as one CSV cell: escaped as ccb_text_put() does;
- * a cell beginning with = + - @ tab or CR prefixed with a single quote (so
- * a spreadsheet does not take it for a formula); quoted when it holds a
- * comma, quote, the prefix or a space at either end.
- */
-void ccb_csv_cell(FILE *out, const char *s);
-
-/**
  * Check a saved sweep's shape and counts before a view walks it: "points"
  * a list of at most 10000 objects (a matrix of at most 64 keys, at most
  * 1000 runs each, 200000 in all), "row_key" a string if given, at most 256 knees.

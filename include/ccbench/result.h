@@ -22,37 +22,6 @@
  */
 json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc, char **argv);
 
-/** What replaces the value of a setting that carries key material. */
-#define CCB_REDACTED "<redacted>"
-
-/**
- * @p text with key material replaced by CCB_REDACTED, everything else
- * unchanged:
- * - the VALUE of NAME=VALUE anywhere (at the start, after a blank, comma,
- *   quote or '=': "--set=key=X", "-okey=X", "... -o secret=X,noudev")
- *   whose NAME is key material: key, secret, keyring, password, token, or
- *   ending in _key, -secret, .token ...; but not --keyring=PATH, a file;
- * - the word after --key, --secret, --token, --password ("rbd --key X");
- * - a ceph key itself (AQ..., 40 base64 characters ending "=="), wherever
- *   it stands ("key = AQ...==" of a keyring).
- * A VALUE ends at a comma, blank or quote; a quoted VALUE at its closing
- * quote; in text without a blank or quote before it (an argv item such as
- * "password=two words"), at the next comma only.
- *
- * @return a new string (free()), or NULL on ENOMEM.
- */
-char *ccb_redact_text(const char *text);
-
-/** ccb_redact_text() over every string of @p doc, in place. @return 0 or -ENOMEM. */
-int ccb_redact_json(json_t *doc);
-
-/**
- * @p argv as a JSON array of ccb_redact_text() strings, the word after
- * --key, --secret, --token or --password replaced whole (new reference),
- * or NULL on ENOMEM.
- */
-json_t *ccb_redact_argv(int argc, char *const *argv);
-
 /** Latency object {n,min,mean,stddev,p50,p90,p99,p99_9,max} in microseconds. */
 json_t *ccb_result_latency(const struct ccb_hist *h);
 

@@ -27,9 +27,6 @@ struct ccb_queue_info {
 	uint64_t rotational;
 };
 
-/** $CCB_SYSFS_ROOT, or "/sys". */
-const char *ccb_sysfs_root(void);
-
 /**
  * Parse a sysfs attribute: a decimal integer, optionally followed by a
  * newline, nothing else.

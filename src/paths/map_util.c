@@ -6,10 +6,10 @@
  * map_fuse.c, map_kernel.c, fs_mount.c and map_restore.c call down into it; it calls none of them,
  * so each reads top-down.
  */
+#include <ccbench/redact.h>
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
-#include <ccbench/result.h>
 #include <ccbench/spawn.h>
 #include <ccbench/undo.h>
 
@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mapping_int.h"
+#include "map_util.h"
 
 extern char **environ;
 

@@ -4,6 +4,7 @@
  * with the aggregate over the common window. Like report.c and
  * sweep_report.c, they read only the document.
  */
+#include <ccbench/escape.h>
 #include <ccbench/chart.h>
 #include <ccbench/explain.h>
 #include <ccbench/group_report.h>

@@ -2,6 +2,7 @@
  * Text, JSON and CSV views of one result object. Each reads only the
  * JSON model, so the three can never disagree.
  */
+#include <ccbench/escape.h>
 #include <ccbench/explain.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>

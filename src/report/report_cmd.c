@@ -5,6 +5,7 @@
  * point marked distrust or a change of Ceph release). The views are report.c,
  * sweep_report.c and group_report.c.
  */
+#include <ccbench/escape.h>
 #include <ccbench/chart.h>
 #include <ccbench/cli.h>
 #include <ccbench/explain.h>

@@ -4,6 +4,7 @@
  * documents are in report_cmd.c). Everything here reads only the
  * document, so a view never disagrees with the JSON.
  */
+#include <ccbench/escape.h>
 #include <ccbench/chart.h>
 #include <ccbench/explain.h>
 #include <ccbench/release.h>

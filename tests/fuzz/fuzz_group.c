@@ -1,6 +1,6 @@
 /*
  * Fuzz target: a group's member records and their aggregation
- * (src/group.c, the pure functions tests/unit/test_group.c exercises).
+ * (src/group/, the pure functions tests/unit/test_group.c exercises).
  * The input is one JSON object:
  *   {"state":   {"name", "params", "started", "members": {ID: record}},
  *    "results": {ID: {"start_realtime", "end_realtime", "result"}},

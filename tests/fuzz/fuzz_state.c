@@ -2,8 +2,9 @@
  * Fuzz target: the crash state file and the records in it -- what
  * `ccbench restore` reads back from the state directory after a
  * killed run (src/undo.c ccb_undo_state_stranded and _report) and the
- * check each record gets before its undo (src/paths/sysfs.c read_ahead_kb,
- * src/paths/map_restore.c ccb_map_restore: loop, fuse, krbd_map).
+ * check each record gets before its undo (src/paths/krbd/read_ahead.c read_ahead_kb,
+ * src/paths/krbd/map_restore.c ccb_map_restore: loop, fuse, krbd_map;
+ * src/paths/fs/fs_restore.c ccb_fsmount_restore: fs_mount).
  *
  * The input is the contents of one state file, DIR/run-1-1.json. DIR and
  * the sysfs root are empty directories of the target's own, so no record
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <ccbench/fs_mount.h>
 #include <ccbench/mapping.h>
 #include <ccbench/read_ahead.h>
 #include <ccbench/sysfs.h>
@@ -81,6 +83,8 @@ static void restore_all(const json_t *files)
 				r = disk ? ccb_sysfs_restore_read_ahead_kb(disk, orig, set, msg,
 				                                           sizeof(msg))
 				         : -EINVAL;
+			} else if (kind && strcmp(kind, "fs_mount") == 0) {
+				r = ccb_fsmount_restore(e, msg, sizeof(msg));
 			} else {
 				r = ccb_map_restore(e, msg, sizeof(msg));
 			}

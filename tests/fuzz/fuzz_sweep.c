@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the sweep config loader (src/sweep.c, ccb_sweep_load):
+ * Fuzz target: the sweep config loader (src/sweep/sweep.c, ccb_sweep_load):
  * JSON to checked points, every point built through the option table and
  * validated as a run would be, without running any. The input is the
  * config file's contents.

@@ -6,7 +6,7 @@
 #   TARGET is units, options, cli, sweep, group, state, report or restore.
 #
 # Environment:
-#   CCB_FUZZ_SECONDS  time per target (default 30)
+#   CCB_FUZZ_SECONDS  time per target (default 20)
 #   CCB_FUZZ_BUILD    build directory (default build-fuzz at the top)
 #   CCB_FUZZ_ARGS     extra libFuzzer arguments (e.g. -seed=1)
 #
@@ -22,7 +22,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/fuzz
 build=${CCB_FUZZ_BUILD:-$top/build-fuzz}
-seconds=${CCB_FUZZ_SECONDS:-30}
+seconds=${CCB_FUZZ_SECONDS:-20}
 all=(units options cli sweep group state report restore)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")

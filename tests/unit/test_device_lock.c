@@ -22,7 +22,7 @@
 #include "ccbench/read_ahead.h"
 #include "ccbench/sysfs.h"
 #include "ccbench/undo.h"
-#include "../../src/paths/device_lock.h"
+#include "../../src/paths/krbd/device_lock.h"
 
 static char dir[256], statedir[300], sysroot[300];
 

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
-#include "../../src/paths/path_cephfs_int.h"
+#include "../../src/paths/fs/path_cephfs_int.h"
 
 static void test_made_find(void **state)
 {

@@ -25,8 +25,8 @@
 #include "ccbench/engine.h"
 #include "ccbench/fs_mount.h"
 #include "ccbench/mapping.h"
+#include "ccbench/restore.h"
 #include "ccbench/options.h"
-#include "ccbench/path_krbd.h"
 #include "ccbench/spawn.h"
 #include "ccbench/undo.h"
 
@@ -397,7 +397,11 @@ static int restore_text(const char *text, char *msg, size_t len)
 
 	assert_non_null(rec);
 	msg[0] = '\0';
-	r = ccb_map_restore(rec, msg, len);
+	/* As restore.c's table sends them: CephFS mounts to the fs path. */
+	if (strcmp(json_string_value(json_object_get(rec, "kind")), "fs_mount") == 0)
+		r = ccb_fsmount_restore(rec, msg, len);
+	else
+		r = ccb_map_restore(rec, msg, len);
 	json_decref(rec);
 	return r;
 }
@@ -601,7 +605,7 @@ static void test_restore_refuses_insecure_state_dir(void **state)
 	chmod(statedir, 0777);
 	assert_int_equal(ccb_undo_state_dir_check(err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "writable"));
-	assert_int_not_equal(ccb_krbd_restore(&o), 0);
+	assert_int_not_equal(ccb_restore_command(&o), 0);
 	assert_true(exists("elsewhere/victim"));
 	chmod(statedir, 0700);
 	/* Owned by somebody else. */
@@ -620,7 +624,7 @@ static void test_restore_refuses_insecure_state_dir(void **state)
 	setenv("CCB_STATE_DIR", statedir, 1);
 	unlink(p);
 	/* From a sound directory, the record itself is refused, and kept. */
-	assert_int_not_equal(ccb_krbd_restore(&o), 0);
+	assert_int_not_equal(ccb_restore_command(&o), 0);
 	assert_true(exists("elsewhere/victim"));
 	assert_true(exists("state/run-4194000-1.json"));
 	pathf(p, "state/run-4194000-1.json");
@@ -640,12 +644,12 @@ static void test_restore_refuses_linked_state_file(void **state)
 	pathf(lnk, "state/run-4194000-1.json");
 	assert_int_equal(symlink(target, lnk), 0);
 	/* Not even read (O_NOFOLLOW): ignored, with a warning. */
-	ccb_krbd_restore(&o);
+	ccb_restore_command(&o);
 	assert_true(exists("elsewhere/victim"));
 	unlink(lnk);
 	/* A second name of a file of root's elsewhere is not ours either. */
 	assert_int_equal(link(target, lnk), 0);
-	ccb_krbd_restore(&o);
+	ccb_restore_command(&o);
 	assert_true(exists("elsewhere/victim"));
 	unlink(lnk);
 }

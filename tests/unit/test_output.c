@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include <ccbench/escape.h>
 #include <ccbench/cli.h>
 #include <ccbench/report.h>
 #include <ccbench/sweep.h>

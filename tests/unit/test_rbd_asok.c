@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../src/paths/rbd_asok.h"
+#include "../../src/paths/rbd/rbd_asok.h"
 
 /* Two sections as Tentacle's client printed them (trimmed), and a labeled one. */
 static const char counter_dump[] =

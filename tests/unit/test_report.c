@@ -20,6 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ccbench/redact.h"
 #include "ccbench/engine.h"
 #include "ccbench/path.h"
 #include "ccbench/release.h"

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ccbench/host.h"
 #include "ccbench/read_ahead.h"
 #include "ccbench/sysfs.h"
 

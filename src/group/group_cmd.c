@@ -1,0 +1,338 @@
+/*
+ * `ccbench group report NAME`, `group rm NAME`, `group ls`: read a group
+ * from the cluster, aggregate it (group_agg.c), render it
+ * (group_report.c), remove it.
+ */
+#include <ccbench/escape.h>
+#include <ccbench/group_agg.h>
+#include <ccbench/group_cmd.h>
+#include <ccbench/group_report.h>
+#include <ccbench/group_store.h>
+#include <ccbench/report.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rados/librados.h>
+
+static bool valid_name(const char *s)
+{
+	size_t l = strlen(s);
+
+	return l >= 1 && l <= 64 &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == l;
+}
+
+/* The state and the results of group @p name, as ccb_group_aggregate() takes them. */
+static int gather(rados_ioctx_t io, const char *name, json_t **state_out, json_t **results_out)
+{
+	struct ccb_gstate st;
+	json_t *state = NULL, *results = json_object(), *regs, *ids, *params, *started, *v;
+	json_t *ignored;
+	size_t i;
+	int r = ccb_gstate_read(io, name, &st);
+
+	if (r < 0 || !st.exists) {
+		ccb_gstate_free(&st);
+		json_decref(results);
+		return r < 0 ? r : -ENOENT;
+	}
+	regs = ccb_gstate_members(&st);
+	params = ccb_gstate_get(&st, "params");
+	started = ccb_gstate_get(&st, "started");
+	state =
+	    json_pack("{s:s, s:o, s:o, s:O}", "name", name, "params", params ? params : json_null(),
+	              "started", started ? started : json_null(), "members", regs);
+	/* The same ids the report takes, checked the same way: a poisoned
+	 * claim cannot send us reading a million objects. */
+	ignored = json_array();
+	ids = ccb_group_claim_ids(started, regs, ignored);
+	json_decref(ignored);
+	json_array_foreach(ids, i, v)
+	{
+		char oid[256], *buf = NULL;
+		size_t len;
+		json_t *doc;
+
+		ccb_group_result_oid(oid, sizeof(oid), name, json_string_value(v));
+		r = ccb_group_read_object(io, oid, &buf, &len);
+		if (r == -ENOENT)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, "ccbench: group %s: rados_read(%s): %s\n", name, oid,
+			        strerror(-r));
+			continue;
+		}
+		doc = json_loadb(buf, len, 0, NULL);
+		free(buf);
+		if (json_is_object(doc))
+			json_object_set_new(results, json_string_value(v), doc);
+		else {
+			fprintf(stderr, "ccbench: group %s: %s: not a ccbench result; ignored\n",
+			        name, oid);
+			json_decref(doc);
+		}
+	}
+	json_decref(ids);
+	json_decref(regs);
+	ccb_gstate_free(&st);
+	*state_out = state;
+	*results_out = results;
+	return state ? 0 : -ENOMEM;
+}
+
+/* Remove every object of group @p name; @return the count, or -errno. */
+static int remove_group(rados_ioctx_t io, const char *name)
+{
+	rados_list_ctx_t ctx;
+	const char *entry;
+	json_t *names = json_array(), *v;
+	size_t l = strlen(name), i;
+	int r, removed = 0, first_err = 0;
+
+	if (!names)
+		return -ENOMEM;
+	r = rados_nobjects_list_open(io, &ctx);
+	if (r < 0) {
+		json_decref(names);
+		return r;
+	}
+	/* Results first (NAME.result.*), the group object last: while it is
+	 * there the group still shows in `group ls` and can be removed again. */
+	while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0)
+		if (strncmp(entry, name, l) == 0 &&
+		    strncmp(entry + l, CCB_GROUP_RESULT_INFIX, strlen(CCB_GROUP_RESULT_INFIX)) == 0)
+			json_array_append_new(names, json_string(entry));
+	rados_nobjects_list_close(ctx);
+	if (r != -ENOENT) {
+		json_decref(names);
+		return r;
+	}
+	json_array_append_new(names, json_string(name));
+	json_array_foreach(names, i, v)
+	{
+		r = rados_remove(io, json_string_value(v));
+		if (r == 0)
+			removed++;
+		else if (r != -ENOENT) {
+			fprintf(stderr, "ccbench: group %s: rados_remove(%s): %s\n", name,
+			        json_string_value(v), strerror(-r));
+			if (!first_err)
+				first_err = r;
+		}
+	}
+	json_decref(names);
+	return first_err ? first_err : removed;
+}
+
+/* Malformed records on stderr, so a script reading stdout sees them too. */
+static void warn_malformed(const char *name, const json_t *rep)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(rep, "malformed"), i, m)
+	{
+		char id[160], why[320]; /* another client's strings: escaped */
+
+		ccb_text_esc(ccb_report_str(m, "member"), id, sizeof(id));
+		ccb_text_esc(ccb_report_str(m, "reason"), why, sizeof(why));
+		if (json_object_get(m, "member"))
+			fprintf(stderr,
+			        "ccbench: group %s: member %s: malformed record (%s); skipped\n",
+			        name, id, why);
+		else
+			fprintf(stderr, "ccbench: group %s: malformed record: %s\n", name, why);
+	}
+}
+
+static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
+{
+	const struct ccb_opts *o = &cli->opts;
+	json_t *state = NULL, *results = NULL, *rep;
+	int r = gather(io, name, &state, &results), status;
+
+	if (r == -ENOENT) {
+		fprintf(stderr, "ccbench: group %s: no such group in pool %s namespace %s\n", name,
+		        ccb_group_pool(o), CCB_GROUP_NAMESPACE);
+		return 2;
+	}
+	if (r < 0) {
+		fprintf(stderr, "ccbench: group %s: rados_read_op_omap_get_vals2(%s): %s\n", name,
+		        name, strerror(-r));
+		return 1;
+	}
+	rep = ccb_group_aggregate(state, results);
+	json_decref(state);
+	json_decref(results);
+	if (!rep)
+		return 1;
+	warn_malformed(name, rep);
+	status = strcmp(ccb_report_str(rep, "status"), "complete") == 0 ? 0 : 1;
+	switch (o->format) {
+	case CCB_FMT_JSON:
+		r = json_dumpf(rep, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ? -EIO
+		                                                                          : 0;
+		fputc('\n', stdout);
+		break;
+	case CCB_FMT_CSV:
+		ccb_group_render_csv(rep, stdout);
+		break;
+	default:
+		ccb_group_render_text(rep, stdout);
+	}
+	if (fflush(stdout) != 0 || r < 0) {
+		fprintf(stderr, "ccbench: writing the report to stdout: %s\n", strerror(errno));
+		status = 1;
+	}
+	if (o->csv_file && ccb_report_to_file(o->csv_file, "--csv", rep, ccb_group_render_csv) < 0)
+		status = 1;
+	if (o->svg_file && ccb_report_to_file(o->svg_file, "--svg", rep, ccb_group_render_svg) < 0)
+		status = 1;
+	if (status == 1 && !strcmp(ccb_report_str(rep, "status"), "incomplete"))
+		fprintf(stderr,
+		        "ccbench: group %s: incomplete: %lld of %lld members in the aggregate "
+		        "(%zu missing, the others withdrawn)\n",
+		        name,
+		        (long long)json_integer_value(
+		            json_object_get(json_object_get(rep, "aggregate"), "members")),
+		        (long long)json_integer_value(json_object_get(rep, "members_expected")),
+		        json_array_size(json_object_get(rep, "missing")));
+	else if (status == 1 && !strcmp(ccb_report_str(rep, "status"), "waiting"))
+		fprintf(stderr, "ccbench: group %s: has not started yet\n", name);
+	if (o->group_cleanup) {
+		r = remove_group(io, name);
+		if (r < 0)
+			status = 1;
+		else if (!o->quiet)
+			fprintf(stderr, "ccbench: group %s: removed %d objects (--group-cleanup)\n",
+			        name, r);
+	}
+	json_decref(rep);
+	return status;
+}
+
+static int cmd_ls(const struct ccb_cli *cli, rados_ioctx_t io)
+{
+	const struct ccb_opts *o = &cli->opts;
+	rados_list_ctx_t ctx;
+	const char *entry;
+	json_t *names = json_array(), *out = json_array(), *v;
+	size_t i;
+	int r = rados_nobjects_list_open(io, &ctx);
+
+	if (r < 0 || !names || !out) {
+		fprintf(stderr, "ccbench: group ls: rados_nobjects_list_open(pool %s): %s\n",
+		        ccb_group_pool(o), strerror(r < 0 ? -r : ENOMEM));
+		json_decref(names);
+		json_decref(out);
+		return 1;
+	}
+	/* Group objects are the names without a dot (group names have none). */
+	while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0)
+		if (!strchr(entry, '.'))
+			json_array_append_new(names, json_string(entry));
+	rados_nobjects_list_close(ctx);
+	json_array_foreach(names, i, v)
+	{
+		json_t *state, *results, *rep;
+		if (gather(io, json_string_value(v), &state, &results) < 0)
+			continue;
+		rep = ccb_group_aggregate(state, results);
+		if (rep)
+			warn_malformed(json_string_value(v), rep);
+		if (rep)
+			json_array_append_new(
+			    out,
+			    json_pack(
+			        "{s:s, s:s, s:I, s:I, s:I, s:O}", "name", json_string_value(v),
+			        "status", ccb_report_str(rep, "status"), "members_expected",
+			        json_integer_value(json_object_get(rep, "members_expected")),
+			        "registered",
+			        (json_int_t)json_object_size(json_object_get(state, "members")),
+			        "reported",
+			        json_integer_value(
+			            json_object_get(json_object_get(rep, "aggregate"), "members")),
+			        "planned_start_realtime_us",
+			        json_object_get(rep, "planned_start_realtime_us")
+			            ? json_object_get(rep, "planned_start_realtime_us")
+			            : json_null()));
+		json_decref(rep);
+		json_decref(state);
+		json_decref(results);
+	}
+	if (o->format == CCB_FMT_JSON) {
+		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		fputc('\n', stdout);
+	} else {
+		if (o->format == CCB_FMT_CSV)
+			printf("name,status,members_expected,registered,reported,planned_start\n");
+		else if (json_array_size(out))
+			printf("%-24s %-11s %8s %10s %8s  %s\n", "group", "status", "members",
+			       "registered", "reported", "start");
+		else
+			printf("no groups in pool %s namespace %s\n", ccb_group_pool(o),
+			       CCB_GROUP_NAMESPACE);
+		json_array_foreach(out, i, v)
+		{
+			char when[64] = "-";
+			if (json_is_number(json_object_get(v, "planned_start_realtime_us")))
+				ccb_group_format_realtime(
+				    ccb_report_num(v, "planned_start_realtime_us") / 1e6, when,
+				    sizeof(when));
+			printf(
+			    o->format == CCB_FMT_CSV ? "%s,%s,%lld,%lld,%lld,%s\n"
+			                             : "%-24s %-11s %8lld %10lld %8lld  %s\n",
+			    ccb_report_str(v, "name"), ccb_report_str(v, "status"),
+			    (long long)json_integer_value(json_object_get(v, "members_expected")),
+			    (long long)json_integer_value(json_object_get(v, "registered")),
+			    (long long)json_integer_value(json_object_get(v, "reported")), when);
+		}
+	}
+	json_decref(names);
+	json_decref(out);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int ccb_group_command(const struct ccb_cli *cli)
+{
+	const char *name = cli->n_args ? cli->args[0] : NULL;
+	rados_t cluster;
+	rados_ioctx_t io;
+	bool bad_input;
+	int r, status;
+
+	if (name && !valid_name(name)) {
+		fprintf(stderr, "ccbench: %s '%s': a group name is 1 to 64 of A-Z a-z 0-9 _ -\n",
+		        cli->command, name);
+		return 2;
+	}
+	r = ccb_group_connect(&cli->opts, &cluster, &io, &bad_input);
+	if (r < 0)
+		return bad_input ? 2 : 1;
+	if (strcmp(cli->command, "group report") == 0) {
+		status = cmd_report(cli, io, name);
+	} else if (strcmp(cli->command, "group rm") == 0) {
+		r = remove_group(io, name);
+		if (r == 0) {
+			fprintf(stderr,
+			        "ccbench: group %s: no such group in pool %s namespace %s\n", name,
+			        ccb_group_pool(&cli->opts), CCB_GROUP_NAMESPACE);
+			status = 2;
+		} else if (r < 0) {
+			status = 1;
+		} else {
+			printf("group %s: removed %d objects from pool %s namespace %s\n", name, r,
+			       ccb_group_pool(&cli->opts), CCB_GROUP_NAMESPACE);
+			status = 0;
+		}
+	} else {
+		status = cmd_ls(cli, io);
+	}
+	rados_ioctx_destroy(io);
+	rados_shutdown(cluster);
+	return status;
+}

@@ -1,0 +1,905 @@
+/*
+ * A group member: clients on many hosts started together, with the
+ * measured cluster itself as the coordinator (see group_store.h for the
+ * objects, group_agg.c for how their results add up).
+ *
+ * A member's life:
+ *   1. before any work, read the group: refuse (exit 2) when it already
+ *      ran, is full, or wants other parameters;
+ *   2. prepare and open the clients as any run does (point.c), then, in
+ *      the engine's before_start hook, register: one guarded write op
+ *      that only lands while "params" still holds what was checked and
+ *      "started" is absent;
+ *   3. watch the group object and poll it (a notify can be missed: the
+ *      watch may be re-established, the member may register after the
+ *      notify went out). Whoever sees N registrations writes "started" --
+ *      a start instant CCB_GROUP_LEAD ahead and the N member ids -- in an
+ *      op that also asserts every one of those registrations unchanged,
+ *      so a member withdrawing at that moment cannot be started without
+ *      it. The winner notifies; the others learn it from the notify or
+ *      the next poll, well within the lead;
+ *   4. sleep until the instant (CLOCK_REALTIME: hosts are assumed to be
+ *      NTP-synchronised, and the measured skew shows it when not), return
+ *      from the hook so the engine starts its clock, publish the measured
+ *      start asynchronously, run;
+ *   5. store the full result as its own object, then mark the
+ *      registration done.
+ * A member that gives up (timeout, Ctrl-C before the start) removes its
+ * registration with an op guarded by "started" being absent: if the start
+ * was claimed meanwhile it cannot silently vanish from a started group.
+ * The last one out removes the group object, so a group that never
+ * started leaves nothing behind.
+ */
+#include <ccbench/redact.h>
+#include <ccbench/clock.h>
+#include <ccbench/engine.h>
+#include <ccbench/group_agg.h>
+#include <ccbench/group_member.h>
+#include <ccbench/group_store.h>
+#include <ccbench/path.h>
+#include <ccbench/report.h>
+#include <ccbench/result.h>
+#include <ccbench/undo.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rados/librados.h>
+
+/* How far ahead of the claim the common start lies: a notify takes
+ * milliseconds, a member that missed it polls every CCB_GROUP_POLL. */
+#define CCB_GROUP_LEAD_NSEC 2000000000ll
+#define CCB_GROUP_POLL_NSEC 1000000000ull
+/* The waiter wakes at least this often to notice Ctrl-C. */
+#define WAIT_TICK_NSEC    100000000ull
+#define NOTIFY_TIMEOUT_MS 3000
+
+/* The common start is an instant on every host's CLOCK_REALTIME. */
+static int64_t realtime_nsec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static double realtime_s(void)
+{
+	return (double)realtime_nsec() / 1e9;
+}
+
+/* ---- a member ------------------------------------------------------------ */
+
+struct group_ctx {
+	const struct ccb_opts *o;
+	const struct ccb_point *pt;
+	const char *name; /* also the group object's name */
+	char member[128];
+	char key[160]; /* CCB_GROUP_MEMBER_PREFIX + member */
+	char host[64];
+	json_t *params; /* this member's */
+	json_t *record; /* this member's registration */
+	rados_t cluster;
+	rados_ioctx_t io;       /* main thread only: state ops */
+	rados_ioctx_t watch_io; /* watch, notify and acks (librados threads) */
+	uint64_t watch_cookie;
+	bool watching;
+	rados_completion_t notify_comp, publish_comp;
+
+	/* Written by librados threads in the watch callbacks, under lock. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned notifies;
+	int watch_err;
+
+	bool registered, started, refused, timed_out;
+	uint64_t launch_nsec;                 /* monotonic: --group-timeout counts from here */
+	double planned_start, measured_start; /* realtime seconds */
+	size_t members_seen;
+};
+
+static void gerr(const struct group_ctx *g, const char *call, const char *what, int r)
+{
+	fprintf(stderr, "ccbench: group %s: %s(%s, pool %s namespace %s): %s\n", g->name, call,
+	        what, ccb_group_pool(g->o), CCB_GROUP_NAMESPACE, strerror(-r));
+}
+
+static void on_notify(void *arg, uint64_t notify_id, uint64_t handle, uint64_t notifier_id,
+                      void *data, size_t data_len)
+{
+	struct group_ctx *g = arg;
+
+	(void)notifier_id;
+	(void)data;
+	(void)data_len;
+	/* librados thread: acknowledge (librados only queues the message), count
+	 * and wake the waiter, which reads the group itself. */
+	rados_notify_ack(g->watch_io, g->name, notify_id, handle, NULL, 0);
+	pthread_mutex_lock(&g->lock);
+	g->notifies++;
+	pthread_cond_signal(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+static void on_watch_error(void *arg, uint64_t cookie, int err)
+{
+	struct group_ctx *g = arg;
+
+	(void)cookie;
+	/* Notifies may have been lost: wake the waiter to poll now. */
+	pthread_mutex_lock(&g->lock);
+	g->watch_err = err;
+	g->notifies++;
+	pthread_cond_signal(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+static char *record_dump(struct group_ctx *g)
+{
+	return json_dumps(g->record, JSON_COMPACT | JSON_SORT_KEYS);
+}
+
+/* Overwrite this member's registration (after the start), never recreating
+ * a group that `group rm` removed meanwhile. */
+static int record_update(struct group_ctx *g)
+{
+	char *s = record_dump(g);
+	rados_write_op_t op;
+
+	if (!s)
+		return -ENOMEM;
+	op = rados_create_write_op();
+	rados_write_op_assert_exists(op);
+	ccb_gstate_op_set(op, g->key, s);
+	free(s);
+	return ccb_gstate_write_op(g->io, g->name, op);
+}
+
+/*
+ * Remove this member's registration unless the group started meanwhile.
+ * The last member out removes the group object: a group that never started
+ * leaves nothing behind.
+ *
+ * @return 0 withdrawn (or nothing to withdraw), 1 the group has started
+ *         (nothing removed), -errno.
+ */
+static int withdraw_unstarted(struct group_ctx *g)
+{
+	rados_write_op_t op = rados_create_write_op();
+	const char *keys[] = {g->key};
+	struct ccb_gstate st;
+	bool others = false;
+	json_t *v;
+	const char *k;
+	int r;
+
+	rados_write_op_omap_cmp(op, "started", LIBRADOS_CMPXATTR_OP_EQ, "", 0, NULL);
+	rados_write_op_omap_rm_keys(op, keys, 1);
+	r = ccb_gstate_write_op(g->io, g->name, op);
+	if (r == -ECANCELED)
+		return 1;
+	if (r == -ENOENT) {
+		g->registered = false;
+		return 0;
+	}
+	if (r < 0) {
+		gerr(g, "rados_write_op_omap_rm_keys", g->key, r);
+		return r;
+	}
+	g->registered = false;
+	if (ccb_gstate_read(g->io, g->name, &st) < 0 || !st.exists)
+		goto out;
+	json_object_foreach(st.raw, k, v) others |= strcmp(k, "params") != 0;
+	if (!others) {
+		/* Only if nobody registered since: the version says so. */
+		op = rados_create_write_op();
+		rados_write_op_assert_version(op, st.version);
+		rados_write_op_remove(op);
+		r = ccb_gstate_write_op(g->io, g->name, op);
+		if (r < 0 && r != -ERANGE && r != -EOVERFLOW && r != -ENOENT)
+			gerr(g, "rados_write_op_remove", g->name, r);
+	}
+out:
+	ccb_gstate_free(&st);
+	return 0;
+}
+
+static int mark_withdrawn(struct group_ctx *g, const char *reason)
+{
+	int r;
+
+	json_object_set_new(g->record, "state", json_string("withdrawn"));
+	json_object_set_new(g->record, "reason", json_string(reason));
+	r = record_update(g);
+	if (r < 0 && r != -ENOENT)
+		gerr(g, "rados_write_op_omap_set", g->key, r);
+	return r;
+}
+
+/* Drop this member's registration whatever the group's state. */
+static void remove_registration(struct group_ctx *g)
+{
+	const char *keys[] = {g->key};
+	rados_write_op_t op = rados_create_write_op();
+	int r;
+
+	rados_write_op_assert_exists(op);
+	rados_write_op_omap_rm_keys(op, keys, 1);
+	r = ccb_gstate_write_op(g->io, g->name, op);
+	if (r < 0 && r != -ENOENT)
+		gerr(g, "rados_write_op_omap_rm_keys", g->key, r);
+	g->registered = false;
+}
+
+/* @return 1 when the group's start claim names this member, 0 when not, -errno. */
+static int started_with_me(struct group_ctx *g)
+{
+	struct ccb_gstate st;
+	json_t *started, *v;
+	size_t i;
+	int r = ccb_gstate_read(g->io, g->name, &st);
+
+	if (r < 0) {
+		ccb_gstate_free(&st);
+		return r;
+	}
+	started = ccb_gstate_get(&st, "started");
+	r = 0;
+	json_array_foreach(json_object_get(started, "members"), i, v) r |=
+	    json_is_string(v) && strcmp(json_string_value(v), g->member) == 0;
+	json_decref(started);
+	ccb_gstate_free(&st);
+	return r;
+}
+
+/* Withdraw however far the member got: before the start its registration
+ * goes; once in a started group it stays, marked withdrawn, so the report
+ * says why the member has no result. */
+static void withdraw(struct group_ctx *g, const char *reason)
+{
+	if (!g->registered)
+		return;
+	if (!g->started) {
+		if (withdraw_unstarted(g) != 1)
+			return;
+		/* Started meanwhile: with this member, or complete without it. */
+		if (started_with_me(g) != 1) {
+			remove_registration(g);
+			return;
+		}
+	}
+	mark_withdrawn(g, reason);
+	g->registered = false;
+}
+
+/* The undo log's entry for the registration (a safety net: the waiting
+ * code withdraws explicitly on each of its exits). */
+static int undo_registration(void *arg)
+{
+	struct group_ctx *g = arg;
+
+	if (g->registered && !g->started)
+		withdraw(g, "gave up before the start");
+	return 0;
+}
+
+/* Refusals common to the early check and the registration. */
+static int check_joinable(struct group_ctx *g, const struct ccb_gstate *st)
+{
+	json_t *gp = ccb_gstate_get(st, "params"), *members;
+	char why[256];
+	int r = 0;
+
+	if (json_object_get(st->raw, "started")) {
+		fprintf(
+		    stderr,
+		    "ccbench: group %s: already started (a group runs once); choose another "
+		    "--group name, or look at it with `ccbench group report %s --group-pool %s` "
+		    "and remove it with `ccbench group rm %s --group-pool %s`\n",
+		    g->name, g->name, ccb_group_pool(g->o), g->name, ccb_group_pool(g->o));
+		r = -EEXIST;
+	} else if (gp && ccb_group_params_check(gp, g->params, why, sizeof(why)) < 0) {
+		fprintf(
+		    stderr,
+		    "ccbench: group %s: parameters conflict with the group's: %s (members must "
+		    "agree on command, --members, --duration or --total, and op size); refused\n",
+		    g->name, why);
+		r = -EINVAL;
+	} else if ((members = ccb_gstate_members(st)) != NULL) {
+		size_t n = json_object_size(members);
+		if (!json_object_get(members, g->member) && n >= g->o->members) {
+			fprintf(stderr, "ccbench: group %s: already has its %zu members; refused\n",
+			        g->name, n);
+			r = -EUSERS;
+		}
+		json_decref(members);
+	}
+	json_decref(gp);
+	return r;
+}
+
+/* Register: one guarded op, so the params checked are the group's and the
+ * group has not started when the registration lands. */
+static int do_register(struct group_ctx *g)
+{
+	int r = -EAGAIN;
+
+	json_object_set_new(g->record, "registered_at", json_real(realtime_s()));
+	for (int attempt = 0; attempt < CCB_GROUP_MAX_ATTEMPTS; attempt++) {
+		struct ccb_gstate st;
+		rados_write_op_t op;
+		char *rec = record_dump(g), *params = NULL;
+
+		if (!rec)
+			return -ENOMEM;
+		r = ccb_gstate_read(g->io, g->name, &st);
+		if (r < 0) {
+			gerr(g, "rados_read_op_omap_get_vals2", g->name, r);
+			free(rec);
+			ccb_gstate_free(&st);
+			return r;
+		}
+		op = rados_create_write_op();
+		if (!st.exists) {
+			/* The first member creates the group with its parameters. */
+			params = json_dumps(g->params, JSON_COMPACT | JSON_SORT_KEYS);
+			rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, NULL);
+			ccb_gstate_op_set(op, "params", params ? params : "{}");
+		} else {
+			r = check_joinable(g, &st);
+			if (r < 0) {
+				g->refused = true;
+				rados_release_write_op(op);
+				free(rec);
+				ccb_gstate_free(&st);
+				return r;
+			}
+			ccb_gstate_op_cmp(op, &st, "params");
+			rados_write_op_omap_cmp(op, "started", LIBRADOS_CMPXATTR_OP_EQ, "", 0,
+			                        NULL);
+		}
+		ccb_gstate_op_set(op, g->key, rec);
+		r = ccb_gstate_write_op(g->io, g->name, op);
+		free(params);
+		free(rec);
+		ccb_gstate_free(&st);
+		if (r == 0) {
+			g->registered = true;
+			return 0;
+		}
+		/* Created, changed or removed under us: read again. */
+		if (r != -EEXIST && r != -ECANCELED && r != -ENOENT) {
+			gerr(g, "rados_write_op_omap_set", g->key, r);
+			return r;
+		}
+	}
+	fprintf(stderr, "ccbench: group %s: the group kept changing; could not register\n",
+	        g->name);
+	return r;
+}
+
+/* The start claim is known: join it, or learn that it left this member out. */
+static int adopt_start(struct group_ctx *g, const json_t *started)
+{
+	const json_t *members = json_object_get(started, "members"), *v;
+	size_t i;
+
+	json_array_foreach(members, i, v)
+	{
+		if (json_is_string(v) && strcmp(json_string_value(v), g->member) == 0) {
+			double t = ccb_report_num(started, "start_realtime");
+			/* A claim lies CCB_GROUP_LEAD ahead of its writer's clock;
+			 * one far beyond (or no instant at all) would have this
+			 * member sleep for ever: not a start, whoever wrote it. */
+			if (!ccb_group_valid_instant(json_object_get(started, "start_realtime")) ||
+			    t > realtime_s() + (double)CCB_GROUP_LEAD_NSEC / 1e9 +
+			            CCB_GROUP_MAX_CLOCK_SKEW_S) {
+				fprintf(
+				    stderr,
+				    "ccbench: group %s: the start claim's start_realtime is not "
+				    "an instant within %.0f s from now; refused\n",
+				    g->name,
+				    (double)CCB_GROUP_LEAD_NSEC / 1e9 + CCB_GROUP_MAX_CLOCK_SKEW_S);
+				mark_withdrawn(g, "the start claim held no plausible instant");
+				g->registered = false;
+				g->refused = true;
+				return 1;
+			}
+			g->started = true;
+			g->planned_start = t;
+			return 1;
+		}
+	}
+	fprintf(stderr,
+	        "ccbench: group %s: started with its %zu members before this one registered; "
+	        "refused\n",
+	        g->name, json_array_size(members));
+	g->refused = true;
+	remove_registration(g);
+	return 1;
+}
+
+/*
+ * Write the start claim when the N first registrations are all there. The
+ * op asserts each of those registrations unchanged, so none can have been
+ * withdrawn in between.
+ *
+ * @return 1 claimed (and adopted), 0 not (someone else did, or the group
+ *         changed: read it again), -errno.
+ */
+static int claim_start(struct group_ctx *g, const struct ccb_gstate *st, const json_t *regs)
+{
+	json_t *ids = ccb_group_ids_in_order(regs), *chosen = json_array(), *started = NULL, *v;
+	rados_write_op_t op;
+	char *s = NULL;
+	size_t i;
+	int r = -ENOMEM;
+
+	if (!ids || !chosen)
+		goto out;
+	json_array_foreach(ids, i, v)
+	{
+		if (i < g->o->members)
+			json_array_append(chosen, v);
+	}
+	started = json_pack("{s:f, s:f, s:s, s:O}", "start_realtime",
+	                    (double)(realtime_nsec() + CCB_GROUP_LEAD_NSEC) / 1e9, "claimed_at",
+	                    realtime_s(), "by", g->member, "members", chosen);
+	s = started ? json_dumps(started, JSON_COMPACT) : NULL;
+	if (!s)
+		goto out;
+	op = rados_create_write_op();
+	rados_write_op_omap_cmp(op, "started", LIBRADOS_CMPXATTR_OP_EQ, "", 0, NULL);
+	json_array_foreach(chosen, i, v)
+	{
+		char key[192];
+		snprintf(key, sizeof(key), CCB_GROUP_MEMBER_PREFIX "%s", json_string_value(v));
+		ccb_gstate_op_cmp(op, st, key);
+	}
+	ccb_gstate_op_set(op, "started", s);
+	r = ccb_gstate_write_op(g->io, g->name, op);
+	if (r == -ECANCELED || r == -ENOENT) {
+		r = 0;
+		goto out;
+	}
+	if (r < 0) {
+		gerr(g, "rados_write_op_omap_set", "started", r);
+		goto out;
+	}
+	/* Wake the others now; a member that misses this polls within the lead. */
+	if (rados_aio_create_completion2(NULL, NULL, &g->notify_comp) == 0 &&
+	    rados_aio_notify(g->watch_io, g->name, g->notify_comp, s, (int)strlen(s),
+	                     NOTIFY_TIMEOUT_MS, NULL, NULL) < 0) {
+		rados_aio_release(g->notify_comp);
+		g->notify_comp = NULL;
+	}
+	r = adopt_start(g, started);
+out:
+	free(s);
+	json_decref(started);
+	json_decref(chosen);
+	json_decref(ids);
+	return r;
+}
+
+/*
+ * Look at the group: adopt a start, or claim it when complete.
+ * @return 1 when the start is settled (g->started or g->refused), 0 to
+ *         keep waiting, -errno.
+ */
+static int poll_group(struct group_ctx *g)
+{
+	struct ccb_gstate st;
+	json_t *started, *regs;
+	int r = ccb_gstate_read(g->io, g->name, &st);
+
+	if (r < 0) {
+		gerr(g, "rados_read_op_omap_get_vals2", g->name, r);
+		ccb_gstate_free(&st);
+		return r;
+	}
+	if (!st.exists || !json_object_get(st.raw, g->key)) {
+		ccb_gstate_free(&st);
+		fprintf(stderr,
+		        "ccbench: group %s: this member's registration is gone (group rm?); "
+		        "giving up\n",
+		        g->name);
+		g->registered = false;
+		return -ENOENT;
+	}
+	started = ccb_gstate_get(&st, "started");
+	regs = ccb_gstate_members(&st);
+	if (started) {
+		r = adopt_start(g, started);
+	} else if (regs && json_object_size(regs) >= g->o->members) {
+		r = claim_start(g, &st, regs);
+	} else {
+		size_t n = json_object_size(regs);
+		if (n != g->members_seen && !g->o->quiet) {
+			char t[32];
+			ccb_format_duration(g->o->group_timeout_usec, t, sizeof(t));
+			fprintf(stderr,
+			        "ccbench: group %s: %zu of %llu members, waiting (--group-timeout "
+			        "%s)\n",
+			        g->name, n, (unsigned long long)g->o->members, t);
+		}
+		g->members_seen = n;
+		r = 0;
+	}
+	json_decref(started);
+	json_decref(regs);
+	ccb_gstate_free(&st);
+	return r;
+}
+
+/*
+ * --group-timeout counts from the member's launch, its preparation
+ * included: that is the wait the user sees, and it bounds the whole
+ * command. The group is still looked at once after registering.
+ *
+ * @return 0 when this member is in the started group, -errno otherwise
+ * (message printed, registration withdrawn).
+ */
+static int wait_for_start(struct group_ctx *g)
+{
+	uint64_t deadline = g->launch_nsec + g->o->group_timeout_usec * 1000ull, next_poll = 0;
+	unsigned seen = 0;
+
+	for (;;) {
+		uint64_t now = ccb_now_nsec(), wake;
+		bool poke;
+		int r;
+
+		if (ccb_signal_pending) {
+			withdraw(g, "interrupted before the start");
+			fprintf(stderr, "ccbench: group %s: interrupted while waiting; withdrew\n",
+			        g->name);
+			return -EINTR;
+		}
+		pthread_mutex_lock(&g->lock);
+		poke = g->notifies != seen;
+		seen = g->notifies;
+		pthread_mutex_unlock(&g->lock);
+		if (poke || now >= next_poll) {
+			r = poll_group(g);
+			if (r == 1)
+				return g->refused ? -EPERM : 0;
+			if (r == -ENOENT)
+				return r;
+			next_poll = ccb_now_nsec() + CCB_GROUP_POLL_NSEC;
+		}
+		if (now >= deadline) {
+			char t[32];
+			r = withdraw_unstarted(g);
+			if (r == 1) {
+				/* Claimed at the last moment: it may include us. */
+				if (poll_group(g) == 1)
+					return g->refused ? -EPERM : 0;
+			}
+			ccb_format_duration(g->o->group_timeout_usec, t, sizeof(t));
+			fprintf(
+			    stderr,
+			    "ccbench: group %s: timed out: %zu of %llu members registered within "
+			    "--group-timeout %s (pool %s namespace %s); gave up%s, no member "
+			    "starts alone\n",
+			    g->name, g->members_seen, (unsigned long long)g->o->members, t,
+			    ccb_group_pool(g->o), CCB_GROUP_NAMESPACE,
+			    r == 0 ? " and withdrew" : " (its registration could not be removed)");
+			g->timed_out = true;
+			return -ETIMEDOUT;
+		}
+		wake = now + WAIT_TICK_NSEC;
+		if (next_poll < wake)
+			wake = next_poll;
+		if (deadline < wake)
+			wake = deadline;
+		pthread_mutex_lock(&g->lock);
+		if (g->notifies == seen && wake > now) {
+			struct timespec ts = {(time_t)(wake / 1000000000ull),
+			                      (long)(wake % 1000000000ull)};
+			pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+		}
+		pthread_mutex_unlock(&g->lock);
+	}
+}
+
+static void publish_start(struct group_ctx *g)
+{
+	rados_write_op_t op;
+	char *s;
+
+	json_object_set_new(g->record, "state", json_string("running"));
+	json_object_set_new(g->record, "planned_start_realtime", json_real(g->planned_start));
+	json_object_set_new(g->record, "start_realtime", json_real(g->measured_start));
+	s = record_dump(g);
+	if (!s || rados_aio_create_completion2(NULL, NULL, &g->publish_comp) < 0) {
+		g->publish_comp = NULL;
+		free(s);
+		return;
+	}
+	/* Asynchronous: the clock is running, this must not delay the clients. */
+	op = rados_create_write_op();
+	rados_write_op_assert_exists(op);
+	ccb_gstate_op_set(op, g->key, s);
+	if (rados_aio_write_op_operate(op, g->io, g->publish_comp, g->name, NULL, 0) < 0) {
+		rados_aio_release(g->publish_comp);
+		g->publish_comp = NULL;
+	}
+	rados_release_write_op(op);
+	free(s);
+}
+
+/* The engine's before_start hook: the common start. */
+static int group_barrier(struct ccb_run *run, void *arg)
+{
+	struct group_ctx *g = arg;
+	int r = ccb_undo_push("withdraw from the group", undo_registration, g, NULL);
+
+	if (r < 0)
+		return r;
+	r = do_register(g);
+	if (r < 0)
+		return -ECANCELED;
+	/* Failing to watch only costs latency: the poll still sees the start. */
+	r = rados_watch3(g->watch_io, g->name, &g->watch_cookie, on_notify, on_watch_error,
+	                 (uint32_t)((g->o->op_timeout_usec + 999999) / 1000000), g);
+	if (r < 0)
+		gerr(g, "rados_watch3", g->name, r);
+	g->watching = r == 0;
+	r = wait_for_start(g);
+	if (r < 0)
+		return -ECANCELED;
+
+	/* Coarse sleeps while Ctrl-C must be noticed, then one absolute sleep. */
+	for (;;) {
+		int64_t left = (int64_t)(g->planned_start * 1e9) - realtime_nsec();
+		struct timespec ts;
+
+		if (ccb_signal_pending) {
+			withdraw(g, "interrupted before the start");
+			fprintf(stderr,
+			        "ccbench: group %s: interrupted before the start; withdrew\n",
+			        g->name);
+			return -ECANCELED;
+		}
+		if (left <= 0)
+			break;
+		if (left > (int64_t)WAIT_TICK_NSEC) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = (long)WAIT_TICK_NSEC / 2;
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		ts.tv_sec = (time_t)floor(g->planned_start);
+		ts.tv_nsec = (long)((g->planned_start - floor(g->planned_start)) * 1e9);
+		clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL);
+	}
+	g->measured_start = realtime_s();
+	if (g->measured_start - g->planned_start > 0.05)
+		ccb_run_warn(run,
+		             "group %s: started %.0f ms after the common instant (the start "
+		             "reached this member late)",
+		             g->name, (g->measured_start - g->planned_start) * 1000.0);
+	publish_start(g);
+	return 0;
+}
+
+/* After the run: store the result, mark the registration, learn the skew. */
+static int finish_member(struct group_ctx *g, json_t *res)
+{
+	char oid[256], *s = NULL;
+	json_t *info, *doc = NULL;
+	struct ccb_gstate st;
+	bool interrupted = res && strcmp(ccb_report_str(res, "status"), "interrupted") == 0;
+	double end;
+	int r;
+
+	if (g->publish_comp) {
+		rados_aio_wait_for_complete(g->publish_comp);
+		rados_aio_release(g->publish_comp);
+		g->publish_comp = NULL;
+	}
+	if (!res) {
+		mark_withdrawn(g, "the run produced no result");
+		return -EIO;
+	}
+	end = g->measured_start + ccb_report_num(res, "seconds");
+	info = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "name", g->name, "member", g->member,
+	                 "members", (json_int_t)g->o->members, "planned_start_realtime_us",
+	                 ccb_group_json_us(g->planned_start), "start_realtime_us",
+	                 ccb_group_json_us(g->measured_start), "end_realtime_us",
+	                 ccb_group_json_us(end));
+	json_object_set_new(res, "group", info);
+	ccb_group_result_oid(oid, sizeof(oid), g->name, g->member);
+	doc = json_pack("{s:s, s:s, s:i, s:f, s:f, s:O}", "member", g->member, "host", g->host,
+	                "pid", (int)getpid(), "start_realtime", g->measured_start, "end_realtime",
+	                end, "result", res);
+	s = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+	json_decref(doc);
+	if (!s)
+		return -ENOMEM;
+	r = ccb_group_write_object(g->io, oid, s, strlen(s));
+	free(s);
+	if (r < 0) {
+		gerr(g, "rados_write_full", oid, r);
+		mark_withdrawn(g, "its result could not be stored");
+		return r;
+	}
+	json_object_set_new(g->record, "state", json_string(interrupted ? "withdrawn" : "done"));
+	if (interrupted)
+		json_object_set_new(g->record, "reason", json_string("interrupted while running"));
+	json_object_set_new(g->record, "end_realtime", json_real(end));
+	json_object_set_new(g->record, "status", json_string(ccb_report_str(res, "status")));
+	json_object_set_new(g->record, "result_object", json_string(oid));
+	r = record_update(g);
+	if (r == -ENOENT) {
+		fprintf(stderr,
+		        "ccbench: group %s: removed while this member ran; result not kept\n",
+		        g->name);
+		rados_remove(g->io, oid);
+		return r;
+	}
+	if (r < 0) {
+		gerr(g, "rados_write_op_omap_set", g->key, r);
+		return r;
+	}
+	g->registered = false;
+
+	/* The skew is known once every member has published its start. */
+	if (ccb_gstate_read(g->io, g->name, &st) == 0 && st.exists) {
+		json_t *started = ccb_gstate_get(&st, "started"), *regs = ccb_gstate_members(&st),
+		       *v;
+		size_t n = json_array_size(json_object_get(started, "members")), k = 0, i;
+		double *starts = calloc(n ? n : 1, sizeof(*starts));
+
+		json_array_foreach(json_object_get(started, "members"), i, v)
+		{
+			const char *id = json_string_value(v);
+			const json_t *at =
+			    json_object_get(json_object_get(regs, id ? id : ""), "start_realtime");
+			if (starts && ccb_group_valid_instant(at))
+				starts[k++] = json_number_value(at);
+		}
+		if (starts && n && k == n)
+			json_object_set_new(info, "start_skew_ms",
+			                    json_real(ccb_group_skew_ms(starts, n)));
+		free(starts);
+		json_decref(started);
+		json_decref(regs);
+	}
+	ccb_gstate_free(&st);
+	return 0;
+}
+
+static void member_id(struct group_ctx *g)
+{
+	unsigned char rnd[2] = {0, 0};
+	char *p;
+
+	gethostname(g->host, sizeof(g->host) - 1);
+	if (!g->host[0])
+		snprintf(g->host, sizeof(g->host), "host");
+	/* The host name goes into object names: keep it to safe characters. */
+	for (p = g->host; *p; p++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-", *p))
+			*p = '-';
+	g->host[40] = '\0';
+	/* Containers on different hosts may share host name and pid. */
+	if (getrandom(rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
+		uint64_t x = (uint64_t)realtime_nsec();
+		rnd[0] = (unsigned char)x;
+		rnd[1] = (unsigned char)(x >> 8);
+	}
+	snprintf(g->member, sizeof(g->member), "%s.%d.%02x%02x", g->host, (int)getpid(), rnd[0],
+	         rnd[1]);
+	snprintf(g->key, sizeof(g->key), CCB_GROUP_MEMBER_PREFIX "%s", g->member);
+}
+
+int ccb_group_run(const struct ccb_point *pt, json_t **result)
+{
+	struct group_ctx g;
+	struct ccb_point mine = *pt;
+	const struct ccb_path_ops *ops;
+	pthread_condattr_t ca;
+	struct ccb_gstate st;
+	json_t *args;
+	bool bad_input;
+	int r, status;
+
+	*result = NULL;
+	memset(&g, 0, sizeof(g));
+	g.launch_nsec = ccb_now_nsec();
+	g.o = pt->opts;
+	g.pt = pt;
+	g.name = pt->opts->group;
+	member_id(&g);
+	ops = pt->ops ? pt->ops : ccb_path_find(pt->path ? pt->path : "", pt->mode);
+	g.params = ops ? ccb_group_params(g.o, pt->command, ops) : NULL;
+	/* The registration is readable by every client of the cluster: no key material. */
+	args = ccb_redact_argv(pt->argc, pt->argv);
+	g.record = json_pack("{s:s, s:s, s:i, s:s, s:O, s:o, s:s}", "member", g.member, "host",
+	                     g.host, "pid", (int)getpid(), "command", pt->command, "params",
+	                     g.params, "argv", args ? args : json_array(), "state", "registered");
+	if (!g.params || !g.record) {
+		json_decref(g.params);
+		json_decref(g.record);
+		return 1;
+	}
+	pthread_mutex_init(&g.lock, NULL);
+	/* The waiter's deadlines are monotonic; so is its condition variable. */
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g.cond, &ca);
+	pthread_condattr_destroy(&ca);
+
+	r = ccb_group_connect(g.o, &g.cluster, &g.io, &bad_input);
+	if (r < 0) {
+		status = bad_input ? 2 : 1;
+		goto out_sync;
+	}
+	r = rados_ioctx_create(g.cluster, ccb_group_pool(g.o), &g.watch_io);
+	if (r < 0) {
+		gerr(&g, "rados_ioctx_create", ccb_group_pool(g.o), r);
+		status = 1;
+		goto out_io;
+	}
+	rados_ioctx_set_namespace(g.watch_io, CCB_GROUP_NAMESPACE);
+
+	/* Refuse before any work (image prefill, objects) when joining cannot work. */
+	r = ccb_gstate_read(g.io, g.name, &st);
+	if (r < 0) {
+		gerr(&g, "rados_read_op_omap_get_vals2", g.name, r);
+		ccb_gstate_free(&st);
+		status = 1;
+		goto out_watch_io;
+	}
+	r = st.exists ? check_joinable(&g, &st) : 0;
+	ccb_gstate_free(&st);
+	if (r < 0) {
+		status = 2;
+		goto out_watch_io;
+	}
+
+	mine.before_start = group_barrier;
+	mine.before_start_arg = &g;
+	status = ccb_point_run(&mine, result);
+	if (g.refused)
+		status = 2;
+	if (g.started) {
+		r = finish_member(&g, *result);
+		if (r < 0 && status == 0)
+			status = 1;
+	}
+
+	if (g.watching) {
+		r = rados_unwatch2(g.watch_io, g.watch_cookie);
+		if (r < 0 && r != -ENOENT && r != -ENOTCONN)
+			gerr(&g, "rados_unwatch2", g.name, r);
+	}
+	/* No callback may run once the context is gone. */
+	rados_watch_flush(g.cluster);
+	if (g.notify_comp) {
+		rados_aio_wait_for_complete(g.notify_comp);
+		rados_aio_release(g.notify_comp);
+	}
+out_watch_io:
+	rados_ioctx_destroy(g.watch_io);
+out_io:
+	rados_ioctx_destroy(g.io);
+	rados_shutdown(g.cluster);
+out_sync:
+	pthread_cond_destroy(&g.cond);
+	pthread_mutex_destroy(&g.lock);
+	json_decref(g.params);
+	json_decref(g.record);
+	return status;
+}

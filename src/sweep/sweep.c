@@ -1,0 +1,876 @@
+/*
+ * Sweeps: a config names a command, fixed parameters and a matrix; the
+ * grid is the cartesian product of the matrix, each point repeated, the
+ * runs interleaved (or shuffled) so that drift on a shared machine does not
+ * favour one end of the grid. Every point runs through ccb_point_run(), the
+ * same code as a single command, and its parameters go through the same
+ * option table, so a config can say nothing the CLI could not.
+ */
+#include <ccbench/redact.h>
+#include <ccbench/clock.h>
+#include <ccbench/cli.h>
+#include <ccbench/configs.h>
+#include <ccbench/engine.h>
+#include <ccbench/explain.h>
+#include <ccbench/latency_probe.h>
+#include <ccbench/osd_inject.h>
+#include <ccbench/path.h>
+#include <ccbench/path_rbd.h>
+#include <ccbench/rbd_layout.h>
+#include <ccbench/point.h>
+#include <ccbench/release.h>
+#include <ccbench/report.h>
+#include <ccbench/result.h>
+#include <ccbench/sweep.h>
+#include <ccbench/sweep_point.h>
+#include <ccbench/sweep_runner.h>
+#include <ccbench/undo.h>
+#include <ccbench/units.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef CCB_VERSION
+#define CCB_VERSION "dev"
+#endif
+
+/* ---- running ------------------------------------------------------------- */
+
+static double mean_of(const double *v, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / (double)n : 0;
+}
+
+/* Mean, stddev, min, max and, from two runs on, the 95 % confidence
+ * interval of the mean (Student t): what repeats tell of a figure. */
+static json_t *stat_json(const double *v, size_t n)
+{
+	double m = mean_of(v, n), ss = 0, lo = INFINITY, hi = -INFINITY, half;
+	json_t *j;
+
+	for (size_t i = 0; i < n; i++) {
+		ss += (v[i] - m) * (v[i] - m);
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+	}
+	j = json_pack("{s:f, s:f, s:f, s:f}", "mean", m, "stddev",
+	              n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0, "min", n ? lo : 0.0, "max",
+	              n ? hi : 0.0);
+	ccb_mean_ci95(v, n, &half);
+	if (j && n > 1 && isfinite(half)) {
+		json_object_set_new(j, "ci95_half", json_real(half));
+		json_object_set_new(j, "ci95_low", json_real(m - half));
+		json_object_set_new(j, "ci95_high", json_real(m + half));
+	}
+	return j;
+}
+
+/* The bandwidth levels of a point's ok runs (a steady window's mean where
+ * one held: ccb_result_level()), into @p v; how many. */
+static size_t ok_levels(const json_t *pt, double *v, size_t max)
+{
+	const json_t *r;
+	size_t i, k = 0;
+
+	json_array_foreach(json_object_get(pt, "runs"), i, r)
+	{
+		const char *st = json_string_value(json_object_get(r, "status"));
+		if (k < max && st && strcmp(st, "ok") == 0)
+			v[k++] = ccb_result_level(r, "bandwidth_mib_s");
+	}
+	return k;
+}
+
+bool ccb_sweep_point_settles(json_t *pt, uint64_t centipct)
+{
+	size_t n = json_array_size(json_object_get(pt, "runs"));
+	double *v = calloc(n + 1, sizeof(double)), mean, half, pct = INFINITY;
+	size_t k = v ? ok_levels(pt, v, n) : 0;
+	bool settled;
+
+	mean = ccb_mean_ci95(v, k, &half);
+	if (k >= CCB_SWEEP_MIN_RUNS && mean > 0 && isfinite(half))
+		pct = half / mean * 100;
+	settled = pct <= (double)centipct / 100;
+	json_object_set_new(pt, "repeat_until",
+	                    json_pack("{s:b, s:I, s:o}", "settled", settled, "runs_ok",
+	                              (json_int_t)k, "ci95_pct",
+	                              isfinite(pct) ? json_real(pct) : json_null()));
+	free(v);
+	return settled;
+}
+
+/* The random reads after each point, per read size of the "tradeoff"
+ * list, over the ok runs: agg.tradeoff_randread.SIZE = {runs, mean_us,
+ * p50_us, p99_us}, each a statistic over the runs. */
+static void aggregate_tradeoffs(const json_t *runs, json_t *agg)
+{
+	json_t *by_size = json_object(), *e, *r;
+	const char *size_key;
+	size_t i;
+
+	json_array_foreach(runs, i, r)
+	{
+		const char *st = json_string_value(json_object_get(r, "status"));
+		size_t j;
+
+		if (!st || strcmp(st, "ok") != 0)
+			continue;
+		json_array_foreach(json_object_get(r, "tradeoff_randread"), j, e)
+		{
+			char key[32];
+			const char *est = json_string_value(json_object_get(e, "status"));
+
+			if (!est || strcmp(est, "ok") != 0)
+				continue;
+			ccb_format_bytes(
+			    (uint64_t)json_integer_value(json_object_get(e, "io_bytes")), key,
+			    sizeof(key));
+			json_t *l = json_object_get(by_size, key);
+			if (!l) {
+				l = json_array();
+				json_object_set_new(by_size, key, l);
+			}
+			json_array_append(l, e);
+		}
+	}
+	json_object_foreach(by_size, size_key, e)
+	{
+		size_t m = json_array_size(e), j;
+		double *mean = calloc(m + 1, sizeof(double)), *q50 = calloc(m + 1, sizeof(double));
+		double *q99 = calloc(m + 1, sizeof(double));
+		json_t *x, *all = json_object_get(agg, "tradeoff_randread");
+
+		json_array_foreach(e, j, x)
+		{
+			mean[j] = json_number_value(json_object_get(x, "mean_us"));
+			q50[j] = json_number_value(json_object_get(x, "p50_us"));
+			q99[j] = json_number_value(json_object_get(x, "p99_us"));
+		}
+		if (!all) {
+			all = json_object();
+			json_object_set_new(agg, "tradeoff_randread", all);
+		}
+		json_object_set_new(all, size_key,
+		                    json_pack("{s:I, s:o, s:o, s:o}", "runs", (json_int_t)m,
+		                              "mean_us", stat_json(mean, m), "p50_us",
+		                              stat_json(q50, m), "p99_us", stat_json(q99, m)));
+		free(mean), free(q50), free(q99);
+	}
+	json_decref(by_size);
+}
+
+/* Mean, stddev, min and max across a point's runs, for each figure reported. */
+static void aggregate_point(json_t *pt)
+{
+	json_t *runs = json_object_get(pt, "runs"), *r;
+	size_t n = json_array_size(runs), i, k = 0;
+	double *bw = calloc(n + 1, sizeof(double)), *p50 = calloc(n + 1, sizeof(double));
+	double *p99 = calloc(n + 1, sizeof(double)), *iops = calloc(n + 1, sizeof(double));
+	double *tp50 = calloc(n + 1, sizeof(double)), *tp99 = calloc(n + 1, sizeof(double));
+	size_t kt = 0, steady = 0, steady_asked = 0;
+	json_t *agg;
+
+	json_array_foreach(runs, i, r)
+	{
+		json_t *lat = json_object_get(r, "latency_us"), *t = json_object_get(r, "tradeoff");
+		const char *st = json_string_value(json_object_get(r, "status"));
+		if (!st || strcmp(st, "ok") != 0)
+			continue;
+		/* A steady run's level is its window's, not the ramp's. */
+		bw[k] = ccb_result_level(r, "bandwidth_mib_s");
+		iops[k] = ccb_result_level(r, "iops");
+		steady += ccb_result_stopped_steady(r);
+		steady_asked += json_object_get(r, "steady_state") != NULL;
+		p50[k] = json_number_value(json_object_get(lat, "p50"));
+		p99[k] = json_number_value(json_object_get(lat, "p99"));
+		k++;
+		if (t) {
+			tp50[kt] = json_number_value(json_object_get(t, "p50_us"));
+			tp99[kt] = json_number_value(json_object_get(t, "p99_us"));
+			kt++;
+		}
+	}
+	agg = json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}", "runs", (json_int_t)n, "runs_ok",
+	                (json_int_t)k, "bandwidth_mib_s", stat_json(bw, k), "iops",
+	                stat_json(iops, k), "latency_p50_us", stat_json(p50, k), "latency_p99_us",
+	                stat_json(p99, k));
+	if (steady_asked)
+		json_object_set_new(agg, "steady_runs", json_integer((json_int_t)steady));
+	if (kt)
+		json_object_set_new(agg, "tradeoff_randread_4k",
+		                    json_pack("{s:o, s:o}", "p50_us", stat_json(tp50, kt), "p99_us",
+		                              stat_json(tp99, kt)));
+	aggregate_tradeoffs(runs, agg);
+	json_object_set_new(pt, "aggregate", agg);
+	free(bw), free(p50), free(p99), free(iops), free(tp50), free(tp99);
+}
+
+/* A row axis of names (mount-via: libcephfs, fuse, kernel), not of
+ * amounts: no value is "smaller", so its recommendation is the best one. */
+static bool categorical(const json_t *points, const char *row_key)
+{
+	const json_t *p;
+	size_t i;
+	uint64_t b;
+
+	json_array_foreach((json_t *)points, i, p)
+	{
+		const json_t *v = json_object_get(json_object_get(p, "matrix"), row_key);
+		if (!json_is_string(v) || ccb_parse_bytes(json_string_value(v), &b) == 0)
+			return false;
+	}
+	return json_array_size(points) > 0;
+}
+
+/* Point @p q is of @p series: its matrix but the row key is that. */
+static bool of_series(const json_t *q, const char *row_key, const json_t *series)
+{
+	json_t *qs = json_deep_copy(json_object_get(q, "matrix"));
+	bool same;
+
+	json_object_del(qs, row_key);
+	same = json_equal(qs, series);
+	json_decref(qs);
+	return same;
+}
+
+/* The best of a categorical series, and how far below it each other one is. */
+static json_t *best_of(json_t *points, const char *row_key, const json_t *series)
+{
+	json_t *best = NULL, *others = json_array(), *q;
+	double top = 0;
+	size_t j;
+
+	json_array_foreach(points, j, q)
+	{
+		if (of_series(q, row_key, series) &&
+		    json_integer_value(
+		        json_object_get(json_object_get(q, "aggregate"), "runs_ok")) > 0 &&
+		    ccb_sweep_agg(q, "bandwidth_mib_s", "mean") > top) {
+			top = ccb_sweep_agg(q, "bandwidth_mib_s", "mean");
+			best = q;
+		}
+	}
+	if (!best) {
+		json_decref(others);
+		return NULL;
+	}
+	json_array_foreach(points, j, q)
+	{
+		if (!of_series(q, row_key, series) || q == best)
+			continue;
+		double bw = ccb_sweep_agg(q, "bandwidth_mib_s", "mean");
+		bool ok = json_integer_value(
+		              json_object_get(json_object_get(q, "aggregate"), "runs_ok")) > 0;
+		json_array_append_new(
+		    others,
+		    json_pack("{s:O, s:o, s:o}", "value",
+		              json_object_get(json_object_get(q, "matrix"), row_key),
+		              "bandwidth_mib_s", ok ? json_real(bw) : json_null(), "vs_best_pct",
+		              ok ? json_real((bw / top - 1) * 100) : json_null()));
+	}
+	return json_pack("{s:O, s:O, s:f, s:f, s:s, s:o}", "series", series, "value",
+	                 json_object_get(json_object_get(best, "matrix"), row_key),
+	                 "bandwidth_mib_s", top, "best_mib_s", top, "kind", "best", "others",
+	                 others);
+}
+
+/* The knee: per series (every matrix key but the row key), the smallest
+ * row value whose mean bandwidth is within 5% of the series' best. On a
+ * categorical row axis, the best value of the series (see best_of). */
+json_t *ccb_sweep_knees(json_t *points, const char *row_key)
+{
+	bool names = categorical(points, row_key);
+	json_t *knees = json_array(), *seen = json_object();
+	size_t i, j;
+	json_t *p, *q;
+
+	json_array_foreach(points, i, p)
+	{
+		json_t *series = json_deep_copy(json_object_get(p, "matrix"));
+		char *skey;
+		double best = 0;
+		json_t *knee = NULL;
+
+		json_object_del(series, row_key);
+		skey = json_dumps(series, JSON_SORT_KEYS | JSON_COMPACT);
+		if (json_object_get(seen, skey)) {
+			free(skey);
+			json_decref(series);
+			continue;
+		}
+		json_object_set_new(seen, skey, json_true());
+		if (names) {
+			knee = best_of(points, row_key, series);
+			if (knee)
+				json_array_append_new(knees, knee);
+			free(skey);
+			json_decref(series);
+			continue;
+		}
+		/* Points are in matrix order, so row values arrive in the order given. */
+		for (int pass = 0; pass < 2; pass++) {
+			json_array_foreach(points, j, q)
+			{
+				json_t *qs = json_deep_copy(json_object_get(q, "matrix"));
+				json_object_del(qs, row_key);
+				bool same = json_equal(qs, series);
+				json_decref(qs);
+				if (!same)
+					continue;
+				double bw = json_number_value(
+				    json_object_get(json_object_get(json_object_get(q, "aggregate"),
+				                                    "bandwidth_mib_s"),
+				                    "mean"));
+				if (pass == 0 && bw > best)
+					best = bw;
+				if (pass == 1 && !knee && best > 0 && bw >= 0.95 * best)
+					knee = json_pack(
+					    "{s:O, s:O, s:f, s:f}", "series", series, "value",
+					    json_object_get(json_object_get(q, "matrix"), row_key),
+					    "bandwidth_mib_s", bw, "best_mib_s", best);
+			}
+		}
+		if (knee)
+			json_array_append_new(knees, knee);
+		free(skey);
+		json_decref(series);
+	}
+	json_decref(seen);
+	return knees;
+}
+
+const char *ccb_sweep_row_key(const json_t *matrix)
+{
+	const char *key;
+	json_t *v;
+	static const char *const prefer[] = {"readahead",   "read-ahead-kb", "clients",
+	                                     "queue-depth", "io-size",       "op-size"};
+
+	/* A client axis of two or more is what a side-by-side config compares:
+	 * its rows, each column a workload. */
+	if (json_array_size(json_object_get(matrix, "mount-via")) > 1)
+		return "mount-via";
+	for (size_t i = 0; i < sizeof(prefer) / sizeof(prefer[0]); i++)
+		if (json_object_get(matrix, prefer[i]))
+			return prefer[i];
+	json_object_foreach((json_t *)matrix, key, v) return key;
+	return "";
+}
+
+static int render_json(const json_t *doc, FILE *f)
+{
+	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
+		return -EIO;
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int render_text(const json_t *doc, FILE *f)
+{
+	ccb_sweep_render_text(doc, f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* Every output of a sweep, also the partial ones after Ctrl-C. */
+static int write_outputs(const json_t *doc, const struct ccb_opts *o)
+{
+	int r = 0;
+
+	if (o->json_file && ccb_report_to_file(o->json_file, "--json", doc, render_json) < 0)
+		r = -EIO;
+	if (o->csv_file && ccb_report_to_file(o->csv_file, "--csv", doc, ccb_sweep_render_csv) < 0)
+		r = -EIO;
+	if (o->svg_file && ccb_report_to_file(o->svg_file, "--svg", doc, ccb_sweep_render_svg) < 0)
+		r = -EIO;
+	if (o->output)
+		r |= ccb_report_to_file(o->output, "--output", doc,
+		                        o->format == CCB_FMT_JSON  ? render_json
+		                        : o->format == CCB_FMT_CSV ? ccb_sweep_render_csv
+		                                                   : render_text);
+	else if (o->format == CCB_FMT_JSON)
+		render_json(doc, stdout);
+	else if (o->format == CCB_FMT_CSV)
+		ccb_sweep_render_csv(doc, stdout);
+	else
+		ccb_sweep_render_text(doc, stdout);
+	fflush(stdout);
+	return r;
+}
+
+/* How many runs of point @p pt measured their tradeoff so far. */
+static size_t tradeoffs_of(const json_t *pt)
+{
+	const json_t *r;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(pt, "runs"), i, r)
+	{
+		if (json_object_get(r, "tradeoff_randread"))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Run point @p b: in this process (ccb_point_run(), which also records the
+ * latency's side), or through @p runner, whose result gets here what a
+ * local run's gets in ccb_point_run(): which side the latency was on,
+ * whether the OSDs kept it, and an explain list re-derived with both.
+ */
+static int run_point(struct ccb_sweep_point *b, const char *image_spec, const char *runner,
+                     json_t **res)
+{
+	struct ccb_point pt = {.command = b->cli.command,
+	                       .path = b->cli.path,
+	                       .ops = b->cli.ops,
+	                       .cmd_mask = b->cli.cmd_mask,
+	                       .mode = b->cli.mode,
+	                       .opts = &b->cli.opts};
+	json_t *args;
+	uint64_t t0 = ccb_now_nsec();
+	char err[1024];
+	int st;
+
+	*res = NULL;
+	if (!runner)
+		return ccb_point_run(&pt, res);
+	args = ccb_sweep_point_args(b, image_spec);
+	if (!args)
+		return 1;
+	st = ccb_sweep_runner_exec(runner, args, res, err, sizeof(err));
+	if (st < 0 || !*res)
+		fprintf(stderr, "ccbench: sweep: %s\n", err);
+	if (*res) {
+		json_t *ex = json_object_get(*res, "explain");
+
+		ccb_osd_inject_annotate(*res, b->cli.opts.sim_osd_latency_usec,
+		                        ccb_osd_inject_active() ? ccb_osd_inject_check() : NULL);
+		json_object_set_new(*res, "runner",
+		                    json_pack("{s:s, s:O, s:i, s:f}", "command", runner, "args",
+		                              args, "exit", st, "seconds",
+		                              (double)(ccb_now_nsec() - t0) / 1e9));
+		/* The runner's explain knew nothing of the latency's side: again,
+		 * from the figures (its client_cpu is the remote host's). */
+		if (json_is_array(ex))
+			json_object_set_new(*res, "explain", ccb_explain(*res, NULL));
+	}
+	json_decref(args);
+	if (st < 0)
+		return 1;
+	if (st == 0 && !*res)
+		return 1; /* exit 0 with no result: not a measurement */
+	/* Ended by the TERM ccbench passed on: ccbench's own signal says how. */
+	if (st >= 128 && ccb_signal_pending)
+		return 128 + ccb_signal_pending;
+	return st;
+}
+
+/* The random-read cost of a readahead setting with reads of @p io_bytes,
+ * measured right after the point, through the same runner. */
+static int run_tradeoff(struct ccb_sweep_point *b, const char *image_spec, const char *runner,
+                        uint64_t io_bytes, json_t *result)
+{
+	struct ccb_sweep_point t = *b;
+	json_t *res = NULL, *list;
+	char err[256], size[32];
+	int st;
+
+	t.cli.opts.queue_depth = 1;
+	t.cli.opts.duration_usec = CCB_SWEEP_TRADEOFF_USEC;
+	t.cli.opts.given[ccb_opt_find("duration") - ccb_opt_table] = true;
+	t.cli.opts.given[ccb_opt_find("total") - ccb_opt_table] = false;
+	/* A p99 over a fixed time, whatever the point's own stop. */
+	t.cli.opts.until_steady.on = false;
+	t.cli.opts.given[ccb_opt_find("until-steady") - ccb_opt_table] = false;
+	t.cli.opts.given[ccb_opt_find("steady-ramp") - ccb_opt_table] = false;
+	if (!ccb_cli_sibling(&b->cli, "randread") ||
+	    ccb_cli_select(&t.cli, ccb_cli_sibling(&b->cli, "randread"), err, sizeof(err)) < 0)
+		return -EINVAL;
+	snprintf(size, sizeof(size), "%llu", (unsigned long long)io_bytes);
+	if (ccb_opt_set(&t.cli.opts, ccb_opt_find(t.cli.ops->op_size_opt), size, err, sizeof(err)) <
+	    0)
+		return -EINVAL;
+	if (image_spec)
+		ccb_path_set_target(t.cli.ops, &t.cli.opts, image_spec);
+	st = run_point(&t, image_spec, runner, &res);
+	if (res) {
+		json_t *lat = json_object_get(res, "latency_us");
+		json_t *e =
+		    json_pack("{s:I, s:f, s:f, s:f, s:s?}", "io_bytes", (json_int_t)io_bytes,
+		              "mean_us", json_number_value(json_object_get(lat, "mean")), "p50_us",
+		              json_number_value(json_object_get(lat, "p50")), "p99_us",
+		              json_number_value(json_object_get(lat, "p99")), "status",
+		              json_string_value(json_object_get(res, "status")));
+
+		list = json_object_get(result, "tradeoff_randread");
+		if (!list) {
+			list = json_array();
+			json_object_set_new(result, "tradeoff_randread", list);
+		}
+		json_array_append(list, e);
+		/* The 4K figure where results before read-size lists had it. */
+		if (io_bytes == 4096)
+			json_object_set_new(
+			    result, "tradeoff",
+			    json_pack("{s:O, s:O, s:O}", "p50_us", json_object_get(e, "p50_us"),
+			              "p99_us", json_object_get(e, "p99_us"), "status",
+			              json_object_get(e, "status") ? json_object_get(e, "status")
+			                                           : json_null()));
+		json_decref(e);
+		json_decref(res);
+	}
+	return st;
+}
+
+static const char *side_name(const struct ccb_opts *wide, uint64_t client_us)
+{
+	return client_us && wide->osd_latency_usec ? "OSD and client side"
+	       : client_us                         ? "client side"
+	       : wide->osd_latency_usec            ? "OSD side"
+	                                           : "none injected";
+}
+
+/*
+ * The sweep's latency, before its first point: the OSD-side injection of
+ * the whole sweep (--osd-latency, in params or on the command line), then
+ * one probe per latency the points will see (the OSDs' plus each
+ * --sim-osd-latency a path's points have), so the result says what each
+ * side measured as, not only what was asked.
+ */
+static int sweep_latency(const struct ccb_opts *wide, const json_t *points, json_t *doc)
+{
+	json_t *lat = json_object(), *probes = json_array(), *seen = json_object(), *p;
+	char err[1024];
+	size_t i;
+	int r = 0;
+
+	json_object_set_new(doc, "latency", lat);
+	json_object_set_new(lat, "osd_us", json_integer((json_int_t)wide->osd_latency_usec));
+	json_object_set_new(lat, "probes", probes);
+	if (wide->osd_latency_usec) {
+		r = ccb_osd_inject_start(wide, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "ccbench: sweep: %s\n", err);
+			json_object_set_new(lat, "error", json_string(err));
+			json_decref(seen);
+			return r;
+		}
+		json_t *tmp = json_object();
+		ccb_osd_inject_annotate(tmp, 0, NULL);
+		json_object_set(lat, "osd", json_object_get(tmp, "latency_injection"));
+		json_decref(tmp);
+	}
+	json_array_foreach(points, i, p)
+	{
+		const json_t *params = json_object_get(p, "params");
+		const char *sim = json_string_value(json_object_get(params, "sim-osd-latency"));
+		uint64_t us = 0;
+		char key[32];
+		struct ccb_cli c;
+		json_t *paths;
+
+		if (sim)
+			ccb_parse_duration_usec(sim, &us);
+		snprintf(key, sizeof(key), "%llu", (unsigned long long)us);
+		memset(&c, 0, sizeof(c));
+		ccb_cli_select(&c, json_string_value(json_object_get(p, "command")), err,
+		               sizeof(err));
+		paths = json_object_get(seen, key);
+		if (!paths) {
+			paths = json_array();
+			json_object_set_new(seen, key, paths);
+		}
+		if (c.ops) {
+			bool have = false;
+			size_t j;
+			json_t *v;
+			json_array_foreach(paths, j, v) have |=
+			    strcmp(json_string_value(v), c.ops->name) == 0;
+			if (!have)
+				json_array_append_new(paths, json_string(c.ops->name));
+		}
+	}
+	const char *key;
+	json_t *paths;
+	json_object_foreach(seen, key, paths)
+	{
+		uint64_t us = strtoull(key, NULL, 10);
+		json_t *pr;
+
+		if (ccb_signal_pending)
+			break;
+		pr = ccb_latency_probe(wide, us);
+		if (!pr)
+			continue;
+		json_object_set(pr, "paths", paths);
+		if (!wide->quiet && json_object_get(pr, "error"))
+			fprintf(stderr, "sweep: latency probe (%s): %s\n", side_name(wide, us),
+			        json_string_value(json_object_get(pr, "error")));
+		else if (!wide->quiet)
+			fprintf(stderr,
+			        "sweep: latency probe (%s): round trips at depth 1, %.2f ms mean, "
+			        "%.2f ms "
+			        "p50 (%lld reads)\n",
+			        side_name(wide, us),
+			        json_number_value(json_object_get(pr, "mean_us")) / 1e3,
+			        json_number_value(json_object_get(pr, "p50_us")) / 1e3,
+			        (long long)json_integer_value(json_object_get(pr, "ops")));
+		json_array_append_new(probes, pr);
+	}
+	json_decref(seen);
+	return 0;
+}
+
+int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
+{
+	const struct ccb_opts *o = &cli->opts;
+	char path[PATH_MAX];
+	json_t *cfg = NULL, *points = NULL, *doc, *images = json_object(), *p;
+	size_t n_points, repeat, n_runs, done = 0, skipped = 0, i;
+	size_t *order;
+	bool *settled = NULL;
+	uint64_t until;
+	uint64_t t0 = ccb_now_nsec();
+	char err[1024];
+	int status = 0, mark = ccb_undo_mark();
+	uint64_t tradeoff_sizes[CCB_SWEEP_TRADEOFF_MAX];
+	size_t n_tradeoff = 0;
+	size_t tradeoff_runs;
+	const char *row_key;
+	struct ccb_opts wide;
+	json_t *wide_strings = json_array();
+
+	(void)argc;
+	(void)argv;
+	/* A name ("quick") is a shipped config; a path is read as given. */
+	if (ccb_configs_find(cli->args[0], path, sizeof(path), err, sizeof(err)) < 0 ||
+	    ccb_sweep_load(path, o, &cfg, &points, err, sizeof(err)) < 0 ||
+	    ccb_sweep_wide_opts(cfg, o, &wide, wide_strings, err, sizeof(err)) < 0 ||
+	    ccb_sweep_tradeoff_sizes(json_object_get(cfg, "tradeoff"), tradeoff_sizes, &n_tradeoff,
+	                             err, sizeof(err)) < 0) {
+		fprintf(stderr, "ccbench: sweep: %s\n", err);
+		json_decref(points);
+		json_decref(cfg);
+		json_decref(images);
+		json_decref(wide_strings);
+		return 2;
+	}
+	if (o->dry_run) {
+		if ((o->json_file || o->csv_file || o->svg_file || o->output) && !o->quiet)
+			fprintf(stderr, "ccbench: sweep --dry-run: the plan goes to stdout only; "
+			                "--json, --csv, --svg and --output are not written\n");
+		status = ccb_sweep_dry_run(path, cfg, points, &wide, stdout);
+		json_decref(points);
+		json_decref(cfg);
+		json_decref(images);
+		json_decref(wide_strings);
+		return status;
+	}
+	n_points = json_array_size(points);
+	repeat = json_is_integer(json_object_get(cfg, "repeat"))
+	             ? (size_t)json_integer_value(json_object_get(cfg, "repeat"))
+	             : 1;
+	/* Checked by the loader: 1 to 1000, or absent (every run). */
+	tradeoff_runs = json_is_integer(json_object_get(cfg, "tradeoff_runs"))
+	                    ? (size_t)json_integer_value(json_object_get(cfg, "tradeoff_runs"))
+	                    : SIZE_MAX;
+	until = ccb_sweep_repeat_until(cfg);
+	row_key = ccb_sweep_row_key(json_object_get(cfg, "matrix"));
+	n_runs = n_points * repeat;
+	settled = calloc(n_points + 1, sizeof(*settled));
+	json_array_foreach(points, i, p) json_object_set_new(p, "runs", json_array());
+
+	/* Interleaved: every point once, then every point again. With --seed,
+	 * a seeded shuffle of all runs. */
+	order = calloc(n_runs, sizeof(*order));
+	for (size_t k = 0; k < n_runs; k++)
+		order[k] = k % n_points;
+	if (ccb_opt_given(o, "seed")) {
+		uint64_t x = o->seed * 0x9e3779b97f4a7c15ull + 1;
+		for (size_t k = n_runs; k > 1; k--) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			size_t j = (size_t)(x % k), t = order[k - 1];
+			order[k - 1] = order[j], order[j] = t;
+		}
+	}
+	doc = json_pack("{s:s, s:s, s:i, s:s, s:O, s:O, s:s, s:s, s:I}", "ccbench_version",
+	                CCB_VERSION, "kind", "sweep", "schema", 1, "config_file", path, "config",
+	                cfg, "points", points, "row_key", row_key, "order",
+	                ccb_opt_given(o, "seed") ? "shuffled" : "interleaved", "repeat",
+	                (json_int_t)repeat);
+	if (ccb_opt_given(o, "seed"))
+		json_object_set_new(doc, "seed", json_integer((json_int_t)o->seed));
+	if (until)
+		json_object_set_new(doc, "repeat_until_pct", json_real((double)until / 100));
+	/* A shrunk or altered config says so: "config" above is the one run. */
+	if (o->n_params || ccb_opt_given(o, "repeat") || ccb_opt_given(o, "repeat-until")) {
+		json_t *ov = json_object(), *pl = json_array();
+		for (unsigned k = 0; k < o->n_params; k++)
+			json_array_append_new(pl, json_string(o->params[k]));
+		json_object_set_new(ov, "param", pl);
+		if (ccb_opt_given(o, "repeat"))
+			json_object_set_new(ov, "repeat", json_integer((json_int_t)o->repeat));
+		if (ccb_opt_given(o, "repeat-until"))
+			json_object_set_new(ov, "repeat_until",
+			                    json_real((double)o->repeat_until_centipct / 100));
+		json_object_set_new(doc, "overrides", ov);
+	}
+	/* The latency of the whole sweep, set and measured before any point. */
+	{
+		int r = sweep_latency(&wide, points, doc);
+		if (r < 0) {
+			status = r == -EPERM || r == -EACCES ? 2
+			         : ccb_signal_pending        ? 128 + ccb_signal_pending
+			                                     : 1;
+			n_runs = 0; /* nothing runs; the outputs still say why */
+		}
+	}
+
+	for (size_t k = 0; k < n_runs && !ccb_signal_pending; k++) {
+		json_t *pt = json_array_get(points, order[k]);
+		struct ccb_sweep_point b;
+		json_t *res = NULL;
+		const char *runner;
+		char *desc = json_dumps(json_object_get(pt, "matrix"), JSON_COMPACT);
+		const char *image_spec = NULL;
+		double elapsed = (double)(ccb_now_nsec() - t0) / 1e9;
+		int st;
+
+		/* repeat_until: a settled point's further runs are not needed. */
+		if (settled[order[k]]) {
+			skipped++;
+			free(desc);
+			continue;
+		}
+		if (!o->quiet) {
+			fprintf(stderr, "sweep: run %zu of %s%zu: point %zu %s", done + 1,
+			        until ? "at most " : "", n_runs - skipped, order[k] + 1, desc);
+			if (done)
+				fprintf(stderr, ", ETA %s%.0f s", until ? "at most " : "",
+				        elapsed / (double)done * (double)(n_runs - skipped - done));
+			fputc('\n', stderr);
+		}
+		free(desc);
+		if (ccb_sweep_build_point(o, json_string_value(json_object_get(pt, "command")),
+		                          json_object_get(pt, "params"), &b, err,
+		                          sizeof(err)) < 0) {
+			fprintf(stderr, "ccbench: sweep: %s\n", err);
+			status = 2;
+			break;
+		}
+		if (b.share_image) {
+			/* One prefilled image per layout, created at its first use and
+			 * removed when the sweep ends. */
+			json_t *spec = json_object_get(images, b.layout_key);
+			if (!spec) {
+				char s[300];
+				if (ccb_rbd_shared_image(&b.layout, s, sizeof(s)) < 0) {
+					ccb_sweep_point_free(&b);
+					status = ccb_signal_pending ? 128 + ccb_signal_pending : 1;
+					break;
+				}
+				json_object_set_new(images, b.layout_key, json_string(s));
+				spec = json_object_get(images, b.layout_key);
+			}
+			image_spec = json_string_value(spec);
+			ccb_path_set_target(b.cli.ops, &b.cli.opts, image_spec);
+		}
+		runner = ccb_sweep_runner_of(b.cli.ops->name, o->runner,
+		                             json_object_get(cfg, "runners"));
+		if (runner && !o->quiet)
+			fprintf(stderr, "sweep:   through the runner of %s: %s\n", b.cli.ops->name,
+			        runner);
+		st = run_point(&b, image_spec, runner, &res);
+		if (res) {
+			json_object_set_new(res, "repeat_index",
+			                    json_integer((json_int_t)(k / n_points)));
+			for (size_t z = 0; z < n_tradeoff && st == 0 && !ccb_signal_pending &&
+			                   tradeoffs_of(pt) < tradeoff_runs;
+			     z++)
+				if (json_object_get(json_object_get(pt, "params"), "readahead") ||
+				    json_object_get(json_object_get(pt, "params"), "read-ahead-kb"))
+					run_tradeoff(&b, image_spec, runner, tradeoff_sizes[z],
+					             res);
+			json_array_append_new(json_object_get(pt, "runs"), res);
+		} else if (st != 0) {
+			/* A run that ended before it had a result (refused on a full
+			 * pool, interrupted while it was set up) still counts: without an
+			 * entry, the point would read "1 of 1 ok" for two runs. */
+			char why[160];
+
+			snprintf(why, sizeof(why),
+			         "the run ended in its set-up, before it produced a result (exit "
+			         "%d); its "
+			         "message is on stderr",
+			         st);
+			json_array_append_new(json_object_get(pt, "runs"),
+			                      json_pack("{s:s, s:s, s:I}", "status",
+			                                st >= 128 ? "interrupted"
+			                                : st == 2 ? "failed"
+			                                          : "aborted",
+			                                "reason", why, "repeat_index",
+			                                (json_int_t)(k / n_points)));
+		}
+		ccb_sweep_point_free(&b);
+		done++;
+		if (until && ccb_sweep_point_settles(pt, until))
+			settled[order[k]] = true;
+		if (st >= 128) {
+			status = st;
+			break;
+		}
+		if (st == 2) {
+			status = 2;
+			break;
+		}
+		if (st != 0)
+			status = 1;
+	}
+	free(order);
+	free(settled);
+	/* A signal that came while a run was already ending (stopped by its
+	 * duration, then aborted by --op-timeout) ends that run as "aborted",
+	 * but it still cut the sweep short: the sweep is interrupted. */
+	if (ccb_signal_pending && done + skipped < n_runs && status < 128 && status != 2)
+		status = 128 + ccb_signal_pending;
+	json_array_foreach(points, i, p) aggregate_point(p);
+	json_object_set_new(doc, "releases", ccb_release_of_doc(doc));
+	json_object_set_new(doc, "knees", ccb_sweep_knees(points, row_key));
+	json_object_set_new(doc, "status",
+	                    json_string(status >= 128 ? "interrupted"
+	                                : status == 0 ? "ok"
+	                                              : "failed"));
+	json_object_set_new(doc, "runs_done", json_integer((json_int_t)done));
+	if (until)
+		json_object_set_new(doc, "runs_not_needed", json_integer((json_int_t)skipped));
+	json_object_set_new(doc, "seconds", json_real((double)(ccb_now_nsec() - t0) / 1e9));
+	ccb_redact_json(doc); /* the config's own -o key=... too; the runs are over */
+	/* Shared images, mappings, read_ahead_kb values and the OSD delay go
+	 * back first: an output that cannot be written (or a slow reader of
+	 * /dev/stdout) must not keep them in place. */
+	ccb_undo_unwind_to(mark);
+	if (write_outputs(doc, o) < 0 && status == 0)
+		status = 1;
+	json_decref(doc);
+	json_decref(points);
+	json_decref(cfg);
+	json_decref(images);
+	json_decref(wide_strings);
+	if (status >= 128 && !o->quiet)
+		fprintf(stderr,
+		        "ccbench: sweep interrupted after %zu of %zu runs; partial "
+		        "results written\n",
+		        done, n_runs - skipped);
+	return status;
+}
