@@ -22,8 +22,8 @@
  *      NTP-synchronised, and the measured skew shows it when not), return
  *      from the hook so the engine starts its clock, publish the measured
  *      start asynchronously, run;
- *   5. store the full result as its own object, then mark the (group_leave.c)
- *      registration done.
+ *   5. store the full result as its own object, then mark the
+ *      registration done (group_leave.c).
  * A member that gives up (timeout, Ctrl-C before the start) removes its
  * registration with an op guarded by "started" being absent: if the start
  * was claimed meanwhile it cannot silently vanish from a started group.
