@@ -72,14 +72,34 @@ void ccb_gstate_op_set(rados_write_op_t op, const char *key, const char *val);
 /** Assert in @p op that omap key @p key holds exactly what @p st read ("" = absent). */
 void ccb_gstate_op_cmp(rados_write_op_t op, const struct ccb_gstate *st, const char *key);
 
-/** Run @p op on @p oid and release it. @return 0 or -errno. */
+/*
+ * Every op below is bounded: it is given up after --op-timeout (as set by
+ * ccb_group_connect), or at once on a signal that arrives while it waits
+ * (a signal already pending does not cut it short: an interrupted run still
+ * stores its result).
+ */
+
+/** Wait for @p c (an op on @p io) within the bound above, then release it.
+ * @return the op's value, -ETIMEDOUT or -EINTR. */
+int ccb_group_aio_wait(rados_ioctx_t io, rados_completion_t c);
+
+/** True for the two ways a bounded op is given up: the cluster did not
+ * answer in time, or a signal came. */
+bool ccb_group_gave_up(int r);
+
+/** Run @p op on @p oid and release it.
+ * @return 0, -ETIMEDOUT after --op-timeout, -EINTR on a signal, or -errno. */
 int ccb_gstate_write_op(rados_ioctx_t io, const char *oid, rados_write_op_t op);
 
 /** Read a whole object (a stored result) into a NUL-terminated buffer
  * (free() it). @return 0, -EFBIG beyond 256 MiB, or -errno. */
 int ccb_group_read_object(rados_ioctx_t io, const char *oid, char **out, size_t *out_len);
 
-/** Write a whole object in chunks the OSDs accept (osd_max_write_size). */
+/** Remove @p oid. @return 0, -ETIMEDOUT, -EINTR or -errno (-ENOENT: absent). */
+int ccb_group_remove_object(rados_ioctx_t io, const char *oid);
+
+/** Write a whole object in chunks the OSDs accept (osd_max_write_size).
+ * @return 0, -ETIMEDOUT after --op-timeout, -EINTR on a signal, or -errno. */
 int ccb_group_write_object(rados_ioctx_t io, const char *oid, const char *buf, size_t len);
 
 /** The name of the object holding @p member's result in @p group. */

@@ -114,7 +114,7 @@ static int remove_group(rados_ioctx_t io, const char *name)
 	json_array_append_new(names, json_string(name));
 	json_array_foreach(names, i, v)
 	{
-		r = rados_remove(io, json_string_value(v));
+		r = ccb_group_remove_object(io, json_string_value(v));
 		if (r == 0)
 			removed++;
 		else if (r != -ENOENT) {

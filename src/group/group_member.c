@@ -23,7 +23,7 @@
  *      from the hook so the engine starts its clock, publish the measured
  *      start asynchronously, run;
  *   5. store the full result as its own object, then mark the
- *      registration done.
+ *      registration done (group_leave.c).
  * A member that gives up (timeout, Ctrl-C before the start) removes its
  * registration with an op guarded by "started" being absent: if the start
  * was claimed meanwhile it cannot silently vanish from a started group.
@@ -41,6 +41,8 @@
 #include <ccbench/result.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
+
+#include "group_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -79,44 +81,10 @@ static double realtime_s(void)
 
 /* ---- a member ------------------------------------------------------------ */
 
-struct group_ctx {
-	const struct ccb_opts *o;
-	const struct ccb_point *pt;
-	const char *name; /* also the group object's name */
-	char member[128];
-	char key[160]; /* CCB_GROUP_MEMBER_PREFIX + member */
-	char host[64];
-	json_t *params; /* this member's */
-	json_t *record; /* this member's registration */
-	rados_t cluster;
-	rados_ioctx_t io;       /* main thread only: state ops */
-	rados_ioctx_t watch_io; /* watch, notify and acks (librados threads) */
-	uint64_t watch_cookie;
-	bool watching;
-	rados_completion_t notify_comp, publish_comp;
-
-	/* Written by librados threads in the watch callbacks, under lock. */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned notifies;
-	int watch_err;
-
-	bool registered, started, refused, timed_out;
-	uint64_t launch_nsec;                 /* monotonic: --group-timeout counts from here */
-	double planned_start, measured_start; /* realtime seconds */
-	size_t members_seen;
-};
-
-static void gerr(const struct group_ctx *g, const char *call, const char *what, int r)
-{
-	fprintf(stderr, "ccbench: group %s: %s(%s, pool %s namespace %s): %s\n", g->name, call,
-	        what, ccb_group_pool(g->o), CCB_GROUP_NAMESPACE, strerror(-r));
-}
-
 static void on_notify(void *arg, uint64_t notify_id, uint64_t handle, uint64_t notifier_id,
                       void *data, size_t data_len)
 {
-	struct group_ctx *g = arg;
+	struct ccb_group_ctx *g = arg;
 
 	(void)notifier_id;
 	(void)data;
@@ -132,7 +100,7 @@ static void on_notify(void *arg, uint64_t notify_id, uint64_t handle, uint64_t n
 
 static void on_watch_error(void *arg, uint64_t cookie, int err)
 {
-	struct group_ctx *g = arg;
+	struct ccb_group_ctx *g = arg;
 
 	(void)cookie;
 	/* Notifies may have been lost: wake the waiter to poll now. */
@@ -143,157 +111,8 @@ static void on_watch_error(void *arg, uint64_t cookie, int err)
 	pthread_mutex_unlock(&g->lock);
 }
 
-static char *record_dump(struct group_ctx *g)
-{
-	return json_dumps(g->record, JSON_COMPACT | JSON_SORT_KEYS);
-}
-
-/* Overwrite this member's registration (after the start), never recreating
- * a group that `group rm` removed meanwhile. */
-static int record_update(struct group_ctx *g)
-{
-	char *s = record_dump(g);
-	rados_write_op_t op;
-
-	if (!s)
-		return -ENOMEM;
-	op = rados_create_write_op();
-	rados_write_op_assert_exists(op);
-	ccb_gstate_op_set(op, g->key, s);
-	free(s);
-	return ccb_gstate_write_op(g->io, g->name, op);
-}
-
-/*
- * Remove this member's registration unless the group started meanwhile.
- * The last member out removes the group object: a group that never started
- * leaves nothing behind.
- *
- * @return 0 withdrawn (or nothing to withdraw), 1 the group has started
- *         (nothing removed), -errno.
- */
-static int withdraw_unstarted(struct group_ctx *g)
-{
-	rados_write_op_t op = rados_create_write_op();
-	const char *keys[] = {g->key};
-	struct ccb_gstate st;
-	bool others = false;
-	json_t *v;
-	const char *k;
-	int r;
-
-	rados_write_op_omap_cmp(op, "started", LIBRADOS_CMPXATTR_OP_EQ, "", 0, NULL);
-	rados_write_op_omap_rm_keys(op, keys, 1);
-	r = ccb_gstate_write_op(g->io, g->name, op);
-	if (r == -ECANCELED)
-		return 1;
-	if (r == -ENOENT) {
-		g->registered = false;
-		return 0;
-	}
-	if (r < 0) {
-		gerr(g, "rados_write_op_omap_rm_keys", g->key, r);
-		return r;
-	}
-	g->registered = false;
-	if (ccb_gstate_read(g->io, g->name, &st) < 0 || !st.exists)
-		goto out;
-	json_object_foreach(st.raw, k, v) others |= strcmp(k, "params") != 0;
-	if (!others) {
-		/* Only if nobody registered since: the version says so. */
-		op = rados_create_write_op();
-		rados_write_op_assert_version(op, st.version);
-		rados_write_op_remove(op);
-		r = ccb_gstate_write_op(g->io, g->name, op);
-		if (r < 0 && r != -ERANGE && r != -EOVERFLOW && r != -ENOENT)
-			gerr(g, "rados_write_op_remove", g->name, r);
-	}
-out:
-	ccb_gstate_free(&st);
-	return 0;
-}
-
-static int mark_withdrawn(struct group_ctx *g, const char *reason)
-{
-	int r;
-
-	json_object_set_new(g->record, "state", json_string("withdrawn"));
-	json_object_set_new(g->record, "reason", json_string(reason));
-	r = record_update(g);
-	if (r < 0 && r != -ENOENT)
-		gerr(g, "rados_write_op_omap_set", g->key, r);
-	return r;
-}
-
-/* Drop this member's registration whatever the group's state. */
-static void remove_registration(struct group_ctx *g)
-{
-	const char *keys[] = {g->key};
-	rados_write_op_t op = rados_create_write_op();
-	int r;
-
-	rados_write_op_assert_exists(op);
-	rados_write_op_omap_rm_keys(op, keys, 1);
-	r = ccb_gstate_write_op(g->io, g->name, op);
-	if (r < 0 && r != -ENOENT)
-		gerr(g, "rados_write_op_omap_rm_keys", g->key, r);
-	g->registered = false;
-}
-
-/* @return 1 when the group's start claim names this member, 0 when not, -errno. */
-static int started_with_me(struct group_ctx *g)
-{
-	struct ccb_gstate st;
-	json_t *started, *v;
-	size_t i;
-	int r = ccb_gstate_read(g->io, g->name, &st);
-
-	if (r < 0) {
-		ccb_gstate_free(&st);
-		return r;
-	}
-	started = ccb_gstate_get(&st, "started");
-	r = 0;
-	json_array_foreach(json_object_get(started, "members"), i, v) r |=
-	    json_is_string(v) && strcmp(json_string_value(v), g->member) == 0;
-	json_decref(started);
-	ccb_gstate_free(&st);
-	return r;
-}
-
-/* Withdraw however far the member got: before the start its registration
- * goes; once in a started group it stays, marked withdrawn, so the report
- * says why the member has no result. */
-static void withdraw(struct group_ctx *g, const char *reason)
-{
-	if (!g->registered)
-		return;
-	if (!g->started) {
-		if (withdraw_unstarted(g) != 1)
-			return;
-		/* Started meanwhile: with this member, or complete without it. */
-		if (started_with_me(g) != 1) {
-			remove_registration(g);
-			return;
-		}
-	}
-	mark_withdrawn(g, reason);
-	g->registered = false;
-}
-
-/* The undo log's entry for the registration (a safety net: the waiting
- * code withdraws explicitly on each of its exits). */
-static int undo_registration(void *arg)
-{
-	struct group_ctx *g = arg;
-
-	if (g->registered && !g->started)
-		withdraw(g, "gave up before the start");
-	return 0;
-}
-
 /* Refusals common to the early check and the registration. */
-static int check_joinable(struct group_ctx *g, const struct ccb_gstate *st)
+static int check_joinable(struct ccb_group_ctx *g, const struct ccb_gstate *st)
 {
 	json_t *gp = ccb_gstate_get(st, "params"), *members;
 	char why[256];
@@ -329,7 +148,7 @@ static int check_joinable(struct group_ctx *g, const struct ccb_gstate *st)
 
 /* Register: one guarded op, so the params checked are the group's and the
  * group has not started when the registration lands. */
-static int do_register(struct group_ctx *g)
+static int do_register(struct ccb_group_ctx *g)
 {
 	int r = -EAGAIN;
 
@@ -337,13 +156,13 @@ static int do_register(struct group_ctx *g)
 	for (int attempt = 0; attempt < CCB_GROUP_MAX_ATTEMPTS; attempt++) {
 		struct ccb_gstate st;
 		rados_write_op_t op;
-		char *rec = record_dump(g), *params = NULL;
+		char *rec = ccb_group_record_dump(g), *params = NULL;
 
 		if (!rec)
 			return -ENOMEM;
 		r = ccb_gstate_read(g->io, g->name, &st);
 		if (r < 0) {
-			gerr(g, "rados_read_op_omap_get_vals2", g->name, r);
+			ccb_group_err(g, "rados_read_op_omap_get_vals2", g->name, r);
 			free(rec);
 			ccb_gstate_free(&st);
 			return r;
@@ -378,7 +197,7 @@ static int do_register(struct group_ctx *g)
 		}
 		/* Created, changed or removed under us: read again. */
 		if (r != -EEXIST && r != -ECANCELED && r != -ENOENT) {
-			gerr(g, "rados_write_op_omap_set", g->key, r);
+			ccb_group_err(g, "rados_write_op_omap_set", g->key, r);
 			return r;
 		}
 	}
@@ -388,7 +207,7 @@ static int do_register(struct group_ctx *g)
 }
 
 /* The start claim is known: join it, or learn that it left this member out. */
-static int adopt_start(struct group_ctx *g, const json_t *started)
+static int adopt_start(struct ccb_group_ctx *g, const json_t *started)
 {
 	const json_t *members = json_object_get(started, "members"), *v;
 	size_t i;
@@ -409,7 +228,8 @@ static int adopt_start(struct group_ctx *g, const json_t *started)
 				    "an instant within %.0f s from now; refused\n",
 				    g->name,
 				    (double)CCB_GROUP_LEAD_NSEC / 1e9 + CCB_GROUP_MAX_CLOCK_SKEW_S);
-				mark_withdrawn(g, "the start claim held no plausible instant");
+				ccb_group_mark_withdrawn(
+				    g, "the start claim held no plausible instant");
 				g->registered = false;
 				g->refused = true;
 				return 1;
@@ -424,7 +244,7 @@ static int adopt_start(struct group_ctx *g, const json_t *started)
 	        "refused\n",
 	        g->name, json_array_size(members));
 	g->refused = true;
-	remove_registration(g);
+	ccb_group_remove_registration(g);
 	return 1;
 }
 
@@ -436,7 +256,7 @@ static int adopt_start(struct group_ctx *g, const json_t *started)
  * @return 1 claimed (and adopted), 0 not (someone else did, or the group
  *         changed: read it again), -errno.
  */
-static int claim_start(struct group_ctx *g, const struct ccb_gstate *st, const json_t *regs)
+static int claim_start(struct ccb_group_ctx *g, const struct ccb_gstate *st, const json_t *regs)
 {
 	json_t *ids = ccb_group_ids_in_order(regs), *chosen = json_array(), *started = NULL, *v;
 	rados_write_op_t op;
@@ -472,7 +292,7 @@ static int claim_start(struct group_ctx *g, const struct ccb_gstate *st, const j
 		goto out;
 	}
 	if (r < 0) {
-		gerr(g, "rados_write_op_omap_set", "started", r);
+		ccb_group_err(g, "rados_write_op_omap_set", "started", r);
 		goto out;
 	}
 	/* Wake the others now; a member that misses this polls within the lead. */
@@ -496,14 +316,14 @@ out:
  * @return 1 when the start is settled (g->started or g->refused), 0 to
  *         keep waiting, -errno.
  */
-static int poll_group(struct group_ctx *g)
+static int poll_group(struct ccb_group_ctx *g)
 {
 	struct ccb_gstate st;
 	json_t *started, *regs;
 	int r = ccb_gstate_read(g->io, g->name, &st);
 
 	if (r < 0) {
-		gerr(g, "rados_read_op_omap_get_vals2", g->name, r);
+		ccb_group_err(g, "rados_read_op_omap_get_vals2", g->name, r);
 		ccb_gstate_free(&st);
 		return r;
 	}
@@ -549,7 +369,7 @@ static int poll_group(struct group_ctx *g)
  * @return 0 when this member is in the started group, -errno otherwise
  * (message printed, registration withdrawn).
  */
-static int wait_for_start(struct group_ctx *g)
+static int wait_for_start(struct ccb_group_ctx *g)
 {
 	uint64_t deadline = g->launch_nsec + g->o->group_timeout_usec * 1000ull, next_poll = 0;
 	unsigned seen = 0;
@@ -560,7 +380,7 @@ static int wait_for_start(struct group_ctx *g)
 		int r;
 
 		if (ccb_signal_pending) {
-			withdraw(g, "interrupted before the start");
+			ccb_group_withdraw(g, "interrupted before the start");
 			fprintf(stderr, "ccbench: group %s: interrupted while waiting; withdrew\n",
 			        g->name);
 			return -EINTR;
@@ -579,7 +399,7 @@ static int wait_for_start(struct group_ctx *g)
 		}
 		if (now >= deadline) {
 			char t[32];
-			r = withdraw_unstarted(g);
+			r = ccb_group_withdraw_unstarted(g);
 			if (r == 1) {
 				/* Claimed at the last moment: it may include us. */
 				if (poll_group(g) == 1)
@@ -612,7 +432,7 @@ static int wait_for_start(struct group_ctx *g)
 	}
 }
 
-static void publish_start(struct group_ctx *g)
+static void publish_start(struct ccb_group_ctx *g)
 {
 	rados_write_op_t op;
 	char *s;
@@ -620,7 +440,7 @@ static void publish_start(struct group_ctx *g)
 	json_object_set_new(g->record, "state", json_string("running"));
 	json_object_set_new(g->record, "planned_start_realtime", json_real(g->planned_start));
 	json_object_set_new(g->record, "start_realtime", json_real(g->measured_start));
-	s = record_dump(g);
+	s = ccb_group_record_dump(g);
 	if (!s || rados_aio_create_completion2(NULL, NULL, &g->publish_comp) < 0) {
 		g->publish_comp = NULL;
 		free(s);
@@ -641,8 +461,8 @@ static void publish_start(struct group_ctx *g)
 /* The engine's before_start hook: the common start. */
 static int group_barrier(struct ccb_run *run, void *arg)
 {
-	struct group_ctx *g = arg;
-	int r = ccb_undo_push("withdraw from the group", undo_registration, g, NULL);
+	struct ccb_group_ctx *g = arg;
+	int r = ccb_undo_push("withdraw from the group", ccb_group_undo_registration, g, NULL);
 
 	if (r < 0)
 		return r;
@@ -653,7 +473,7 @@ static int group_barrier(struct ccb_run *run, void *arg)
 	r = rados_watch3(g->watch_io, g->name, &g->watch_cookie, on_notify, on_watch_error,
 	                 (uint32_t)((g->o->op_timeout_usec + 999999) / 1000000), g);
 	if (r < 0)
-		gerr(g, "rados_watch3", g->name, r);
+		ccb_group_err(g, "rados_watch3", g->name, r);
 	g->watching = r == 0;
 	r = wait_for_start(g);
 	if (r < 0)
@@ -665,7 +485,7 @@ static int group_barrier(struct ccb_run *run, void *arg)
 		struct timespec ts;
 
 		if (ccb_signal_pending) {
-			withdraw(g, "interrupted before the start");
+			ccb_group_withdraw(g, "interrupted before the start");
 			fprintf(stderr,
 			        "ccbench: group %s: interrupted before the start; withdrew\n",
 			        g->name);
@@ -693,94 +513,7 @@ static int group_barrier(struct ccb_run *run, void *arg)
 	return 0;
 }
 
-/* After the run: store the result, mark the registration, learn the skew. */
-static int finish_member(struct group_ctx *g, json_t *res)
-{
-	char oid[256], *s = NULL;
-	json_t *info, *doc = NULL;
-	struct ccb_gstate st;
-	bool interrupted = res && strcmp(ccb_report_str(res, "status"), "interrupted") == 0;
-	double end;
-	int r;
-
-	if (g->publish_comp) {
-		rados_aio_wait_for_complete(g->publish_comp);
-		rados_aio_release(g->publish_comp);
-		g->publish_comp = NULL;
-	}
-	if (!res) {
-		mark_withdrawn(g, "the run produced no result");
-		return -EIO;
-	}
-	end = g->measured_start + ccb_report_num(res, "seconds");
-	info = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "name", g->name, "member", g->member,
-	                 "members", (json_int_t)g->o->members, "planned_start_realtime_us",
-	                 ccb_group_json_us(g->planned_start), "start_realtime_us",
-	                 ccb_group_json_us(g->measured_start), "end_realtime_us",
-	                 ccb_group_json_us(end));
-	json_object_set_new(res, "group", info);
-	ccb_group_result_oid(oid, sizeof(oid), g->name, g->member);
-	doc = json_pack("{s:s, s:s, s:i, s:f, s:f, s:O}", "member", g->member, "host", g->host,
-	                "pid", (int)getpid(), "start_realtime", g->measured_start, "end_realtime",
-	                end, "result", res);
-	s = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
-	json_decref(doc);
-	if (!s)
-		return -ENOMEM;
-	r = ccb_group_write_object(g->io, oid, s, strlen(s));
-	free(s);
-	if (r < 0) {
-		gerr(g, "rados_write_full", oid, r);
-		mark_withdrawn(g, "its result could not be stored");
-		return r;
-	}
-	json_object_set_new(g->record, "state", json_string(interrupted ? "withdrawn" : "done"));
-	if (interrupted)
-		json_object_set_new(g->record, "reason", json_string("interrupted while running"));
-	json_object_set_new(g->record, "end_realtime", json_real(end));
-	json_object_set_new(g->record, "status", json_string(ccb_report_str(res, "status")));
-	json_object_set_new(g->record, "result_object", json_string(oid));
-	r = record_update(g);
-	if (r == -ENOENT) {
-		fprintf(stderr,
-		        "ccbench: group %s: removed while this member ran; result not kept\n",
-		        g->name);
-		rados_remove(g->io, oid);
-		return r;
-	}
-	if (r < 0) {
-		gerr(g, "rados_write_op_omap_set", g->key, r);
-		return r;
-	}
-	g->registered = false;
-
-	/* The skew is known once every member has published its start. */
-	if (ccb_gstate_read(g->io, g->name, &st) == 0 && st.exists) {
-		json_t *started = ccb_gstate_get(&st, "started"), *regs = ccb_gstate_members(&st),
-		       *v;
-		size_t n = json_array_size(json_object_get(started, "members")), k = 0, i;
-		double *starts = calloc(n ? n : 1, sizeof(*starts));
-
-		json_array_foreach(json_object_get(started, "members"), i, v)
-		{
-			const char *id = json_string_value(v);
-			const json_t *at =
-			    json_object_get(json_object_get(regs, id ? id : ""), "start_realtime");
-			if (starts && ccb_group_valid_instant(at))
-				starts[k++] = json_number_value(at);
-		}
-		if (starts && n && k == n)
-			json_object_set_new(info, "start_skew_ms",
-			                    json_real(ccb_group_skew_ms(starts, n)));
-		free(starts);
-		json_decref(started);
-		json_decref(regs);
-	}
-	ccb_gstate_free(&st);
-	return 0;
-}
-
-static void member_id(struct group_ctx *g)
+static void member_id(struct ccb_group_ctx *g)
 {
 	unsigned char rnd[2] = {0, 0};
 	char *p;
@@ -806,7 +539,7 @@ static void member_id(struct group_ctx *g)
 
 int ccb_group_run(const struct ccb_point *pt, json_t **result)
 {
-	struct group_ctx g;
+	struct ccb_group_ctx g;
 	struct ccb_point mine = *pt;
 	const struct ccb_path_ops *ops;
 	pthread_condattr_t ca;
@@ -848,7 +581,7 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 	}
 	r = rados_ioctx_create(g.cluster, ccb_group_pool(g.o), &g.watch_io);
 	if (r < 0) {
-		gerr(&g, "rados_ioctx_create", ccb_group_pool(g.o), r);
+		ccb_group_err(&g, "rados_ioctx_create", ccb_group_pool(g.o), r);
 		status = 1;
 		goto out_io;
 	}
@@ -857,7 +590,7 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 	/* Refuse before any work (image prefill, objects) when joining cannot work. */
 	r = ccb_gstate_read(g.io, g.name, &st);
 	if (r < 0) {
-		gerr(&g, "rados_read_op_omap_get_vals2", g.name, r);
+		ccb_group_err(&g, "rados_read_op_omap_get_vals2", g.name, r);
 		ccb_gstate_free(&st);
 		status = 1;
 		goto out_watch_io;
@@ -875,22 +608,26 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 	if (g.refused)
 		status = 2;
 	if (g.started) {
-		r = finish_member(&g, *result);
+		r = ccb_group_finish(&g, *result);
 		if (r < 0 && status == 0)
 			status = 1;
 	}
 
-	if (g.watching) {
-		r = rados_unwatch2(g.watch_io, g.watch_cookie);
+	if (g.watching && !g.lost) {
+		rados_completion_t c;
+
+		r = rados_aio_create_completion2(NULL, NULL, &c);
+		if (r == 0) {
+			r = rados_aio_unwatch(g.watch_io, g.watch_cookie, c);
+			r = r < 0 ? (rados_aio_release(c), r) : ccb_group_aio_wait(g.watch_io, c);
+		}
 		if (r < 0 && r != -ENOENT && r != -ENOTCONN)
-			gerr(&g, "rados_unwatch2", g.name, r);
+			ccb_group_err(&g, "rados_unwatch2", g.name, r);
 	}
 	/* No callback may run once the context is gone. */
 	rados_watch_flush(g.cluster);
-	if (g.notify_comp) {
-		rados_aio_wait_for_complete(g.notify_comp);
-		rados_aio_release(g.notify_comp);
-	}
+	if (g.notify_comp)
+		ccb_group_aio_wait(g.watch_io, g.notify_comp);
 out_watch_io:
 	rados_ioctx_destroy(g.watch_io);
 out_io:

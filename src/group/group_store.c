@@ -3,17 +3,74 @@
  * readings of its omap, guarded write ops, and the members' result
  * objects, written and read in chunks the OSDs accept.
  */
+#include <ccbench/clock.h>
 #include <ccbench/cluster.h>
+#include <ccbench/engine.h>
 #include <ccbench/group_store.h>
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define OMAP_PAGE    256
 #define RESULT_CHUNK (8u << 20)
 #define RESULT_MAX   (256u << 20)
+
+/* The longest one group op may take: --op-timeout, set by ccb_group_connect
+ * (one group connection per process, used by the main thread only). */
+static uint64_t op_bound_nsec = 60000000000ull;
+#define AIO_TICK_NSEC 10000000l
+
+/*
+ * Wait for an aio op at most op_bound_nsec, and give it up at once on a
+ * signal that arrives meanwhile. rados_osd_op_timeout is set on the group's
+ * connection, yet a member whose cluster had gone waited over 3 minutes in
+ * rados_write_full (CI), and rados_aio_wait_for_complete has no timeout:
+ * poll, then cancel (after rados_aio_cancel returns no reply handler runs,
+ * so the caller's buffers are free again) and release.
+ *
+ * @return the op's value, -ETIMEDOUT, or -EINTR.
+ */
+static int aio_bounded(rados_ioctx_t io, rados_completion_t c)
+{
+	uint64_t deadline = ccb_now_nsec() + op_bound_nsec;
+	bool signalled = ccb_signal_pending != 0;
+	int r;
+
+	while (!rados_aio_is_complete(c)) {
+		struct timespec tick = {0, AIO_TICK_NSEC};
+		bool late = ccb_now_nsec() >= deadline;
+
+		/* A run stopped by a signal still stores its result; a signal
+		 * during the wait ends it. */
+		if (late || (!signalled && ccb_signal_pending)) {
+			rados_aio_cancel(io, c);
+			rados_aio_release(c);
+			return late ? -ETIMEDOUT : -EINTR;
+		}
+		nanosleep(&tick, NULL);
+	}
+	r = rados_aio_get_return_value(c);
+	rados_aio_release(c);
+	return r;
+}
+
+int ccb_group_aio_wait(rados_ioctx_t io, rados_completion_t c)
+{
+	return aio_bounded(io, c);
+}
+
+bool ccb_group_gave_up(int r)
+{
+	return r == -ETIMEDOUT || r == -EINTR;
+}
+
+static int new_completion(rados_completion_t *c)
+{
+	return rados_aio_create_completion2(NULL, NULL, c);
+}
 
 void ccb_gstate_free(struct ccb_gstate *st)
 {
@@ -46,9 +103,15 @@ int ccb_gstate_read(rados_ioctx_t io, const char *oid, struct ccb_gstate *st)
 			size_t key_len, val_len;
 			uint64_t ver;
 
+			rados_completion_t c;
+
 			rados_read_op_omap_get_vals2(op, after ? after : "", "", OMAP_PAGE, &it,
 			                             &more, &prval);
-			r = rados_read_op_operate(op, io, oid, 0);
+			r = new_completion(&c);
+			if (r == 0) {
+				r = rados_aio_read_op_operate(op, io, c, oid, 0);
+				r = r < 0 ? (rados_aio_release(c), r) : aio_bounded(io, c);
+			}
 			if (r == 0)
 				r = prval;
 			ver = rados_get_last_version(io);
@@ -139,20 +202,62 @@ void ccb_gstate_op_cmp(rados_write_op_t op, const struct ccb_gstate *st, const c
 
 int ccb_gstate_write_op(rados_ioctx_t io, const char *oid, rados_write_op_t op)
 {
-	int r = rados_write_op_operate(op, io, oid, NULL, 0);
+	rados_completion_t c;
+	int r = new_completion(&c);
 
+	if (r == 0) {
+		/* The op is copied when submitted: it may be released before the reply. */
+		r = rados_aio_write_op_operate(op, io, c, oid, NULL, 0);
+		r = r < 0 ? (rados_aio_release(c), r) : aio_bounded(io, c);
+	}
 	rados_release_write_op(op);
 	return r;
+}
+
+static int stat_bounded(rados_ioctx_t io, const char *oid, uint64_t *size)
+{
+	rados_completion_t c;
+	time_t mtime;
+	int r = new_completion(&c);
+
+	if (r < 0)
+		return r;
+	r = rados_aio_stat(io, oid, c, size, &mtime);
+	return r < 0 ? (rados_aio_release(c), r) : aio_bounded(io, c);
+}
+
+static int read_bounded(rados_ioctx_t io, const char *oid, char *buf, size_t len, uint64_t off)
+{
+	rados_completion_t c;
+	int r = new_completion(&c);
+
+	if (r < 0)
+		return r;
+	r = rados_aio_read(io, oid, c, buf, len, off);
+	return r < 0 ? (rados_aio_release(c), r) : aio_bounded(io, c);
+}
+
+/* The buffer is copied when the op is submitted. */
+static int write_bounded(rados_ioctx_t io, const char *oid, const char *buf, size_t len,
+                         uint64_t off)
+{
+	rados_completion_t c;
+	int r = new_completion(&c);
+
+	if (r < 0)
+		return r;
+	r = off == 0 ? rados_aio_write_full(io, oid, c, buf, len)
+	             : rados_aio_write(io, oid, c, buf, len, off);
+	return r < 0 ? (rados_aio_release(c), r) : aio_bounded(io, c);
 }
 
 /* Read a whole object (a stored result) into a NUL-terminated buffer. */
 int ccb_group_read_object(rados_ioctx_t io, const char *oid, char **out, size_t *out_len)
 {
 	uint64_t size;
-	time_t mtime;
 	char *buf;
 	size_t got = 0;
-	int r = rados_stat(io, oid, &size, &mtime);
+	int r = stat_bounded(io, oid, &size);
 
 	if (r < 0)
 		return r;
@@ -163,7 +268,7 @@ int ccb_group_read_object(rados_ioctx_t io, const char *oid, char **out, size_t 
 		return -ENOMEM;
 	while (got < size) {
 		size_t want = size - got < RESULT_CHUNK ? size - got : RESULT_CHUNK;
-		r = rados_read(io, oid, buf + got, want, got);
+		r = read_bounded(io, oid, buf + got, want, got);
 		if (r < 0) {
 			free(buf);
 			return r;
@@ -178,15 +283,26 @@ int ccb_group_read_object(rados_ioctx_t io, const char *oid, char **out, size_t 
 	return 0;
 }
 
+int ccb_group_remove_object(rados_ioctx_t io, const char *oid)
+{
+	rados_completion_t c;
+	int r = new_completion(&c);
+
+	if (r < 0)
+		return r;
+	r = rados_aio_remove(io, oid, c);
+	return r < 0 ? (rados_aio_release(c), r) : aio_bounded(io, c);
+}
+
 /* Write a whole object in chunks the OSDs accept (osd_max_write_size). */
 int ccb_group_write_object(rados_ioctx_t io, const char *oid, const char *buf, size_t len)
 {
 	size_t first = len < RESULT_CHUNK ? len : RESULT_CHUNK;
-	int r = rados_write_full(io, oid, buf, first);
+	int r = write_bounded(io, oid, buf, first, 0);
 
 	for (size_t off = first; r == 0 && off < len; off += RESULT_CHUNK)
-		r = rados_write(io, oid, buf + off,
-		                len - off < RESULT_CHUNK ? len - off : RESULT_CHUNK, off);
+		r = write_bounded(io, oid, buf + off,
+		                  len - off < RESULT_CHUNK ? len - off : RESULT_CHUNK, off);
 	return r;
 }
 
@@ -216,6 +332,7 @@ int ccb_group_connect(const struct ccb_opts *o, rados_t *cluster, rados_ioctx_t 
 		return r;
 	}
 	rados_ioctx_set_namespace(*io, CCB_GROUP_NAMESPACE);
+	op_bound_nsec = o->op_timeout_usec * 1000ull;
 	return 0;
 }
 

@@ -1,0 +1,65 @@
+/*
+ * Private to src/group: a member's context, shared by its life
+ * (group_member.c) and its way out (group_leave.c).
+ */
+#ifndef CCBENCH_GROUP_INT_H
+#define CCBENCH_GROUP_INT_H
+
+#include <ccbench/options.h>
+#include <ccbench/point.h>
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rados/librados.h>
+
+struct ccb_group_ctx {
+	const struct ccb_opts *o;
+	const struct ccb_point *pt;
+	const char *name; /* also the group object's name */
+	char member[128];
+	char key[160]; /* CCB_GROUP_MEMBER_PREFIX + member */
+	char host[64];
+	json_t *params; /* this member's */
+	json_t *record; /* this member's registration */
+	rados_t cluster;
+	rados_ioctx_t io;       /* main thread only: state ops */
+	rados_ioctx_t watch_io; /* watch, notify and acks (librados threads) */
+	uint64_t watch_cookie;
+	bool watching;
+	rados_completion_t notify_comp, publish_comp;
+
+	/* Written by librados threads in the watch callbacks, under lock. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned notifies;
+	int watch_err;
+
+	bool registered, started, refused, timed_out;
+	bool lost;            /* an op was given up (cluster gone, signal): skip the rest */
+	uint64_t launch_nsec; /* monotonic: --group-timeout counts from here */
+	double planned_start, measured_start; /* realtime seconds */
+	size_t members_seen;
+};
+
+/* "ccbench: group NAME: CALL(WHAT, pool P namespace N): reason" on stderr. */
+void ccb_group_err(const struct ccb_group_ctx *g, const char *call, const char *what, int r);
+/* The registration record as stored (malloc'd). */
+char *ccb_group_record_dump(struct ccb_group_ctx *g);
+/* Remove the registration unless the group started: 0 withdrawn, 1 started, -errno. */
+int ccb_group_withdraw_unstarted(struct ccb_group_ctx *g);
+/* Mark the registration withdrawn, giving @p reason. @return 0 or -errno. */
+int ccb_group_mark_withdrawn(struct ccb_group_ctx *g, const char *reason);
+/* Drop the registration whatever the group's state. */
+void ccb_group_remove_registration(struct ccb_group_ctx *g);
+/* Withdraw however far the member got. */
+void ccb_group_withdraw(struct ccb_group_ctx *g, const char *reason);
+/* The undo log's entry for the registration. */
+int ccb_group_undo_registration(void *arg);
+/* After the run: store the result, mark the registration, learn the skew. */
+int ccb_group_finish(struct ccb_group_ctx *g, json_t *res);
+
+#endif
