@@ -33,7 +33,10 @@ static uint64_t op_bound_nsec = 60000000000ull;
  *
  * @return the op's value, -ETIMEDOUT, or -EINTR.
  */
-static int aio_bounded(rados_ioctx_t io, rados_completion_t c)
+/* Wait for @p c within the op bound; its object version into *@p ver
+ * (when not NULL), which an aio op reports through its completion, not
+ * through rados_get_last_version(). */
+static int aio_bounded_ver(rados_ioctx_t io, rados_completion_t c, uint64_t *ver)
 {
 	uint64_t deadline = ccb_now_nsec() + op_bound_nsec;
 	bool signalled = ccb_signal_pending != 0;
@@ -53,8 +56,15 @@ static int aio_bounded(rados_ioctx_t io, rados_completion_t c)
 		nanosleep(&tick, NULL);
 	}
 	r = rados_aio_get_return_value(c);
+	if (ver)
+		*ver = rados_aio_get_version(c);
 	rados_aio_release(c);
 	return r;
+}
+
+static int aio_bounded(rados_ioctx_t io, rados_completion_t c)
+{
+	return aio_bounded_ver(io, c, NULL);
 }
 
 int ccb_group_aio_wait(rados_ioctx_t io, rados_completion_t c)
@@ -101,8 +111,7 @@ int ccb_gstate_read(rados_ioctx_t io, const char *oid, struct ccb_gstate *st)
 			int prval = 0;
 			char *key, *val;
 			size_t key_len, val_len;
-			uint64_t ver;
-
+			uint64_t ver = 0;
 			rados_completion_t c;
 
 			rados_read_op_omap_get_vals2(op, after ? after : "", "", OMAP_PAGE, &it,
@@ -110,11 +119,11 @@ int ccb_gstate_read(rados_ioctx_t io, const char *oid, struct ccb_gstate *st)
 			r = new_completion(&c);
 			if (r == 0) {
 				r = rados_aio_read_op_operate(op, io, c, oid, 0);
-				r = r < 0 ? (rados_aio_release(c), r) : aio_bounded(io, c);
+				r = r < 0 ? (rados_aio_release(c), r)
+				          : aio_bounded_ver(io, c, &ver);
 			}
 			if (r == 0)
 				r = prval;
-			ver = rados_get_last_version(io);
 			while (r == 0 &&
 			       rados_omap_get_next2(it, &key, &val, &key_len, &val_len) == 0 &&
 			       key) {
