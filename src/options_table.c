@@ -122,8 +122,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .cmds = WORK,
      .argname = "DUR",
      .help = "hand freed library buffers back to the system every DUR (0: never; 100ms: a lower "
-             "peak RSS "
-             "of large reads, for some CPU)"},
+             "peak RSS of large reads, for some CPU)"},
     {.name = "queue-depth",
      .short_name = 't',
      .type = CCB_OPT_UINT,
@@ -196,31 +195,28 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .max = 3600000000ull,
      .cmds = WORK,
      .argname = "[METRIC:]TOL[/WINDOW]",
-     .help =
-         "end the run once the per-second METRIC (bw, iops, lat; METRIC_slope: its trend) has held "
-         "within TOL (0.1% to 100%) of its mean for WINDOW (whole seconds, 2s to 1h, default 5s) "
-         "after the ramp; still bounded by --duration, --total or one pass (with none of them: "
-         "at most 60s); a run whose bound is then under a WINDOW away reads on to it and counts "
-         "whole"},
+     .help = "end the run once the per-second METRIC (bw, iops, lat; METRIC_slope: its trend) has "
+             "held within TOL (0.1% to 100%) of its mean for WINDOW (whole seconds, 2s to 1h, "
+             "default 5s) after the ramp; still bounded by --duration, --total or one pass (with "
+             "none of them: at most 60s); a run whose bound is then under a WINDOW away reads on "
+             "to it and counts whole"},
     {.name = "steady-ramp",
      .type = CCB_OPT_DURATION,
      .offset = OFF(steady_ramp_usec),
      .max = 3600000000ull,
      .cmds = WORK,
      .argname = "DUR",
-     .help =
-         "with --until-steady: samples count after DUR (default: after 1s and twice the readahead, "
-         "object or cache the path fills)"},
+     .help = "with --until-steady: samples count after DUR (default: after 1s and twice the "
+             "readahead, object or cache the path fills)"},
     {.name = "rate",
      .type = CCB_OPT_STR,
      .offset = OFF(rate),
      .cmds = WORK,
      .argname = "OPS|BYTES/s",
-     .help =
-         "open loop: issue ops at this rate, whether or not earlier ones came back, ops per second "
-         "(500, 2.5) or bytes per second (40MiB/s: divided by the op size); the whole run's, split "
-         "evenly over --clients (and --members); each op's response time counts from its intended "
-         "start, its service time from its submission; not for fs meta"},
+     .help = "open loop: issue ops at this rate, whether or not earlier ones came back, ops per "
+             "second (500, 2.5) or bytes per second (40MiB/s: divided by the op size); the whole "
+             "run's, split evenly over --clients (and --members); each op's response time counts "
+             "from its intended start, its service time from its submission; not for fs meta"},
     {.name = "arrivals",
      .type = CCB_OPT_CHOICE,
      .offset = OFF(arrivals),
@@ -236,8 +232,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .cmds = RADOS | RBD | KRBD,
      .argname = "N",
      .help = "with --rate: ops in flight per client at most (the same setting as --queue-depth: "
-             "give one "
-             "of them); an arrival that finds them all busy waits in the backlog"},
+             "give one of them); an arrival that finds them all busy waits in the backlog"},
     {.name = "max-backlog",
      .type = CCB_OPT_STR,
      .offset = OFF(max_backlog),
@@ -245,18 +240,16 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .cmds = WORK,
      .argname = "N|DUR",
      .help = "with --rate: the bound of the backlog, N waiting arrivals per client or the longest "
-             "DUR an "
-             "arrival may wait (default 1s); past it the oldest waiting arrival is dropped and "
-             "counted"},
+             "DUR an arrival may wait (default 1s); past it the oldest waiting arrival is dropped "
+             "and counted"},
     {.name = "rate-seed",
      .type = CCB_OPT_UINT,
      .offset = OFF(rate_seed),
      .max = (1ull << 63) - 1,
      .cmds = WORK,
      .argname = "N",
-     .help =
-         "with --rate --arrivals poisson: the seed of the gaps (client i: from N + i; default from "
-         "the clock; the result names it)"},
+     .help = "with --rate --arrivals poisson: the seed of the gaps (client i: from N + i; default "
+             "from the clock; the result names it)"},
     {.name = "run-name",
      .type = CCB_OPT_NAME,
      .offset = OFF(run_name),
@@ -441,10 +434,9 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .max = 10000000,
      .cmds = WORK | SWEEP,
      .argname = "DUR",
-     .help =
-         "make every OSD delay each client message by about DUR for the run (librbd and the kernel "
-         "client alike); put back after. Slows every client of the cluster: only on a throwaway "
-         "cluster (daemons on loopback) or with --osd-latency-cluster",
+     .help = "make every OSD delay each client message by about DUR for the run (librbd and the "
+             "kernel client alike); put back after. Slows every client of the cluster: only on a "
+             "throwaway cluster (daemons on loopback) or with --osd-latency-cluster",
      .flags = WIDE},
     {.name = "osd-latency-cluster",
      .type = CCB_OPT_STR,
@@ -556,9 +548,8 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .offset = OFF(mount_via),
      .choices = CHOICES("libcephfs", "fuse", "kernel"),
      .cmds = FS,
-     .help =
-         "the client: libcephfs in ccbench (the default), or ccbench mounts the CephFS itself, one "
-         "mount per client (ceph-fuse, or mount -t ceph), unmounted at the end"},
+     .help = "the client: libcephfs in ccbench (the default), or ccbench mounts the CephFS itself, "
+             "one mount per client (ceph-fuse, or mount -t ceph), unmounted at the end"},
     {.name = "mount-options",
      .type = CCB_OPT_STR,
      .offset = OFF(mount_options),
@@ -647,10 +638,9 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .max = 10000,
      .cmds = SWEEP,
      .argname = "PCT",
-     .help =
-         "stop repeating a point once the 95% confidence interval of its mean bandwidth is within "
-         "±PCT of it (Student t; at least 2 runs, at most the repeat count; 0: off; overrides the "
-         "config's repeat_until)"},
+     .help = "stop repeating a point once the 95% confidence interval of its mean bandwidth is "
+             "within ±PCT of it (Student t; at least 2 runs, at most the repeat count; 0: off; "
+             "overrides the config's repeat_until)"},
     {.name = "dry-run",
      .type = CCB_OPT_FLAG,
      .offset = OFF(dry_run),
@@ -662,11 +652,9 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .offset = OFF(runner),
      .cmds = SWEEP,
      .argname = "PATH=CMD",
-     .help =
-         "run the points of PATH (krbd, librbd, ...) through the command CMD, which gets each "
-         "point's "
-         "ccbench arguments and prints its -f json result (tests/krbd-vm/runner.sh: the real rbd "
-         "driver in a qemu guest)"},
+     .help = "run the points of PATH (krbd, librbd, ...) through the command CMD, which gets each "
+             "point's ccbench arguments and prints its -f json result (tests/krbd-vm/runner.sh: "
+             "the real rbd driver in a qemu guest)"},
     {.name = "tolerance",
      .type = CCB_OPT_STR,
      .offset = OFF(tolerance),
@@ -690,13 +678,11 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .type = CCB_OPT_FLAG,
      .offset = OFF(same_answer),
      .cmds = COMPARE,
-     .help =
-         "judge whether CURRENT gives BASELINE's answer: every point within --tolerance either way "
-         "or within either point's 95% confidence interval (for a point whose runs all ran to "
-         "their bound both ways, the two-sample interval), and the same knees (or ones the "
-         "baseline's "
-         "repeats do not tell apart; a fuse-loop series' knee, which recommends nothing, is not "
-         "judged); exit 1 otherwise"},
+     .help = "judge whether CURRENT gives BASELINE's answer: every point within --tolerance either "
+             "way or within either point's 95% confidence interval (for a point whose runs all ran "
+             "to their bound both ways, the two-sample interval), and the same knees (or ones the "
+             "baseline's repeats do not tell apart; a fuse-loop series' knee, which recommends "
+             "nothing, is not judged); exit 1 otherwise"},
     {.name = "allow-release-change",
      .type = CCB_OPT_FLAG,
      .offset = OFF(allow_release_change),
