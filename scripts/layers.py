@@ -19,7 +19,7 @@ import sys
 # Lowest first. A source file belongs to the first pattern it matches.
 LAYERS = [
     ("base", ["src/units.c", "src/clock.c", "src/host.c", "src/spawn.c", "src/redact.c", "src/escape.c",
-              "src/undo*.c", "src/options.c", "src/steady.c", "src/secret_opts.c",
+              "src/undo*.c", "src/options*.c", "src/steady.c", "src/secret_opts.c",
               "src/configs.c", "src/zerocopy*"]),
     ("cluster", ["src/cluster/*"]),
     ("run", ["src/run/*"]),

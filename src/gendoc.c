@@ -233,7 +233,8 @@ static void roff_line(FILE *out, const char *s)
 /* "-c, --conf PATH" (@p full) or "--conf", in bold and italics. */
 static void man_option_words(FILE *out, const struct ccb_opt_desc *d, bool full)
 {
-	char buf[128];
+	char buf[128], words[256];
+	const char *arg = ccb_opt_argname(d, words, sizeof(words));
 
 	if (d->short_name && full)
 		fprintf(out, "\\fB\\-%c\\fR, ", d->short_name);
@@ -241,9 +242,9 @@ static void man_option_words(FILE *out, const struct ccb_opt_desc *d, bool full)
 	fputs("\\fB", out);
 	roff(out, buf);
 	fputs("\\fR", out);
-	if (d->argname && full) {
+	if (arg && full) {
 		fputs(" \\fI\\%", out);
-		roff(out, d->argname);
+		roff(out, arg);
 		fputs("\\fR", out);
 	}
 }
@@ -439,14 +440,14 @@ int ccb_gendoc_man(FILE *out, const char *tmpl, const char *version, const char 
 
 /* ---- bash ---- */
 
-/* The words of a choice's argname ("seq|rand" -> "seq rand"). */
+/* A choice's values as compgen -W takes them: "seq rand". */
 static void choice_words(const struct ccb_opt_desc *d, char *buf, size_t len)
 {
-	size_t i;
+	size_t n = 0;
 
-	for (i = 0; d->argname[i] && i + 1 < len; i++)
-		buf[i] = d->argname[i] == '|' ? ' ' : d->argname[i];
-	buf[i] = '\0';
+	buf[0] = '\0';
+	for (int i = 0; d->choices[i] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", d->choices[i]);
 }
 
 /* The option's spellings as case patterns: "-f|--format". */
@@ -557,7 +558,7 @@ int ccb_gendoc_bash(FILE *out)
 			continue;
 		fputs("    ", out);
 		bash_pattern(out, d);
-		if (d->type == CCB_OPT_CHOICE || d->type == CCB_OPT_FORMAT) {
+		if (d->choices) {
 			choice_words(d, words, sizeof(words));
 			fprintf(out,
 			        ")\n        COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n"

@@ -58,8 +58,12 @@ const char *ccb_help_default(const struct ccb_command *c, const struct ccb_opt_d
 
 void ccb_help_option_words(const struct ccb_opt_desc *d, char *buf, size_t len)
 {
-	const char *arg = d->argname ? d->argname : "";
-	const char *sp = d->argname ? " " : "";
+	char words[256];
+	const char *arg = ccb_opt_argname(d, words, sizeof(words));
+	const char *sp = arg ? " " : "";
+
+	if (!arg)
+		arg = "";
 
 	if (d->short_name)
 		snprintf(buf, len, "-%c, --%s%s%s", d->short_name, d->name, sp, arg);

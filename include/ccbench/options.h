@@ -1,9 +1,10 @@
 /**
  * @file options.h
- * The one option table. Each descriptor says where a value lives in
- * struct ccb_opts, how it parses, its range and which commands take it; the
- * same table drives getopt_long (cli.c), --help, and later the sweep config
- * loader, so a range check is written once.
+ * The one option table (options_table.c). Each descriptor says where a
+ * value lives in struct ccb_opts, how it parses, its range or its choices
+ * and which commands take it; the same table drives getopt_long (cli.c),
+ * --help, the man page and completion (gendoc.c) and the sweep config
+ * loader, so a range check or a list of values is written once.
  */
 #ifndef CCBENCH_OPTIONS_H
 #define CCBENCH_OPTIONS_H
@@ -22,10 +23,10 @@ enum ccb_opt_type {
 	CCB_OPT_BYTES,    /**< uint64_t bytes, 4K / 4M / 1G */
 	CCB_OPT_DURATION, /**< uint64_t microseconds, 500ms / 10s / 2m */
 	CCB_OPT_FLAG,     /**< bool, takes no argument */
-	CCB_OPT_FORMAT,   /**< enum ccb_format: text | json | csv */
+	CCB_OPT_FORMAT,   /**< enum ccb_format: the index of its word in choices */
 	CCB_OPT_SET,      /**< repeatable KEY=VALUE, appended to ccb_opts.sets */
 	CCB_OPT_NAME,     /**< const char *, [A-Za-z0-9_-]{1,64}: safe inside object names */
-	CCB_OPT_CHOICE,   /**< const char *, one of the '|'-separated words of argname */
+	CCB_OPT_CHOICE,   /**< const char *, one of choices */
 	CCB_OPT_PARAM,    /**< repeatable KEY=VALUE, appended to ccb_opts.params (sweep --param) */
 	CCB_OPT_PCT,      /**< uint64_t hundredths of a percent: 5%, 2.5 */
 	CCB_OPT_STEADY,   /**< struct ccb_steady_spec, [METRIC:]TOL[/WINDOW] (steady.h);
@@ -198,11 +199,14 @@ struct ccb_opt_desc {
 	const char *name; /**< long name, without "--" */
 	int short_name;   /**< getopt short letter, or 0 */
 	enum ccb_opt_type type;
-	size_t offset;       /**< offsetof(struct ccb_opts, field) */
-	const char *def;     /**< default, parsed like user input; NULL = unset */
-	uint64_t min, max;   /**< inclusive range for numeric types */
+	size_t offset;     /**< offsetof(struct ccb_opts, field) */
+	const char *def;   /**< default, parsed like user input; NULL = unset */
+	uint64_t min, max; /**< inclusive range for numeric types */
+	/** CCB_OPT_CHOICE, CCB_OPT_FORMAT: the valid values, NULL-terminated (for
+	 * FORMAT in enum ccb_format's order); --help shows them as "seq|rand". */
+	const char *const *choices;
 	unsigned cmds;       /**< enum ccb_cmd_mask bits */
-	const char *argname; /**< shown in --help */
+	const char *argname; /**< shown in --help; NULL for a flag or a choice */
 	const char *help;
 	unsigned flags; /**< enum ccb_opt_flags bits */
 };
@@ -215,6 +219,12 @@ size_t ccb_opt_count(void);
 
 /** Descriptor by long name, or NULL. */
 const struct ccb_opt_desc *ccb_opt_find(const char *name);
+
+/**
+ * The argument as --help shows it: @p d's argname, or its choices joined
+ * by '|' ("seq|rand") in @p buf; NULL when it takes none (a flag).
+ */
+const char *ccb_opt_argname(const struct ccb_opt_desc *d, char *buf, size_t len);
 
 /** Fill @p o with every descriptor's default. */
 void ccb_opts_defaults(struct ccb_opts *o);

@@ -1,10 +1,12 @@
 /*
- * Fuzz target: the option table (src/options.c). The input is lines of
- * NAME=VALUE (or NAME alone for a flag), split on newline or NUL; each sets
+ * Fuzz target: the option table (src/options_table.c) and its parsers
+ * (src/options.c). The input is lines of NAME=VALUE (or NAME alone for a
+ * flag), split on newline or NUL; each sets
  * one option through the table the CLI and the sweep loader share. The
  * options are then checked for every command and, where they pass, shown
  * as the result's parameter JSON; and the table's own invariant is
- * checked: a value it accepted for a numeric option lies in its range.
+ * checked: a value it accepted for a numeric option lies in its range, one
+ * for a choice is one of its choices.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +45,27 @@ static void check_range(const struct ccb_opts *o, const struct ccb_opt_desc *d, 
 		               sp->tol_centipct < CCB_STEADY_TOL_MIN ||
 		               sp->tol_centipct > CCB_STEADY_TOL_MAX)) {
 			fprintf(stderr, "--%s '%s' was accepted out of range\n", d->name, value);
+			abort();
+		}
+		return;
+	}
+	if (d->type == CCB_OPT_CHOICE || d->type == CCB_OPT_FORMAT) {
+		const void *field = (const char *)o + d->offset;
+		size_t n = 0, at = 0;
+
+		while (d->choices[n])
+			n++;
+		if (d->type == CCB_OPT_FORMAT) {
+			enum ccb_format f = *(const enum ccb_format *)field;
+			at = (size_t)f;
+		} else {
+			const char *s = *(const char *const *)field;
+			while (at < n && strcmp(d->choices[at], s) != 0)
+				at++;
+		}
+		if (at >= n) {
+			fprintf(stderr, "--%s '%s' was accepted but is none of its choices\n",
+			        d->name, value);
 			abort();
 		}
 		return;

@@ -383,6 +383,59 @@ static void test_format_and_strings(void **state)
 	assert_int_equal(ccb_opt_set(&o, desc("keyring"), NULL, err, sizeof(err)), -EINVAL);
 }
 
+/*
+ * A choice's valid values are data (.choices), not words parsed out of the
+ * argument shown in --help: each parses, nothing else does (a part, the
+ * display "seq|rand" itself), and the message lists them.
+ */
+static void test_choices_are_data(void **state)
+{
+	char err[256], words[256];
+	struct ccb_opts o;
+
+	(void)state;
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
+		bool choice = d->type == CCB_OPT_CHOICE || d->type == CCB_OPT_FORMAT;
+		size_t n = 0;
+
+		if (!choice) {
+			if (d->choices)
+				fail_msg("--%s has choices but is no choice", d->name);
+			continue;
+		}
+		if (!d->choices || d->argname)
+			fail_msg("--%s: a choice's values are .choices, its argname NULL", d->name);
+		for (; d->choices[n]; n++) {
+			ccb_opts_defaults(&o);
+			set_ok(&o, d->name, d->choices[n]);
+			if (d->type == CCB_OPT_FORMAT)
+				assert_int_equal(o.format, n); /* enum ccb_format's order */
+		}
+		if (n < 2)
+			fail_msg("--%s: a choice of %zu value(s)", d->name, n);
+		/* The display joins them; it is not a value itself. */
+		set_bad(d->name, ccb_opt_argname(d, words, sizeof(words)));
+		assert_non_null(strchr(words, '|'));
+	}
+	set_bad("pattern", "se");
+	set_bad("pattern", "seq ");
+	set_bad("pattern", "rand|seq");
+	set_bad("map-via", "fuse");
+	assert_string_equal(ccb_opt_argname(desc("map-via"), words, sizeof(words)),
+	                    "auto|kernel|fuse-loop");
+	assert_string_equal(ccb_opt_argname(desc("queue-depth"), words, sizeof(words)), "N");
+	assert_null(ccb_opt_argname(desc("quiet"), words, sizeof(words)));
+	/* A short buffer truncates, never overruns. */
+	assert_string_equal(ccb_opt_argname(desc("map-via"), words, 8), "auto|ke");
+
+	ccb_opts_defaults(&o);
+	assert_int_equal(ccb_opt_set(&o, desc("cache-policy"), "back", err, sizeof(err)), -EINVAL);
+	assert_string_equal(
+	    err, "--cache-policy 'back': expected one of writeback|writethrough|writearound");
+	assert_int_equal(ccb_opt_set(&o, desc("format"), "xml", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--format 'xml': expected text, json or csv");
+}
+
 static void test_set_option(void **state)
 {
 	struct ccb_opts o;
@@ -887,6 +940,7 @@ int main(void)
 	    cmocka_unit_test(test_durations),
 	    cmocka_unit_test(test_ranges_from_table),
 	    cmocka_unit_test(test_format_and_strings),
+	    cmocka_unit_test(test_choices_are_data),
 	    cmocka_unit_test(test_set_option),
 	    cmocka_unit_test(test_run_name),
 	    cmocka_unit_test(test_validate_sizes),
