@@ -4,6 +4,7 @@
  */
 #include <ccbench/cli.h>
 #include <ccbench/path.h>
+#include <ccbench/path_rados.h>
 #include <ccbench/secret_opts.h>
 
 #include <errno.h>
@@ -37,7 +38,7 @@ static const char *const meta_notes[] = {"duration", "every file once", NULL};
 
 /* The words of every command live here, as data: the help, the man page,
  * the completion and docs/commands.md are rendered from these rows. */
-static const struct ccb_command commands[] = {
+static struct ccb_command commands[] = {
     {
         .name = "rados write",
         .ops = &ccb_path_rados,
@@ -76,6 +77,7 @@ static const struct ccb_command commands[] = {
         .name = "cleanup",
         .mask = CCB_CMD_CONN | CCB_CMD_CLEANUP,
         .mode = CCB_MODE_WRITE,
+        .run = ccb_rados_cleanup_run,
         .summary = "remove the objects a run left (--run-name NAME or --all-runs)",
         .description =
             "Removes the objects of a kept or interrupted rados run: --run-name NAME when "
@@ -369,6 +371,22 @@ const struct ccb_command *ccb_cli_command_find(const char *name)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
+}
+
+int ccb_cli_command_bind(const char *name, ccb_command_run run)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		struct ccb_command *cmd = &commands[i];
+
+		if (name ? strcmp(cmd->name, name) != 0 : !cmd->ops)
+			continue;
+		if (!cmd->run)
+			cmd->run = run;
+		n++;
+	}
+	return n;
 }
 
 enum { OPT_HELP = 1000, OPT_VERSION };
