@@ -35,6 +35,10 @@ static const char *const meta_notes[] = {"duration", "every file once", NULL};
 #define RBD_MASK   (CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT)
 #define KRBD_MASK  (CCB_CMD_KRBD | CCB_CMD_OUTPUT)
 #define FS_MASK    (CCB_CMD_FS | CCB_CMD_OUTPUT)
+/* The null path takes the rados path's options (-b, -t, --clients, -d,
+ * --total, and -c, which it ignores) until a path's options live with it;
+ * its needs_cluster says no, so no conf is read. */
+#define NULL_MASK RADOS_MASK
 
 /* The words of every command live here, as data: the help, the man page,
  * the completion and docs/commands.md are rendered from these rows. */
@@ -233,6 +237,30 @@ static struct ccb_command commands[] = {
             "latencies. --files N:MAX:MIN:DIRS (or -n with no dot in it) asks for N x 1024 "
             "files of MIN to MAX bytes over DIRS directories.",
         .example = "ccbench fs meta -n 1:4k:1k:4",
+    },
+    {
+        .name = "null write",
+        .ops = &ccb_path_null,
+        .mask = NULL_MASK,
+        .mode = CCB_MODE_WRITE,
+        .summary = "writes that complete at once, no cluster (ccbench's own cost per op)",
+        .description =
+            "Runs the engine through the null path, as fio's null engine: every op of "
+            "--op-size completes as it is submitted, --queue-depth in flight per client, for "
+            "--duration or --total. Nothing is connected, written or read, and no conf file "
+            "is needed; the rate is ccbench's own ceiling, the floor under every other "
+            "path's latency. The options of rados that name objects (-p, -N, --run-name) "
+            "are taken and ignored.",
+        .example = "ccbench null write -d 1s -b 4K -t 16",
+    },
+    {
+        .name = "null read",
+        .ops = &ccb_path_null,
+        .mask = NULL_MASK,
+        .mode = CCB_MODE_SEQ,
+        .summary = "reads that complete at once, no cluster (ccbench's own cost per op)",
+        .description = "As null write, with the run counted as reads.",
+        .example = "ccbench null read -d 1s -b 4K",
     },
     {
         .name = "restore",

@@ -186,12 +186,13 @@ int main(int argc, char **argv)
 	}
 	/* Every -o key, the conf file and CEPH_ARGS are checked on a handle that
 	 * never connects, so a typo costs nothing on the cluster. Workloads ask
-	 * their path (a plain krbd --device run needs no cluster); krbd
+	 * their path, whatever options they take (a plain krbd --device run
+	 * needs no cluster, nor does the null path); krbd
 	 * restore, report and compare need none; nor does a sweep's dry run
 	 * (it contacts nothing) on a host with no conf file to check. */
 	const struct ccb_path_ops *ops = ccb_path_for(cli.ops, &cli.opts);
-	if (((cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) ||
-	     (ops && (!ops->needs_cluster || ops->needs_cluster(&cli.opts)))) &&
+	if ((ops ? !ops->needs_cluster || ops->needs_cluster(&cli.opts)
+	         : (cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) != 0) &&
 	    !(cli.opts.dry_run &&
 	      access(ccb_cluster_conf_path(&cli.opts, err, sizeof(err)), F_OK) < 0)) {
 		r = ccb_cluster_configure(&cli.opts, &probe, err, sizeof(err));

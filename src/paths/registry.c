@@ -21,7 +21,7 @@ const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode)
 	    {&ccb_path_rados, true, 0},  {&ccb_path_rbd, true, 0},
 	    {&ccb_path_krbd, true, 0},   {&ccb_path_cephfs_meta, false, CCB_MODE_RW},
 	    {&ccb_path_cephfs, true, 0}, {&ccb_path_posix_meta, false, CCB_MODE_RW},
-	    {&ccb_path_posix, true, 0},
+	    {&ccb_path_posix, true, 0},  {&ccb_path_null, true, 0},
 	};
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
