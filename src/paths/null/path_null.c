@@ -4,10 +4,13 @@
  * measures is ccbench's own cost per op (the engine, the histogram, the
  * per-second series), the floor under every other path's figures.
  *
- * It is also the smallest complete path: this file and one row in
- * src/paths/registry.c (and its commands' rows in src/cli.c).
+ * It is also the smallest complete path: this file (its table and its
+ * command rows) and one row in src/paths/registry.c.
  */
+#include <ccbench/cli.h>
 #include <ccbench/path.h>
+
+#include "path_null.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -61,4 +64,37 @@ const struct ccb_path_ops ccb_path_null = {
     .submit = null_submit,
     .describe = null_describe,
     .client_close = null_client_close,
+};
+
+/* The rados path's options (-b, -t, --clients, -d, --total, and -c, which
+ * it ignores) until a path's options live with it; needs_cluster says no,
+ * so no conf is read. */
+#define NULL_MASK (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+
+const struct ccb_command ccb_null_commands[] = {
+    {
+        .name = "null write",
+        .ops = &ccb_path_null,
+        .mask = NULL_MASK,
+        .mode = CCB_MODE_WRITE,
+        .summary = "writes that complete at once, no cluster (ccbench's own cost per op)",
+        .description =
+            "Runs the engine through the null path, as fio's null engine: every op of "
+            "--op-size completes as it is submitted, --queue-depth in flight per client, for "
+            "--duration or --total. Nothing is connected, written or read, and no conf file "
+            "is needed; the rate is ccbench's own ceiling, the floor under every other "
+            "path's latency. The options of rados that name objects (-p, -N, --run-name) "
+            "are taken and ignored.",
+        .example = "ccbench null write -d 1s -b 4K -t 16",
+    },
+    {
+        .name = "null read",
+        .ops = &ccb_path_null,
+        .mask = NULL_MASK,
+        .mode = CCB_MODE_SEQ,
+        .summary = "reads that complete at once, no cluster (ccbench's own cost per op)",
+        .description = "As null write, with the run counted as reads.",
+        .example = "ccbench null read -d 1s -b 4K",
+    },
+    {0},
 };
