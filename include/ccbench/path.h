@@ -176,9 +176,6 @@ extern const struct ccb_path_ops ccb_path_posix;
 /** fs meta on a mounted directory (src/paths/path_posix.c). */
 extern const struct ccb_path_ops ccb_path_posix_meta;
 
-/** The null path: every op done at once, no cluster (src/paths/null/path_null.c). */
-extern const struct ccb_path_ops ccb_path_null;
-
 /** The table of path @p name for a command of mode @p mode, or NULL
  *  (src/path_registry.c, like ccb_path_for(); the helpers below are src/path.c). */
 const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
@@ -189,6 +186,7 @@ const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
  * end); *@p n_paths receives the number of rows. The command table lists
  * them first, in this order (src/paths/registry.c).
  */
+struct ccb_command;
 const struct ccb_command *ccb_path_commands(size_t i, size_t *n_paths);
 
 /** The table a run of @p ops's command with @p o goes through (see variant). */

@@ -13,6 +13,8 @@
 #include "ccbench/path.h"
 #include "ccbench/point.h"
 
+#include "../../src/paths/null/path_null.h"
+
 /* Parse argv as ccbench would, then run the point it names. */
 static int run_null(const char *word, json_t **res)
 {
