@@ -8,6 +8,7 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/group.h>
+#include <ccbench/group_cmd.h>
 #include <ccbench/help.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rados.h>
@@ -26,7 +27,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static int run_command(struct ccb_cli *cli, int argc, char **argv)
+/* Every workload's run: one point through its path (or a group member's
+ * share of one), then its report. */
+static int run_workload(const struct ccb_cli *cli, int argc, char **argv)
 {
 	struct ccb_point pt = {
 	    .command = cli->command,
@@ -61,32 +64,44 @@ static int exit_status(int status)
 	return status;
 }
 
-static int dispatch(struct ccb_cli *cli, int argc, char **argv)
-{
-	int r;
+/*
+ * The run functions of the commands whose code sits above the command
+ * line's layer, which src/cli.c's rows cannot name (scripts/layers.py):
+ * the front binds them to the rows by name. A row whose run is below
+ * (cleanup's) names it itself; every workload, a row with a path, runs
+ * run_workload, so a new path adds no row here.
+ */
+static const struct {
+	const char *name; /* NULL: every workload */
+	ccb_command_run run;
+} runs[] = {
+    {"restore", ccb_restore_run},        {"krbd restore", ccb_restore_run},
+    {"sweep", ccb_sweep_command},        {"report", ccb_report_run},
+    {"explain", ccb_explain_run},        {"compare", ccb_compare_run},
+    {"group report", ccb_group_command}, {"group rm", ccb_group_command},
+    {"group ls", ccb_group_command},     {NULL, run_workload},
+};
 
-	if (cli->cmd_mask & CCB_CMD_RESTORE) {
-		r = ccb_restore_command(&cli->opts);
-		return r == 0 ? 0 : r == -EINVAL ? 2 : 1;
+static void bind_runs(void)
+{
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		ccb_cli_command_bind(runs[i].name, runs[i].run);
+}
+
+static int dispatch(const struct ccb_cli *cli, int argc, char **argv)
+{
+	const struct ccb_command *cmd = ccb_cli_command_find(cli->command);
+
+	if (!cmd || !cmd->run) {
+		fprintf(stderr, "ccbench: %s: no run function for this command\n", cli->command);
+		return 1;
 	}
 	/* Settings a killed run left (read_ahead_kb, mappings, mounts) are reported
-	 * before this run starts; `ccbench restore` puts them back. */
-	ccb_undo_state_report();
-	if (cli->cmd_mask & CCB_CMD_GROUP)
-		return ccb_group_command(cli);
-	if (cli->cmd_mask & CCB_CMD_SWEEP)
-		return ccb_sweep_command(cli, argc, argv);
-	if (cli->cmd_mask & CCB_CMD_REPORT)
-		return ccb_report_command(cli);
-	if (cli->cmd_mask & CCB_CMD_EXPLAIN)
-		return ccb_explain_command(cli);
-	if (cli->cmd_mask & CCB_CMD_COMPARE)
-		return ccb_compare_command(cli);
-	if (cli->cmd_mask & CCB_CMD_CLEANUP) {
-		r = ccb_rados_cleanup(&cli->opts);
-		return r == 0 ? 0 : (r == -EINVAL || r == -ENOENT) ? 2 : 1;
-	}
-	return run_command(cli, argc, argv);
+	 * before this run starts; `ccbench restore` puts them back (and reports
+	 * what it cannot itself). */
+	if (cmd->run != ccb_restore_run)
+		ccb_undo_state_report();
+	return cmd->run(cli, argc, argv);
 }
 
 /*
@@ -140,6 +155,7 @@ int main(int argc, char **argv)
 	rados_t probe;
 	int r;
 
+	bind_runs();
 	if (ccb_cli_parse(argc, argv, &cli, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);
 		ccb_help_hint(stderr, cli.command ? cli.command : cli.help_group);
@@ -170,12 +186,13 @@ int main(int argc, char **argv)
 	}
 	/* Every -o key, the conf file and CEPH_ARGS are checked on a handle that
 	 * never connects, so a typo costs nothing on the cluster. Workloads ask
-	 * their path (a plain krbd --device run needs no cluster); krbd
+	 * their path, whatever options they take (a plain krbd --device run
+	 * needs no cluster, nor does the null path); krbd
 	 * restore, report and compare need none; nor does a sweep's dry run
 	 * (it contacts nothing) on a host with no conf file to check. */
 	const struct ccb_path_ops *ops = ccb_path_for(cli.ops, &cli.opts);
-	if (((cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) ||
-	     (ops && (!ops->needs_cluster || ops->needs_cluster(&cli.opts)))) &&
+	if ((ops ? !ops->needs_cluster || ops->needs_cluster(&cli.opts)
+	         : (cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) != 0) &&
 	    !(cli.opts.dry_run &&
 	      access(ccb_cluster_conf_path(&cli.opts, err, sizeof(err)), F_OK) < 0)) {
 		r = ccb_cluster_configure(&cli.opts, &probe, err, sizeof(err));

@@ -18,6 +18,7 @@
  * another cluster than -c connects to, is named and left alone.
  */
 #include <ccbench/host.h>
+#include <ccbench/cli.h>
 #include <ccbench/cluster.h>
 #include <ccbench/fs_mount.h>
 #include <ccbench/mapping.h>
@@ -451,4 +452,13 @@ int ccb_restore_command(const struct ccb_opts *o)
 		       ccb_undo_state_dir(), o->conf ? " or on the cluster" : "");
 	json_decref(rs.done_keys);
 	return rs.first;
+}
+
+int ccb_restore_run(const struct ccb_cli *cli, int argc, char **argv)
+{
+	int r = ccb_restore_command(&cli->opts);
+
+	(void)argc;
+	(void)argv;
+	return r == 0 ? 0 : r == -EINVAL ? 2 : 1;
 }

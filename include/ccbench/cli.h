@@ -12,6 +12,13 @@
 #include <ccbench/options.h>
 
 struct ccb_path_ops;
+struct ccb_cli;
+
+/**
+ * What a command does once its options are checked: returns the process's
+ * exit status (0 ok, 1 failed, 2 bad input). Workloads share one.
+ */
+typedef int (*ccb_command_run)(const struct ccb_cli *cli, int argc, char **argv);
 
 /** What a command's positional arguments are, for the shell completion. */
 enum ccb_arg_kind {
@@ -43,6 +50,13 @@ struct ccb_command {
 	const char *summary;     /**< one line, lower case, no full stop */
 	const char *description; /**< a paragraph: what it does, what it needs */
 	const char *example;     /**< one command line, starting with "ccbench " */
+	/**
+	 * What it runs. A row sets it when the function sits in the command
+	 * line's layer or below (cleanup's, in the rados path); the ones above
+	 * (restore, sweep, report, group, the workloads) are bound by the
+	 * front, src/main.c, through ccb_cli_command_bind(). NULL: help.
+	 */
+	ccb_command_run run;
 };
 
 /** The command table, in the order help lists it; *@p n receives its length. */
@@ -50,6 +64,16 @@ const struct ccb_command *ccb_cli_commands(size_t *n);
 
 /** The command called @p name ("rbd read"), or NULL. */
 const struct ccb_command *ccb_cli_command_find(const char *name);
+
+/**
+ * Give the commands named @p name (NULL: every workload, a row with a
+ * path) the run function @p run, unless their row names one already.
+ * The front calls it once at start-up with the functions of the layers
+ * above this one, which the rows cannot name.
+ *
+ * @return the number of rows bound, 0 when none is called @p name.
+ */
+int ccb_cli_command_bind(const char *name, ccb_command_run run);
 
 struct ccb_cli {
 	const char *command; /**< "rados write", "cleanup", ... */

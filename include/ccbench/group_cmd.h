@@ -8,11 +8,12 @@
 #include <ccbench/cli.h>
 
 /**
- * `ccbench group report NAME`, `group rm NAME`, `group ls`.
+ * `ccbench group report NAME`, `group rm NAME`, `group ls`: the run
+ * (struct ccb_command) of each, through a table of its subcommands.
  *
  * @return the exit status: 0 ok, 1 failure or (report) an incomplete
- *         group, 2 bad input (no such group or pool).
+ *         group, 2 bad input (no such group or pool, not a group command).
  */
-int ccb_group_command(const struct ccb_cli *cli);
+int ccb_group_command(const struct ccb_cli *cli, int argc, char **argv);
 
 #endif

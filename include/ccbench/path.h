@@ -1,9 +1,9 @@
 /**
  * @file path.h
- * One ops table per I/O path, as fio's engines have. A new path is one
- * new src/paths/path_X.c, one line in ccb_path_find()'s registry
- * (src/path_registry.c), its commands in cli.c's table (each names its
- * ops table) and a CCB_CMD_* bit saying which options its commands take.
+ * One ops table per I/O path, as fio's engines have. A new path is a
+ * folder src/paths/X/ with its table and its command rows (each names
+ * the table), and one row in src/paths/registry.c naming both; its
+ * commands take the options of a CCB_CMD_* bit.
  * The table carries everything the rest of the program must know about
  * the path: its option checks (validate), its flags (how a run is bounded
  * and queued), the name of its op size option and its set-up before
@@ -179,6 +179,15 @@ extern const struct ccb_path_ops ccb_path_posix_meta;
 /** The table of path @p name for a command of mode @p mode, or NULL
  *  (src/path_registry.c, like ccb_path_for(); the helpers below are src/path.c). */
 const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
+
+/**
+ * The command rows (struct ccb_command, ending in a row with no name) the
+ * @p i th row of the registry brings, or NULL (none, or @p i past the
+ * end); *@p n_paths receives the number of rows. The command table lists
+ * them first, in this order (src/paths/registry.c).
+ */
+struct ccb_command;
+const struct ccb_command *ccb_path_commands(size_t i, size_t *n_paths);
 
 /** The table a run of @p ops's command with @p o goes through (see variant). */
 const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o);

@@ -17,4 +17,10 @@
  */
 int ccb_rados_cleanup(const struct ccb_opts *o);
 
+struct ccb_cli;
+
+/** The cleanup command's run (struct ccb_command): ccb_rados_cleanup() as
+ *  an exit status, 0, 2 for -EINVAL or -ENOENT, else 1. */
+int ccb_rados_cleanup_run(const struct ccb_cli *cli, int argc, char **argv);
+
 #endif

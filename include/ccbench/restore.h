@@ -24,6 +24,12 @@
  */
 int ccb_restore_command(const struct ccb_opts *o);
 
+struct ccb_cli;
+
+/** The restore command's run (struct ccb_command): ccb_restore_command()
+ *  as an exit status, 0, 2 for -EINVAL, else 1. */
+int ccb_restore_run(const struct ccb_cli *cli, int argc, char **argv);
+
 /**
  * Whether a copy read from the cluster (config-key @p key, its value
  * @p text) is one ccb_undo_cluster_put() wrote, of the cluster @p fsid:

@@ -104,6 +104,12 @@ int ccb_explain_command(const struct ccb_cli *cli);
  */
 int ccb_compare_command(const struct ccb_cli *cli);
 
+/** The run functions (struct ccb_command) of report, explain and compare:
+ *  the functions above, their exit status as theirs (src/report/report_cmd.c). */
+int ccb_report_run(const struct ccb_cli *cli, int argc, char **argv);
+int ccb_explain_run(const struct ccb_cli *cli, int argc, char **argv); /**< see above */
+int ccb_compare_run(const struct ccb_cli *cli, int argc, char **argv); /**< see above */
+
 /**
  * Parse --tolerance: "10%" or "10", finite, 0 to 1000 (NaN and inf are
  * refused). @return 0 with the percentage in @p pct, or -EINVAL.

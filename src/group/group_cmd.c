@@ -297,14 +297,56 @@ static int cmd_ls(const struct ccb_cli *cli, rados_ioctx_t io)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-int ccb_group_command(const struct ccb_cli *cli)
+static int cmd_rm(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
+{
+	int r = remove_group(io, name);
+
+	if (r == 0) {
+		fprintf(stderr, "ccbench: group %s: no such group in pool %s namespace %s\n", name,
+		        ccb_group_pool(&cli->opts), CCB_GROUP_NAMESPACE);
+		return 2;
+	}
+	if (r < 0)
+		return 1;
+	printf("group %s: removed %d objects from pool %s namespace %s\n", name, r,
+	       ccb_group_pool(&cli->opts), CCB_GROUP_NAMESPACE);
+	return 0;
+}
+
+static int run_ls(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
+{
+	(void)name;
+	return cmd_ls(cli, io);
+}
+
+/* The subcommands, by their full command name (the rows in src/cli.c). */
+static const struct {
+	const char *name;
+	int (*run)(const struct ccb_cli *cli, rados_ioctx_t io, const char *name);
+} subcommands[] = {
+    {"group report", cmd_report},
+    {"group rm", cmd_rm},
+    {"group ls", run_ls},
+};
+
+int ccb_group_command(const struct ccb_cli *cli, int argc, char **argv)
 {
 	const char *name = cli->n_args ? cli->args[0] : NULL;
+	int (*run)(const struct ccb_cli *, rados_ioctx_t, const char *) = NULL;
 	rados_t cluster;
 	rados_ioctx_t io;
 	bool bad_input;
 	int r, status;
 
+	(void)argc;
+	(void)argv;
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		if (strcmp(cli->command, subcommands[i].name) == 0)
+			run = subcommands[i].run;
+	if (!run) {
+		fprintf(stderr, "ccbench: %s: not a group command\n", cli->command);
+		return 2;
+	}
 	if (name && !valid_name(name)) {
 		fprintf(stderr, "ccbench: %s '%s': a group name is 1 to 64 of A-Z a-z 0-9 _ -\n",
 		        cli->command, name);
@@ -313,25 +355,7 @@ int ccb_group_command(const struct ccb_cli *cli)
 	r = ccb_group_connect(&cli->opts, &cluster, &io, &bad_input);
 	if (r < 0)
 		return bad_input ? 2 : 1;
-	if (strcmp(cli->command, "group report") == 0) {
-		status = cmd_report(cli, io, name);
-	} else if (strcmp(cli->command, "group rm") == 0) {
-		r = remove_group(io, name);
-		if (r == 0) {
-			fprintf(stderr,
-			        "ccbench: group %s: no such group in pool %s namespace %s\n", name,
-			        ccb_group_pool(&cli->opts), CCB_GROUP_NAMESPACE);
-			status = 2;
-		} else if (r < 0) {
-			status = 1;
-		} else {
-			printf("group %s: removed %d objects from pool %s namespace %s\n", name, r,
-			       ccb_group_pool(&cli->opts), CCB_GROUP_NAMESPACE);
-			status = 0;
-		}
-	} else {
-		status = cmd_ls(cli, io);
-	}
+	status = run(cli, io, name);
 	rados_ioctx_destroy(io);
 	rados_shutdown(cluster);
 	return status;

@@ -4,31 +4,51 @@
  * every table, so it sits above all the paths; the helpers the paths call
  * themselves are path.c, below them.
  */
+#include <ccbench/cli.h>
 #include <ccbench/path.h>
+
+#include "null/path_null.h"
+#include "path_commands.h"
 
 #include <stdbool.h>
 #include <string.h>
 
+/*
+ * Every path's table. First match wins: a workload bound to a mode comes
+ * before its path's default table. A path's command rows hang on one of
+ * its rows, and the command table lists them in this order.
+ */
+static const struct {
+	const struct ccb_path_ops *ops;
+	bool any_mode;
+	enum ccb_mode mode;
+	const struct ccb_command *commands; /* ending in a row with no name */
+} paths[] = {
+    {&ccb_path_rados, true, 0, ccb_rados_commands},
+    {&ccb_path_rbd, true, 0, ccb_rbd_commands},
+    {&ccb_path_krbd, true, 0, ccb_krbd_commands},
+    {&ccb_path_cephfs_meta, false, CCB_MODE_RW, NULL},
+    {&ccb_path_cephfs, true, 0, ccb_cephfs_commands},
+    {&ccb_path_posix_meta, false, CCB_MODE_RW, NULL},
+    {&ccb_path_posix, true, 0, NULL},
+    {&ccb_path_null, true, 0, ccb_null_commands},
+};
+
+#define N_PATHS (sizeof(paths) / sizeof(paths[0]))
+
 const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode)
 {
-	/* First match wins: a workload bound to a mode comes before its
-	 * path's default table. */
-	static const struct {
-		const struct ccb_path_ops *ops;
-		bool any_mode;
-		enum ccb_mode mode;
-	} paths[] = {
-	    {&ccb_path_rados, true, 0},  {&ccb_path_rbd, true, 0},
-	    {&ccb_path_krbd, true, 0},   {&ccb_path_cephfs_meta, false, CCB_MODE_RW},
-	    {&ccb_path_cephfs, true, 0}, {&ccb_path_posix_meta, false, CCB_MODE_RW},
-	    {&ccb_path_posix, true, 0},
-	};
-
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+	for (size_t i = 0; i < N_PATHS; i++)
 		if (strcmp(paths[i].ops->name, name) == 0 &&
 		    (paths[i].any_mode || paths[i].mode == mode))
 			return paths[i].ops;
 	return NULL;
+}
+
+const struct ccb_command *ccb_path_commands(size_t i, size_t *n_paths)
+{
+	*n_paths = N_PATHS;
+	return i < N_PATHS ? paths[i].commands : NULL;
 }
 
 const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o)

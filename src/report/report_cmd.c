@@ -820,3 +820,24 @@ out:
 	json_decref(cur);
 	return status;
 }
+
+int ccb_report_run(const struct ccb_cli *cli, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return ccb_report_command(cli);
+}
+
+int ccb_explain_run(const struct ccb_cli *cli, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return ccb_explain_command(cli);
+}
+
+int ccb_compare_run(const struct ccb_cli *cli, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return ccb_compare_command(cli);
+}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ccbench/cli.h"
+#include "ccbench/path_rados.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -571,22 +572,50 @@ static void test_examples_parse(void **state)
 	}
 }
 
+/* A stand-in run function: binding must hand out the one it was given. */
+static int fake_run(const struct ccb_cli *cli, int argc, char **argv)
+{
+	(void)cli;
+	(void)argc;
+	(void)argv;
+	return 42;
+}
+
+/* A row carries its run function: cleanup's names its own (the rados path
+ * is below the command line); the front binds the rest by name, and NULL
+ * binds every workload (a row with a path) at once, never over a row's own. */
+static void test_command_bind(void **state)
+{
+	size_t n;
+	const struct ccb_command *cmds = ccb_cli_commands(&n);
+	int workloads = 0;
+
+	(void)state;
+	assert_ptr_equal(ccb_cli_command_find("cleanup")->run, ccb_rados_cleanup_run);
+	assert_int_equal(ccb_cli_command_bind("no such command", fake_run), 0);
+	assert_int_equal(ccb_cli_command_bind("cleanup", fake_run), 1);
+	assert_ptr_equal(ccb_cli_command_find("cleanup")->run, ccb_rados_cleanup_run);
+	for (size_t i = 0; i < n; i++)
+		workloads += cmds[i].ops != NULL;
+	assert_int_equal(ccb_cli_command_bind(NULL, fake_run), workloads);
+	for (size_t i = 0; i < n; i++)
+		if (cmds[i].ops)
+			assert_ptr_equal(cmds[i].run, fake_run);
+	assert_null(ccb_cli_command_find("restore")->run);
+	assert_int_equal(ccb_cli_command_bind("restore", fake_run), 1);
+	assert_int_equal(ccb_cli_command_find("restore")->run(NULL, 0, NULL), 42);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rados_write),
-	    cmocka_unit_test(test_modes),
-	    cmocka_unit_test(test_options_anywhere),
-	    cmocka_unit_test(test_cleanup),
-	    cmocka_unit_test(test_bad_commands),
-	    cmocka_unit_test(test_extra_args),
-	    cmocka_unit_test(test_bad_options),
-	    cmocka_unit_test(test_help_version),
-	    cmocka_unit_test(test_reparse),
-	    cmocka_unit_test(test_help_forms),
-	    cmocka_unit_test(test_family_words),
-	    cmocka_unit_test(test_open_loop_cli),
-	    cmocka_unit_test(test_command_after_bad_option),
+	    cmocka_unit_test(test_rados_write),    cmocka_unit_test(test_command_bind),
+	    cmocka_unit_test(test_modes),          cmocka_unit_test(test_options_anywhere),
+	    cmocka_unit_test(test_cleanup),        cmocka_unit_test(test_bad_commands),
+	    cmocka_unit_test(test_extra_args),     cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_help_version),   cmocka_unit_test(test_reparse),
+	    cmocka_unit_test(test_help_forms),     cmocka_unit_test(test_family_words),
+	    cmocka_unit_test(test_open_loop_cli),  cmocka_unit_test(test_command_after_bad_option),
 	    cmocka_unit_test(test_examples_parse),
 	};
 

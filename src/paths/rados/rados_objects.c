@@ -4,6 +4,7 @@
  * cleanup`. Below path_rados.c, which does the I/O: nothing here calls it.
  */
 #include <ccbench/clock.h>
+#include <ccbench/cli.h>
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rados.h>
@@ -502,4 +503,13 @@ int ccb_rados_cleanup(const struct ccb_opts *o)
 		rados_ioctx_destroy(io);
 	ctl_shutdown(cluster);
 	return r;
+}
+
+int ccb_rados_cleanup_run(const struct ccb_cli *cli, int argc, char **argv)
+{
+	int r = ccb_rados_cleanup(&cli->opts);
+
+	(void)argc;
+	(void)argv;
+	return r == 0 ? 0 : (r == -EINVAL || r == -ENOENT) ? 2 : 1;
 }

@@ -1,0 +1,100 @@
+/*
+ * The null path, as fio's null engine: every op completes as it is
+ * submitted, with no cluster, no target and no data moved. What a run
+ * measures is ccbench's own cost per op (the engine, the histogram, the
+ * per-second series), the floor under every other path's figures.
+ *
+ * It is also the smallest complete path: this file (its table and its
+ * command rows) and one row in src/paths/registry.c.
+ */
+#include <ccbench/cli.h>
+#include <ccbench/path.h>
+
+#include "path_null.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Nothing to connect to: the CLI checks no conf, the point asks no cluster state. */
+static bool null_needs_cluster(const struct ccb_opts *o)
+{
+	(void)o;
+	return false;
+}
+
+/* Nothing reads the slots' buffers: write slots may share one. */
+static int null_prepare(struct ccb_run *run)
+{
+	run->shared_buf = true;
+	return 0;
+}
+
+static int null_client_open(struct ccb_client *cl)
+{
+	(void)cl;
+	return 0;
+}
+
+/* Done at once, on the client's thread: the engine takes the inline path. */
+static int null_submit(struct ccb_client *cl, struct ccb_slot *s)
+{
+	s->len_bytes = cl->run->op_bytes ? cl->run->op_bytes : s->buf_bytes;
+	ccb_slot_done(s, (int)s->len_bytes);
+	return 0;
+}
+
+static void null_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, size_t len)
+{
+	(void)cl;
+	snprintf(buf, len, "null op (slot %u)", s->idx);
+}
+
+static void null_client_close(struct ccb_client *cl)
+{
+	(void)cl;
+}
+
+const struct ccb_path_ops ccb_path_null = {
+    .name = "null",
+    .cmd_bit = CCB_CMD_RADOS,
+    .op_size_opt = "op-size",
+    .needs_cluster = null_needs_cluster,
+    .prepare = null_prepare,
+    .client_open = null_client_open,
+    .submit = null_submit,
+    .describe = null_describe,
+    .client_close = null_client_close,
+};
+
+/* The rados path's options (-b, -t, --clients, -d, --total, and -c, which
+ * it ignores) until a path's options live with it; needs_cluster says no,
+ * so no conf is read. */
+#define NULL_MASK (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+
+const struct ccb_command ccb_null_commands[] = {
+    {
+        .name = "null write",
+        .ops = &ccb_path_null,
+        .mask = NULL_MASK,
+        .mode = CCB_MODE_WRITE,
+        .summary = "writes that complete at once, no cluster (ccbench's own cost per op)",
+        .description =
+            "Runs the engine through the null path, as fio's null engine: every op of "
+            "--op-size completes as it is submitted, --queue-depth in flight per client, for "
+            "--duration or --total. Nothing is connected, written or read, and no conf file "
+            "is needed; the rate is ccbench's own ceiling, the floor under every other "
+            "path's latency. The options of rados that name objects (-p, -N, --run-name) "
+            "are taken and ignored.",
+        .example = "ccbench null write -d 1s -b 4K -t 16",
+    },
+    {
+        .name = "null read",
+        .ops = &ccb_path_null,
+        .mask = NULL_MASK,
+        .mode = CCB_MODE_SEQ,
+        .summary = "reads that complete at once, no cluster (ccbench's own cost per op)",
+        .description = "As null write, with the run counted as reads.",
+        .example = "ccbench null read -d 1s -b 4K",
+    },
+    {0},
+};
