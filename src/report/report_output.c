@@ -174,10 +174,15 @@ int ccb_output_resolve(const char *path, struct ccb_output_target *t, char *err,
 				goto fail;
 			}
 			{
+				/* LINK "/" REST, the length checked above; by hand, as
+				 * gcc 14 and 16 cannot see that check through snprintf. */
 				char joined[sizeof(rest)];
+				size_t ll = strlen(link), rl = strlen(rest), o = ll;
 
-				snprintf(joined, sizeof(joined), "%s%s%s", link,
-				         rest[0] || slash ? "/" : "", rest);
+				memcpy(joined, link, ll);
+				if (rest[0] || slash)
+					joined[o++] = '/';
+				memcpy(joined + o, rest, rl + 1);
 				memcpy(rest, joined, sizeof(rest));
 			}
 			if (link[0] == '/') {
