@@ -36,6 +36,24 @@ quick_tests='@(rados_write_seq_rand|rados_bad_input|rbd_layout|krbd_device|fs_st
 
 "$top/scripts/deps.sh"
 
+# The images of the later stages (each release's test and base image, the
+# container test's Debian base) are made in the background from here on:
+# on a fresh machine that is minutes of downloads and package unpacking,
+# which then overlap the build, fuzzing and the integration tests instead
+# of adding to them. The stages that use an image wait for it through the
+# image lock (scripts/image-lib.sh) and build it themselves if this failed;
+# its log is shown only then.
+prefetch_log=""
+if ((!quick)); then
+	prefetch_log=$(mktemp /tmp/ccbench-prefetch.XXXXXX)
+	(
+		for rel in ${CCB_RELEASES:-bookworm trixie forky}; do
+			"$top/scripts/release.sh" image "$rel" && "$top/scripts/release.sh" base "$rel" || exit 1
+		done
+	) >"$prefetch_log" 2>&1 &
+	prefetch_pid=$!
+fi
+
 build=${CCB_TEST_BUILD:-$top/build-san}
 cmake -S "$top" -B "$build" -DCCB_ASAN=ON -DCCB_UBSAN=ON -DCCB_WERROR=ON >/dev/null
 make -C "$build" -j"$(nproc)" --no-print-directory
@@ -93,13 +111,15 @@ lint() {
 stage "formatting and file circles" lint
 stage "unit tests" unit_tests
 if ((quick)); then
-	stage "integration smoke tests" env CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "${1:-$quick_tests}"
+	stage "integration smoke tests" env CCB_IT_LANES="${CCB_IT_LANES:-2}" CCBENCH="$build/ccbench" \
+		"$top/tests/integration/run.sh" "${1:-$quick_tests}"
 	summary " (--quick; CI runs the full suite)"
 	exit $?
 fi
 stage "C fallback build (CCB_ZEROCOPY=OFF) and unit tests" fallback_build
 stage "fuzzing" "$top/tests/fuzz/run.sh"
-stage "integration tests" env CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$@"
+stage "integration tests" env CCB_IT_LANES="${CCB_IT_LANES:-2}" CCBENCH="$build/ccbench" \
+	"$top/tests/integration/run.sh" "$@"
 # TSan build: unit tests and one integration test per path
 stage "TSan" "$top/scripts/tsan.sh"
 # One stage per release; a failing release does not stop the others.
@@ -116,6 +136,11 @@ release_stage() {
 	fi
 	return "$rc"
 }
+if ! wait "$prefetch_pid"; then
+	echo "test.sh: making the release images in the background failed; each stage tries again:" >&2
+	tail -20 "$prefetch_log" >&2
+fi
+rm -f "$prefetch_log"
 for rel in ${CCB_RELEASES:-bookworm trixie forky}; do
 	stage "release $rel" release_stage "$rel" "$@"
 done

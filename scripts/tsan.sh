@@ -44,7 +44,7 @@ echo "== TSan unit tests" >&2
 (cd "$build" && ctest --output-on-failure) || rc=1
 reports || rc=1
 echo "== TSan integration tests ($pattern)" >&2
-CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$pattern" || rc=1
+CCB_IT_LANES=${CCB_IT_LANES:-2} CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$pattern" || rc=1
 reports || rc=1
 echo "tsan: $(($(date +%s) - t0)) s, $([ "$rc" = 0 ] && echo clean || echo FAILED)" >&2
 exit "$rc"

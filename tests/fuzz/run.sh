@@ -9,6 +9,7 @@
 #   CCB_FUZZ_SECONDS  time per target (default 20)
 #   CCB_FUZZ_BUILD    build directory (default build-fuzz at the top)
 #   CCB_FUZZ_ARGS     extra libFuzzer arguments (e.g. -seed=1)
+#   CCB_FUZZ_JOBS     targets fuzzed at once (default: one per core)
 #
 # First the inputs of tests/fuzz/regress/TARGET/ (bugs found before, one
 # run each), then fuzzing. A crash, sanitizer report, leak, hang
@@ -53,10 +54,11 @@ first_error() {
     grep -m1 -oE '==fuzz sandbox== .*\) refused|ERROR: (libFuzzer: [a-z0-9 -]+|[A-Za-z]+Sanitizer: [a-z-]+)|runtime error: .*' "$1" || true
 }
 
-failed=()
-regress_failed=()
-summary=()
-for t in "${targets[@]}"; do
+# fuzz_one TARGET: its regression inputs, then fuzzing; its summary line
+# goes to $work/TARGET.line, and $work/TARGET.failed exists if it failed.
+fuzz_one() {
+    local t=$1 bin dir r what rc execs rate cov corp line refused found keep f
+    local -a args regress_failed=() mine=()
     bin=$build/tests/fuzz/fuzz_$t
     dir=$work/$t
     mkdir -p "$dir/corpus" "$dir/tmp" "$dir/artifacts"
@@ -77,7 +79,7 @@ for t in "${targets[@]}"; do
             echo "fuzz: log: $artifacts/$t-regress-$(basename "$r").log" >&2
             echo "fuzz: replay: $bin $r" >&2
             regress_failed+=("$t:$(basename "$r")")
-            [[ " ${failed[*]} " == *" $t "* ]] || failed+=("$t")
+            : >"$work/$t.failed"
         fi
     done
     echo "== fuzz: $t (${seconds}s)" >&2
@@ -114,7 +116,7 @@ for t in "${targets[@]}"; do
                 echo "fuzz: replay:     $bin $keep"
             fi
         } >&2
-        [[ " ${failed[*]} " == *" $t "* ]] || failed+=("$t")
+        : >"$work/$t.failed"
         line+="  FAILED (fuzzing)"
     fi
     mine=()
@@ -122,7 +124,25 @@ for t in "${targets[@]}"; do
         [[ "$f" == "$t:"* ]] && mine+=("${f#*:}")
     done
     ((${#mine[@]})) && line+="  FAILED (regress: ${mine[*]})"
-    summary+=("$line")
+    echo "$line" >"$work/$t.line"
+}
+
+# The targets run side by side, one per core: each is one process on one
+# core for its bounded time, so the stage takes its time once per core's
+# share of the targets rather than once per target.
+par=${CCB_FUZZ_JOBS:-$(nproc)}
+[[ "$par" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: CCB_FUZZ_JOBS '$par': expected a whole number" >&2; exit 2; }
+for t in "${targets[@]}"; do
+    while (($(jobs -rp | wc -l) >= par)); do wait -n || true; done
+    fuzz_one "$t" &
+done
+wait
+failed=()
+summary=()
+for t in "${targets[@]}"; do
+    [[ -f "$work/$t.failed" ]] && failed+=("$t")
+    summary+=("$(cat "$work/$t.line" 2>/dev/null || echo "$t  FAILED (no summary: the runner died)")")
+    [[ -f "$work/$t.line" ]] || failed+=("$t")
 done
 
 echo "== fuzz: summary (${seconds}s per target)" >&2

@@ -32,6 +32,88 @@ export CCBENCH=${CCBENCH:-$top/build/ccbench}
 [ -x "$CCBENCH" ] || { echo "run.sh: $CCBENCH not built" >&2; exit 2; }
 CCBENCH=$(cd "$(dirname "$CCBENCH")" && pwd)/$(basename "$CCBENCH")
 
+# ---- lanes ------------------------------------------------------------------
+# CCB_IT_LANES=N (1 to 4, default 1): N lanes, each a runner of its own
+# (this script again) against a throwaway cluster of its own, taking the
+# next test from one queue until it is empty. Most tests wait (on an
+# injected delay, a timeout, a guest, a signal) rather than compute, so two
+# lanes on two cores take about half the time; a lane's faults (an OSD
+# stopped, a cluster left unsettled) stay in its cluster. The queue is in
+# the order of tests/integration/costs (longest first, so that the lanes
+# end together; a test not listed counts as 60 s), with the t_zz_ tests,
+# which may leave their cluster damaged, last. A lane's lines carry its
+# number; the closing lines count every lane's tests.
+lanes=${CCB_IT_LANES:-1}
+[[ "$lanes" =~ ^[1-4]$ ]] || { echo "run.sh: CCB_IT_LANES must be 1 to 4, not '$lanes'" >&2; exit 2; }
+# The selected tests, one name a line: in lane order with lanes, else
+# in the order of the file names.
+selected() {
+	local t name
+	for t in "$here"/t_*.sh; do
+		name=$(basename "$t" .sh)
+		[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && continue
+		echo "$name"
+	done
+}
+queue_order() {
+	selected | awk -v costs="$here/costs" '
+		BEGIN { while ((getline l < costs) > 0) { split(l, f, " "); if (f[1] ~ /^t_/) c[f[1]] = f[2] + 0 } }
+		{ s = ($1 in c) ? c[$1] : 60; if ($1 ~ /^t_zz_/) s = -1; printf "%d %s\n", s, $1 }' |
+		sort -k1,1nr -k2,2 | cut -d" " -f2
+}
+if ((lanes > 1)) && [ -z "${CCB_IT_QUEUE:-}" ]; then
+	qdir=$(mktemp -d /tmp/ccbench-itq.XXXXXX)
+	queue_order >"$qdir/queue"
+	: >"$qdir/lock"
+	echo "== $(wc -l <"$qdir/queue") tests in $lanes lanes, each against a cluster of its own" >&2
+	lane_pids=()
+	stop_lanes() {
+		local p
+		for p in "${lane_pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+		wait
+	}
+	trap 'stop_lanes; rm -rf "$qdir"' EXIT
+	trap 'exit 130' INT TERM
+	t0=$(date +%s)
+	for i in $(seq "$lanes"); do
+		CCB_IT_QUEUE=$qdir CCB_IT_LANE=$i "$0" "$pattern" &
+		lane_pids+=($!)
+		# The clusters start one after the other: each sizes its memstore
+		# from the memory available, and two at once would both count it.
+		sleep 3
+	done
+	rc=0
+	for p in "${lane_pids[@]}"; do wait "$p" || rc=1; done
+	lane_pids=()
+	passed=0 failed=0 failures=()
+	for i in $(seq "$lanes"); do
+		if ! read -r p f names <"$qdir/result.$i" 2>/dev/null; then
+			echo "run.sh: lane $i ended without its results (its cluster did not start?)" >&2
+			failed=$((failed + 1))
+			failures+=("lane$i")
+			continue
+		fi
+		passed=$((passed + p))
+		failed=$((failed + f))
+		[ -n "$names" ] && failures+=($names)
+	done
+	[ -s "$qdir/queue" ] && { echo "run.sh: not run: $(tr '\n' ' ' <"$qdir/queue")" >&2; rc=1; }
+	echo "integration: $((($(date +%s) - t0) / 60)) min $((($(date +%s) - t0) % 60)) s in $lanes lanes" >&2
+	echo "integration: $passed passed, $failed failed${failures[*]:+: ${failures[*]}}"
+	((rc == 0 && failed == 0))
+	exit $?
+fi
+lane=${CCB_IT_LANE:-}
+# next_test: the next name from the lanes' queue (under its lock), or
+# nothing when it is empty.
+next_test() {
+	(
+		flock 9
+		head -n 1 "$CCB_IT_QUEUE/queue"
+		sed -i 1d "$CCB_IT_QUEUE/queue"
+	) 9<"$CCB_IT_QUEUE/lock"
+}
+
 work=$(mktemp -d /tmp/ccbench-it.XXXXXX)
 cluster=$work/cluster
 stop_cluster() {
@@ -63,29 +145,22 @@ cephq() { timeout 60 ceph --connect-timeout 10 "$@"; }
 # t_zz_chaos: PGs "laggy" for good) would hold `rados ls` forever.
 radosq() { timeout 60 rados --rados-osd-op-timeout 20 "$@"; }
 # ---- what a test may leave behind -----------------------------------------
-rbd_bookkeeping=$'^\trbd_(directory|trash|info|children|mirroring|namespace)$'
-# The test's own pool is checked apart; the mgr's pool and the CephFS
-# metadata pool change by themselves (health metrics, the MDS journal).
-shared_pools() {
-	cephq osd pool ls 2>/dev/null |
-		grep -vxE "${POOL:-}|device_health_metrics|\.mgr|cephfs_metadata" | sort
-}
-
 # One line per thing outside the test's own pool that a test could leave.
 # Only what is this runner's own is looked at (its cluster's pools, loop
 # devices over files under $work, mounts under it, processes that carry its
 # CEPH_CONF), so that a test run beside another never touches the other's.
 ours() { grep -qz "^CEPH_CONF=$CEPH_CONF\$" "/proc/$1/environ" 2>/dev/null; }
+# The cluster's lines come from itq.py (one librados connection: the shared
+# pools and their objects in every namespace, librbd's per-pool bookkeeping
+# left out, which is the pool's, not a test's: an image left behind still
+# shows as its rbd_id.NAME and rbd_header.ID objects; ccbench's config-keys,
+# the copies of crash records a run keeps on the mon; and after a test the
+# OSDs' run-time overrides of their delay injection, --osd-latency's: none
+# before any test, as a --slow cluster sets them in its conf).
+itq() { timeout 120 /usr/bin/python3 "$here/itq.py" "$@" 2>/dev/null; }
 snapshot() {
-	local p d f pid
-	for p in $(shared_pools); do
-		echo "pool $p"
-		# librbd's per-pool bookkeeping (made by the first image in a
-		# pool) is the pool's, not a test's: an image left behind still
-		# shows as its rbd_id.NAME and rbd_header.ID objects.
-		radosq -p "$p" --all ls 2>/dev/null | grep -vE "$rbd_bookkeeping" |
-			sed "s|^|object $p/|"
-	done
+	local d f pid
+	itq snap "${1:-}"
 	for d in /sys/block/loop*; do
 		f=$(cat "$d/loop/backing_file" 2>/dev/null) || continue
 		[[ "$f" == "$work"/* ]] || continue
@@ -94,35 +169,12 @@ snapshot() {
 	awk -v w="$work/" 'index($2, w) == 1 {print "mount " $2}' /proc/mounts
 	find "$work" -maxdepth 2 -path "$work/state*" \( -name 'run-*' -o -name 'dev-*.lock' \) \
 		2>/dev/null | sed 's/^/state /'
-	# The copies of crash records a run keeps on the cluster (the mon's
-	# config-key store, ccbench/run/...): one call.
-	cephq config-key ls 2>/dev/null | python3 -c '
-import json, sys
-try:
-    keys = json.load(sys.stdin)
-except ValueError:
-    keys = []
-for k in keys:
-    if isinstance(k, str) and k.startswith("ccbench/"):
-        print("config_key " + k)
-'
 	for f in /sys/block/[sv]d*/queue/read_ahead_kb /sys/block/rbd*/queue/read_ahead_kb; do
 		[ -e "$f" ] && echo "read_ahead_kb $f $(cat "$f" 2>/dev/null)"
 	done
 	for pid in $(pgrep -x 'rbd-fuse|ccbench|ceph-fuse|rbd'); do
 		ours "$pid" && echo "process $(tr '\0' ' ' <"/proc/$pid/cmdline" | cut -c1-120)"
 	done
-	# Run-time overrides of the OSDs' delay injection (--osd-latency): none
-	# before any test (a --slow cluster sets them in its conf, not at run
-	# time), so only after each (one call to every OSD, about a second).
-	[ "${1:-}" = after ] && cephq tell 'osd.*' config diff 2>/dev/null | python3 -c '
-import json, re, sys
-text = sys.stdin.read()
-for m in re.finditer(r"^(osd\.\d+): (\{.*?^\})", text, re.M | re.S):
-    for k, v in sorted(json.loads(m.group(2)).get("diff", {}).items()):
-        if k.startswith("ms_inject_delay") and "override" in v:
-            print("osd_config %s %s=%s" % (m.group(1), k, v["override"]))
-'
 	return 0
 }
 
@@ -224,21 +276,34 @@ rm -f "$work/ballast.obj"
 passed=0
 failed=0
 failures=()
-for t in "$here"/t_*.sh; do
-	name=$(basename "$t" .sh)
-	[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && continue
+# take: the next test into name; status 1 when none is left. A lane takes
+# from the queue only once it is free.
+names=()
+[ -n "${CCB_IT_QUEUE:-}" ] || mapfile -t names < <(selected)
+take() {
+	if [ -n "${CCB_IT_QUEUE:-}" ]; then
+		name=$(next_test)
+	else
+		name=${names[0]:-}
+		names=("${names[@]:1}")
+	fi
+	[ -n "$name" ]
+}
+while take; do
+	t=$here/$name.sh
 	log=$work/$name.log
 	export POOL=it-${name#t_}
 	POOL=${POOL//_/-}
-	cephq osd pool create "$POOL" 32 >/dev/null 2>&1
-	cephq osd pool application enable "$POOL" rados >/dev/null 2>&1
-	# Again before the test: the miscount shows once the last test's pool
-	# is gone from the OSDs, which can be after the check that followed it
-	# (seen: an OSD at 2^64 bytes failed t_container after t_configs).
-	heal_osds "before $name"
-	settle "before $name"
+	# The pool, and whether the OSDs look full and the PGs are settled
+	# (itq.py waits up to 20 s for the new pool's PGs). Healed again before
+	# the test: the miscount shows once the last test's pool is gone from
+	# the OSDs, which can be after the check that followed it (seen: an OSD
+	# at 2^64 bytes failed t_container after t_configs).
+	pre=$(itq pre "$POOL")
+	[[ "$pre" == *suspect* ]] && heal_osds "before $name"
+	[[ "$pre" == *"pgs clean"* ]] || settle "before $name"
 	snapshot >"$work/before" 2>/dev/null
-	CCB_IT_IMAGES_BEFORE=$(timeout 60 rbd ls rbd 2>/dev/null)
+	CCB_IT_IMAGES_BEFORE=$(itq images)
 	export CCB_IT_IMAGES_BEFORE
 	declare -A before_ra=()
 	while read -r kind f v; do
@@ -256,22 +321,30 @@ for t in "$here"/t_*.sh; do
 		[ -z "$left" ] && break
 		sleep 1
 	done
-	own=$(radosq -p "$POOL" --all ls 2>/dev/null | grep -vE "$rbd_bookkeeping" | head -5)
+	own=$(itq own "$POOL")
+	# A test's lines are written at once, so that lanes do not interleave them.
+	when="$secs s${lane:+, lane $lane}"
 	if [ "$rc" = 0 ] && [ -z "$left" ] && [ -z "$own" ]; then
 		passed=$((passed + 1))
-		echo "PASS $name ($secs s)"
-		grep '^note: ' "$log" | sed 's/^/    /'
+		{
+			echo "PASS $name ($when)"
+			grep '^note: ' "$log" | sed 's/^/    /'
+		} >"$work/report"
+		cat "$work/report"
 	else
 		failed=$((failed + 1))
 		failures+=("$name")
-		if [ "$rc" != 0 ]; then
-			echo "FAIL $name ($secs s); last lines:"
-			tail -25 "$log" | sed 's/^/    /'
-		else
-			echo "FAIL $name ($secs s): passed, but left things behind:"
-		fi
-		[ -n "$own" ] && echo "    LEFT BY $name in its pool $POOL: $(echo "$own" | tr '\n' ' ')"
-		[ -n "$left" ] && echo "$left" | head -10 | sed "s/^/    LEFT BY $name: /"
+		{
+			if [ "$rc" != 0 ]; then
+				echo "FAIL $name ($when); last lines:"
+				tail -25 "$log" | sed 's/^/    /'
+			else
+				echo "FAIL $name ($when): passed, but left things behind:"
+			fi
+			[ -n "$own" ] && echo "    LEFT BY $name in its pool $POOL: $(echo "$own" | tr '\n' ' ')"
+			[ -n "$left" ] && echo "$left" | head -10 | sed "s/^/    LEFT BY $name: /"
+		} >"$work/report"
+		cat "$work/report"
 		echo "$left" | scrub
 		# A listing a stuck PG held back lists nothing (seen: the image a
 		# failed t_rbd_prefill_stall left, then failing two later tests):
@@ -280,10 +353,13 @@ for t in "$here"/t_*.sh; do
 		snapshot after >"$work/after" 2>/dev/null
 		comm -13 <(sort "$work/before") <(sort "$work/after") | scrub
 	fi
-	cephq osd pool rm "$POOL" "$POOL" --yes-i-really-really-mean-it >/dev/null 2>&1
-	heal_osds "after $name"
+	[[ "$(itq post "$POOL")" == *suspect* ]] && heal_osds "after $name"
 	unset before_ra
 done
-echo "integration: $((($(date +%s) - t0) / 60)) min $((($(date +%s) - t0) % 60)) s" >&2
-echo "integration: $passed passed, $failed failed"
+echo "integration: $((($(date +%s) - t0) / 60)) min $((($(date +%s) - t0) % 60)) s${lane:+ in lane $lane}" >&2
+if [ -n "$lane" ]; then
+	echo "$passed $failed ${failures[*]}" >"$CCB_IT_QUEUE/result.$lane"
+else
+	echo "integration: $passed passed, $failed failed"
+fi
 [ "$failed" = 0 ]

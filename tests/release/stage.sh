@@ -89,6 +89,7 @@ gcc --version | head -n 1 >&2
 if step "build (-Werror)" compile; then
 	step "unit tests" unit
 	step "integration ($pattern)" env CCB_IT_OSD_MEM="${CCB_IT_OSD_MEM:-}" CCBENCH="$build/ccbench" \
+		CCB_IT_LANES="${CCB_IT_LANES:-2}" \
 		"$top/tests/integration/run.sh" "$pattern"
 fi
 ((${#not_run[@]} == 0)) ||
