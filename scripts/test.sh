@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # All tests, from a fresh Debian 12 machine: packages, the formatting check
-# and the check for circles between source files (scripts/circles.py),
-# an ASan+UBSan build with -Werror, the cmocka unit tests, the same tests on
-# the C fallback of the zero-copy calls (-DCCB_ZEROCOPY=OFF), the fuzz targets
-# (bounded time each), then the integration tests against a throwaway
-# cluster that tests/integration/run.sh starts and always stops (among them
-# the container test and the real rbd driver in a qemu guest), TSan, and
-# last the release stages: for each Ceph release (Debian 12 / Ceph 16.2,
-# Debian 13 / 18.2, Debian testing / 20.2), in that release's own image,
-# a -Werror build, the unit tests and an integration subset against a
-# throwaway cluster of that release (scripts/release.sh stage).
+# and the checks for circles and layers between source files
+# (scripts/circles.py, scripts/layers.py), an ASan+UBSan build with
+# -Werror, the cmocka unit tests, the fuzz targets (bounded time each, one
+# per core), then the integration tests in two lanes, each against a
+# throwaway cluster that tests/integration/run.sh starts and always stops
+# (among them the container test and the real rbd driver in a qemu guest),
+# TSan, and last the release stages: for each Ceph release (Debian 12 /
+# Ceph 16.2, Debian 13 / 18.2, Debian testing / 20.2), in that release's
+# own image, a -Werror build (bookworm's is the C fallback of the
+# zero-copy calls, -DCCB_ZEROCOPY=OFF), the unit tests and an integration
+# subset against a throwaway cluster of that release (scripts/release.sh
+# stage), then its .deb built and installed. The release images are made
+# in the background from the start.
 #
 # usage: scripts/test.sh [--quick] [INTEGRATION_TEST_PATTERN]
 #   The pattern, if given, selects the release stages' tests too.
@@ -19,6 +22,7 @@
 #            output rules, bad input) against a throwaway cluster. CI runs
 #            the full suite.
 #   CCB_RELEASES="trixie forky"  the release stages to run (default: all)
+#   CCB_IT_LANES=N  integration lanes, each with a cluster (default 2; 1 to 4)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -87,15 +91,6 @@ summary() {
 	((${#failed[@]} == 0))
 }
 unit_tests() { (cd "$build" && ctest --output-on-failure); }
-# The C fallback of zerocopy.h (-DCCB_ZEROCOPY=OFF) builds with the same
-# warnings and passes the unit tests; no sanitizers, to keep it short.
-fallback_build() {
-	local b=${CCB_TEST_BUILD_NOZC:-$top/build-nozc}
-	cmake -S "$top" -B "$b" -DCCB_ZEROCOPY=OFF -DCCB_WERROR=ON >/dev/null &&
-		make -C "$b" -j"$(nproc)" --no-print-directory >/dev/null &&
-		(cd "$b" && ctest --output-on-failure)
-}
-
 # The lint stage: the formatting, then no circle between the core
 # library's files (scripts/circles.py, on the build above: the library's
 # members, exactly this build's objects; CMakeFiles/ may keep a stale one
@@ -116,7 +111,6 @@ if ((quick)); then
 	summary " (--quick; CI runs the full suite)"
 	exit $?
 fi
-stage "C fallback build (CCB_ZEROCOPY=OFF) and unit tests" fallback_build
 stage "fuzzing" "$top/tests/fuzz/run.sh"
 stage "integration tests" env CCB_IT_LANES="${CCB_IT_LANES:-2}" CCBENCH="$build/ccbench" \
 	"$top/tests/integration/run.sh" "$@"
