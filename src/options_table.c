@@ -31,6 +31,9 @@
 #define TEMP    CCB_OPTF_TEMP
 #define TARGET  CCB_OPTF_TARGET
 #define WIDE    CCB_OPTF_SWEEP_WIDE
+/* The op size's names: rados bench's -b, rbd bench's --io-size, dd's bs;
+ * the default of the last two is their commands' (struct ccb_command). */
+#define SPELLING CCB_OPTF_SPELLING
 
 /* A choice's valid values, NULL-terminated (fio's posval). */
 #define CHOICES(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -151,7 +154,8 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .max = MAX_OP_BYTES,
      .cmds = RADOS,
      .argname = "BYTES",
-     .help = "bytes per op"},
+     .help = "bytes per op",
+     .flags = SPELLING},
     {.name = "object-size",
      .type = CCB_OPT_BYTES,
      .offset = OFF(object_size_bytes),
@@ -356,13 +360,13 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .flags = TEMP},
     {.name = "io-size",
      .type = CCB_OPT_BYTES,
-     .offset = OFF(io_size_bytes),
-     .def = "64K",
+     .offset = OFF(op_size_bytes),
      .min = 512,
      .max = MAX_OP_BYTES,
      .cmds = RBD | KRBD,
      .argname = "BYTES",
-     .help = "bytes per I/O"},
+     .help = "bytes per I/O",
+     .flags = SPELLING},
     {.name = "pattern",
      .type = CCB_OPT_CHOICE,
      .offset = OFF(pattern),
@@ -515,13 +519,13 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .help = "bytes per file (per client), like dd count x bs"},
     {.name = "block-size",
      .type = CCB_OPT_BYTES,
-     .offset = OFF(block_size_bytes),
-     .def = "4M",
+     .offset = OFF(op_size_bytes),
      .min = 4096,
-     .max = 1ull << 30,
+     .max = MAX_OP_BYTES,
      .cmds = FS,
      .argname = "BYTES",
-     .help = "bytes per write or read call, like dd bs"},
+     .help = "bytes per write or read call, like dd bs",
+     .flags = SPELLING},
     {.name = "dir",
      .type = CCB_OPT_STR,
      .offset = OFF(dir),

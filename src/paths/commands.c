@@ -11,8 +11,11 @@
 
 /* Defaults that differ by command, and how a default reads where no value
  * says it (see struct ccb_command). */
-static const char *const rbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
-static const char *const krbd_defaults[] = {"queue-depth", "1", "pool", "rbd", NULL};
+static const char *const rbd_defaults[] = {"queue-depth", "1",   "pool", "rbd",
+                                           "io-size",     "64K", NULL};
+static const char *const krbd_defaults[] = {"queue-depth", "1",   "pool", "rbd",
+                                            "io-size",     "64K", NULL};
+static const char *const fs_defaults[] = {"block-size", "4M", NULL};
 static const char *const image_notes[] = {"duration", "one pass over the image", NULL};
 static const char *const device_notes[] = {"duration", "one pass over the device", NULL};
 static const char *const file_notes[] = {"duration", "the whole file", NULL};
@@ -190,6 +193,7 @@ const struct ccb_command ccb_cephfs_commands[] = {
         .name = "fs write",
         .ops = &ccb_path_cephfs,
         .mask = FS_MASK,
+        .defaults = fs_defaults,
         .mode = CCB_MODE_WRITE,
         .default_notes = file_notes,
         .summary = "dd-style file writes, one file per client (libcephfs or a mount)",
@@ -207,6 +211,7 @@ const struct ccb_command ccb_cephfs_commands[] = {
         .name = "fs read",
         .ops = &ccb_path_cephfs,
         .mask = FS_MASK,
+        .defaults = fs_defaults,
         .mode = CCB_MODE_SEQ,
         .default_notes = file_notes,
         .summary = "dd-style cold file reads, one file per client (libcephfs or a mount)",
@@ -221,6 +226,7 @@ const struct ccb_command ccb_cephfs_commands[] = {
         .name = "fs meta",
         .ops = &ccb_path_cephfs_meta,
         .mask = FS_MASK,
+        .defaults = fs_defaults,
         .mode = CCB_MODE_RW,
         .default_notes = meta_notes,
         .summary = "bonnie++-style small-file create, stat+read, delete rates",

@@ -57,7 +57,7 @@ static void null_client_close(struct ccb_client *cl)
 const struct ccb_path_ops ccb_path_null = {
     .name = "null",
     .cmd_bit = CCB_CMD_RADOS,
-    .op_size_opt = "op-size",
+    .op_size_name = "op-size",
     .needs_cluster = null_needs_cluster,
     .prepare = null_prepare,
     .client_open = null_client_open,
