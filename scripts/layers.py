@@ -27,7 +27,7 @@ LAYERS = [
     ("paths-shared", ["src/paths/path_conn.c", "src/paths/map_util.c", "src/paths/fuse.c",
                       "src/paths/mountinfo.c"]),
     ("path", ["src/paths/*/*"]),
-    ("registry", ["src/paths/registry.c", "src/paths/commands.c"]),
+    ("registry", ["src/paths/registry.c"]),
     ("command-line", ["src/cli.c", "src/help.c", "src/point.c"]),
     ("report", ["src/report/*"]),
     ("sweep-group", ["src/sweep/*", "src/group/*"]),
