@@ -48,9 +48,14 @@ enum ccb_cmd_mask {
 	CCB_CMD_COMPARE = 1u << 10, /**< ccbench compare BASELINE CURRENT */
 	CCB_CMD_GROUP = 1u << 11,   /**< ccbench group report|rm|ls */
 	CCB_CMD_EXPLAIN = 1u << 12, /**< ccbench explain RESULT */
+	/** The engine's own options: how big, how deep, how many, for how
+	 * long, at what rate, until steady. A path with no options of its own
+	 * (null) takes these and no others, so nothing of a cluster. */
+	CCB_CMD_ENGINE = 1u << 13,
 };
 
-/** Commands that run a workload (and so can join a group or be swept). */
+/** Commands that run a workload against a cluster (and so can join a group
+ *  or be swept); the null path's take CCB_CMD_ENGINE alone. */
 #define CCB_CMD_WORKLOAD (CCB_CMD_RADOS | CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS)
 
 /** What an option is, beyond its commands (struct ccb_opt_desc.flags). */
