@@ -24,7 +24,7 @@ LAYERS = [
     ("cluster", ["src/cluster/*"]),
     ("run", ["src/run/*"]),
     ("explain", ["src/explain/*"]),
-    ("paths-shared", ["src/paths/path_conn.c", "src/paths/map_util.c", "src/paths/fuse.c",
+    ("paths-shared", ["src/paths/path_conn.c", "src/paths/child.c", "src/paths/fuse.c",
                       "src/paths/mountinfo.c"]),
     ("path", ["src/paths/*/*"]),
     ("registry", ["src/paths/registry.c"]),

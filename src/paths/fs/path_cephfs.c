@@ -14,7 +14,7 @@
 #include "path_cephfs_int.h"
 
 #include <ccbench/path.h>
-#include <ccbench/path_cephfs.h>
+#include "path_cephfs.h"
 #include <ccbench/steady.h>
 
 #include <string.h>

@@ -22,7 +22,7 @@
 #include "path_cephfs_int.h"
 
 #include <ccbench/cluster.h>
-#include <ccbench/path_cephfs.h>
+#include "path_cephfs.h"
 #include <ccbench/units.h>
 
 #include <cephfs/libcephfs.h>

@@ -43,9 +43,9 @@
 #include "path_posix_int.h"
 
 #include <ccbench/cluster.h>
-#include <ccbench/mountinfo.h>
+#include "../mountinfo.h"
 #include <ccbench/path.h>
-#include <ccbench/path_cephfs.h>
+#include "path_cephfs.h"
 #include <ccbench/units.h>
 
 #include <dirent.h>
