@@ -155,30 +155,30 @@ struct ccb_path_ops {
 	int (*stalled)(struct ccb_run *run, char *why, size_t len);
 };
 
-/** The rados object path (src/paths/path_rados.c). */
+/** The rados object path (src/paths/rados/). */
 extern const struct ccb_path_ops ccb_path_rados;
 
-/** The librbd image path (src/paths/path_rbd.c). */
+/** The librbd image path (src/paths/rbd/). */
 extern const struct ccb_path_ops ccb_path_rbd;
 
-/** The kernel block device path (src/paths/path_krbd.c). */
+/** The kernel block device path (src/paths/krbd/). */
 extern const struct ccb_path_ops ccb_path_krbd;
 
-/** The CephFS path through libcephfs: fs write and read (src/paths/path_cephfs.c). */
+/** The CephFS path through libcephfs: fs write and read (src/paths/fs/path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs;
 
-/** The CephFS path's metadata workload, fs meta (src/paths/path_cephfs.c). */
+/** The CephFS path's metadata workload, fs meta (src/paths/fs/path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs_meta;
 
 /** fs write and read on a mounted directory: the kernel client, ceph-fuse
- *  or a local file system (src/paths/path_posix.c). */
+ *  or a local file system (src/paths/fs/path_posix.c). */
 extern const struct ccb_path_ops ccb_path_posix;
 
-/** fs meta on a mounted directory (src/paths/path_posix.c). */
+/** fs meta on a mounted directory (src/paths/fs/path_posix.c). */
 extern const struct ccb_path_ops ccb_path_posix_meta;
 
 /** The table of path @p name for a command of mode @p mode, or NULL
- *  (src/path_registry.c, like ccb_path_for(); the helpers below are src/path.c). */
+ *  (src/paths/registry.c, like ccb_path_for(); the helpers below are src/run/path.c). */
 const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
 
 /**

@@ -2,7 +2,7 @@
  * What every path's table answers through one function: queue depth, a
  * target image, a temporary image. The paths call these too, so
  * this file sits below all of them; the list of the paths' tables is
- * path_registry.c, above them.
+ * src/paths/registry.c, above them.
  */
 #include <ccbench/path.h>
 
