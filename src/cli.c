@@ -237,6 +237,36 @@ static int apply_command_defaults(struct ccb_cli *cli, const struct ccb_command 
 	return 0;
 }
 
+/*
+ * A name of a shared value that the command shows under another name
+ * (-b on rbd, --io-size on fs) counts as given under that one, whose
+ * range it must keep: the command's help, checks and result know only
+ * the name it shows.
+ */
+static int take_spellings(struct ccb_cli *cli, char *err, size_t err_len)
+{
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
+		const struct ccb_opt_desc *e = ccb_opt_spelling(d, cli->cmd_mask);
+		char v[32], lo[32], hi[32];
+		uint64_t n;
+
+		if (!cli->opts.given[d - ccb_opt_table] || !e || e == d)
+			continue;
+		n = *(const uint64_t *)(const void *)((const char *)&cli->opts + e->offset);
+		if (n < e->min || n > e->max) {
+			ccb_opt_format_value(e, n, v, sizeof(v));
+			ccb_opt_format_value(e, e->min, lo, sizeof(lo));
+			ccb_opt_format_value(e, e->max, hi, sizeof(hi));
+			snprintf(err, err_len, "--%s '%s': out of range (%s to %s)", d->name, v, lo,
+			         hi);
+			return -EINVAL;
+		}
+		cli->opts.given[d - ccb_opt_table] = false;
+		cli->opts.given[e - ccb_opt_table] = true;
+	}
+	return 0;
+}
+
 static void select_command(struct ccb_cli *cli, const struct ccb_command *cmd)
 {
 	cli->command = cmd->name;
@@ -529,6 +559,8 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 	if (cli->opts.secrets_stdin && !cli->help &&
 	    ccb_secret_opts_read(&cli->opts, STDIN_FILENO, CCB_SECRET_OPTS_WAIT_USEC, err,
 	                         err_len) < 0)
+		return -EINVAL;
+	if (take_spellings(cli, err, err_len) < 0)
 		return -EINVAL;
 	return apply_command_defaults(cli, cmd, err, err_len);
 }

@@ -169,7 +169,7 @@ static void range_text(const struct ccb_opt_desc *d, char *buf, size_t len)
  * entry lists (the common ones are listed once). */
 static bool listed_for(const struct ccb_command *c, const struct ccb_opt_desc *d)
 {
-	return ccb_help_takes(c, d) && !(c->ops && ccb_help_every_workload(d));
+	return ccb_help_takes(c, d) && !(ccb_help_is_workload(c) && ccb_help_every_workload(d));
 }
 
 /* ---- man(7) ---- */
@@ -304,7 +304,9 @@ static void man_commands(FILE *out)
 			fprintf(out, "Options: as for \\fB%s\\fR.\n", same_options(c)->name);
 			continue;
 		}
-		fputs(c->ops ? "Options: those of every workload, and" : "Options:", out);
+		fputs(ccb_help_is_workload(c) ? "Options: those of every workload, and"
+		                              : "Options:",
+		      out);
 		any = false;
 		for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
 			if (!listed_for(c, d))
@@ -746,10 +748,11 @@ int ccb_gendoc_markdown(FILE *out, const char *version)
 			if (!listed_for(c, d))
 				continue;
 			if (!any)
-				fputs(c->ops ? "Options: those of every workload (see "
-				               "[Options](#options)), "
-				               "and "
-				             : "Options: ",
+				fputs(ccb_help_is_workload(c)
+				          ? "Options: those of every workload (see "
+				            "[Options](#options)), "
+				            "and "
+				          : "Options: ",
 				      out);
 			else
 				fputs(", ", out);
@@ -759,8 +762,9 @@ int ccb_gendoc_markdown(FILE *out, const char *version)
 			any = true;
 		}
 		if (!any)
-			fputs(c->ops ? "Options: those of every workload (see [Options](#options))"
-			             : "No options",
+			fputs(ccb_help_is_workload(c)
+			          ? "Options: those of every workload (see [Options](#options))"
+			          : "No options",
 			      out);
 		fprintf(out, ".\n\nExample:\n\n```sh\n%s\n```\n", c->example);
 	}

@@ -19,13 +19,18 @@ bool ccb_help_takes(const struct ccb_command *c, const struct ccb_opt_desc *d)
 	return (d->cmds & c->mask) != 0;
 }
 
+bool ccb_help_is_workload(const struct ccb_command *c)
+{
+	return c->ops && (c->mask & CCB_CMD_WORKLOAD);
+}
+
 bool ccb_help_every_workload(const struct ccb_opt_desc *d)
 {
 	size_t n, workloads = 0;
 	const struct ccb_command *cmds = ccb_cli_commands(&n);
 
 	for (size_t i = 0; i < n; i++) {
-		if (!cmds[i].ops)
+		if (!ccb_help_is_workload(&cmds[i]))
 			continue;
 		workloads++;
 		if (!ccb_help_takes(&cmds[i], d))

@@ -7,7 +7,7 @@
 #include <ccbench/cli.h>
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
-#include <ccbench/group.h>
+#include <ccbench/group_member.h>
 #include <ccbench/group_cmd.h>
 #include <ccbench/help.h>
 #include <ccbench/path.h>

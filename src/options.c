@@ -183,6 +183,27 @@ bool ccb_opt_given(const struct ccb_opts *o, const char *name)
 	return d && o->given[d - ccb_opt_table];
 }
 
+/* An earlier row holds the same value (@p d is another of its names). */
+static bool earlier_spelling(const struct ccb_opt_desc *d)
+{
+	for (const struct ccb_opt_desc *e = ccb_opt_table; e < d; e++)
+		if ((e->flags & CCB_OPTF_SPELLING) && e->offset == d->offset)
+			return true;
+	return false;
+}
+
+const struct ccb_opt_desc *ccb_opt_spelling(const struct ccb_opt_desc *d, unsigned cmd)
+{
+	if (d->cmds & cmd)
+		return d;
+	if (!(d->flags & CCB_OPTF_SPELLING))
+		return NULL;
+	for (const struct ccb_opt_desc *e = ccb_opt_table; e->name; e++)
+		if ((e->flags & CCB_OPTF_SPELLING) && e->offset == d->offset && (e->cmds & cmd))
+			return e;
+	return NULL;
+}
+
 void ccb_opts_defaults(struct ccb_opts *o)
 {
 	char err[256];
@@ -384,8 +405,9 @@ json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd)
 		case CCB_OPT_BYTES:
 		case CCB_OPT_DURATION: {
 			uint64_t n = *(const uint64_t *)field;
-			/* Unset optional numbers (total, max-objects) read as null, not 0. */
-			if (!d->def && !o->given[d - ccb_opt_table])
+			/* Unset optional numbers (total, max-objects) read as null, not 0;
+			 * another name of a value with a default has one too. */
+			if (!d->def && !earlier_spelling(d) && !o->given[d - ccb_opt_table])
 				v = json_null();
 			else if (d->type == CCB_OPT_DURATION)
 				v = json_real((double)n / 1e6); /* seconds, like the result's */

@@ -26,11 +26,15 @@
 #define GROUP   CCB_CMD_GROUP
 #define EXPLAIN CCB_CMD_EXPLAIN
 #define WORK    CCB_CMD_WORKLOAD
+#define ENGINE  CCB_CMD_ENGINE
 #define U64MAX  UINT64_MAX
 #define LAYOUT  CCB_OPTF_LAYOUT
 #define TEMP    CCB_OPTF_TEMP
 #define TARGET  CCB_OPTF_TARGET
 #define WIDE    CCB_OPTF_SWEEP_WIDE
+/* The op size's names: rados bench's -b, rbd bench's --io-size, dd's bs;
+ * the default of the last two is their commands' (struct ccb_command). */
+#define SPELLING CCB_OPTF_SPELLING
 
 /* A choice's valid values, NULL-terminated (fio's posval). */
 #define CHOICES(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -130,7 +134,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .def = "16",
      .min = 1,
      .max = 1024,
-     .cmds = RADOS | RBD | KRBD,
+     .cmds = RADOS | RBD | KRBD | ENGINE,
      .argname = "N",
      .help = "ops in flight per client (rados 16; rbd, krbd 1)"},
     {.name = "clients",
@@ -139,7 +143,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .def = "1",
      .min = 1,
      .max = 256,
-     .cmds = RADOS | RBD | FS,
+     .cmds = RADOS | RBD | FS | ENGINE,
      .argname = "N",
      .help = "independent connections, each with its own queue"},
     {.name = "op-size",
@@ -149,9 +153,10 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .def = "4M",
      .min = 1,
      .max = MAX_OP_BYTES,
-     .cmds = RADOS,
+     .cmds = RADOS | ENGINE,
      .argname = "BYTES",
-     .help = "bytes per op"},
+     .help = "bytes per op",
+     .flags = SPELLING},
     {.name = "object-size",
      .type = CCB_OPT_BYTES,
      .offset = OFF(object_size_bytes),
@@ -169,7 +174,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .def = "10s",
      .min = 1000,
      .max = 31ull * 86400000000ull,
-     .cmds = RADOS | RBD | KRBD | FS,
+     .cmds = RADOS | RBD | KRBD | FS | ENGINE,
      .argname = "DUR",
      .help = "run time (rbd, krbd: default one pass over the image; fs: default the whole file)"},
     {.name = "total",
@@ -177,7 +182,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .offset = OFF(total_bytes),
      .min = 1,
      .max = U64MAX,
-     .cmds = RADOS | RBD | KRBD,
+     .cmds = RADOS | RBD | KRBD | ENGINE,
      .argname = "BYTES",
      .help = "stop after BYTES (with --duration too: whichever comes first)"},
     {.name = "max-objects",
@@ -193,7 +198,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .offset = OFF(until_steady),
      .min = 2000000,
      .max = 3600000000ull,
-     .cmds = WORK,
+     .cmds = WORK | ENGINE,
      .argname = "[METRIC:]TOL[/WINDOW]",
      .help = "end the run once the per-second METRIC (bw, iops, lat; METRIC_slope: its trend) has "
              "held within TOL (0.1% to 100%) of its mean for WINDOW (whole seconds, 2s to 1h, "
@@ -204,14 +209,14 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .type = CCB_OPT_DURATION,
      .offset = OFF(steady_ramp_usec),
      .max = 3600000000ull,
-     .cmds = WORK,
+     .cmds = WORK | ENGINE,
      .argname = "DUR",
      .help = "with --until-steady: samples count after DUR (default: after 1s and twice the "
              "readahead, object or cache the path fills)"},
     {.name = "rate",
      .type = CCB_OPT_STR,
      .offset = OFF(rate),
-     .cmds = WORK,
+     .cmds = WORK | ENGINE,
      .argname = "OPS|BYTES/s",
      .help = "open loop: issue ops at this rate, whether or not earlier ones came back, ops per "
              "second (500, 2.5) or bytes per second (40MiB/s: divided by the op size); the whole "
@@ -222,14 +227,14 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .offset = OFF(arrivals),
      .def = "uniform",
      .choices = CHOICES("uniform", "poisson"),
-     .cmds = WORK,
+     .cmds = WORK | ENGINE,
      .help = "with --rate: evenly spaced arrivals, or exponential gaps (seeded, see --rate-seed)"},
     {.name = "max-in-flight",
      .type = CCB_OPT_UINT,
      .offset = OFF(queue_depth),
      .min = 1,
      .max = 1024,
-     .cmds = RADOS | RBD | KRBD,
+     .cmds = RADOS | RBD | KRBD | ENGINE,
      .argname = "N",
      .help = "with --rate: ops in flight per client at most (the same setting as --queue-depth: "
              "give one of them); an arrival that finds them all busy waits in the backlog"},
@@ -237,7 +242,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .type = CCB_OPT_STR,
      .offset = OFF(max_backlog),
      .def = "1s",
-     .cmds = WORK,
+     .cmds = WORK | ENGINE,
      .argname = "N|DUR",
      .help = "with --rate: the bound of the backlog, N waiting arrivals per client or the longest "
              "DUR an arrival may wait (default 1s); past it the oldest waiting arrival is dropped "
@@ -246,7 +251,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .type = CCB_OPT_UINT,
      .offset = OFF(rate_seed),
      .max = (1ull << 63) - 1,
-     .cmds = WORK,
+     .cmds = WORK | ENGINE,
      .argname = "N",
      .help = "with --rate --arrivals poisson: the seed of the gaps (client i: from N + i; default "
              "from the clock; the result names it)"},
@@ -356,13 +361,13 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .flags = TEMP},
     {.name = "io-size",
      .type = CCB_OPT_BYTES,
-     .offset = OFF(io_size_bytes),
-     .def = "64K",
+     .offset = OFF(op_size_bytes),
      .min = 512,
      .max = MAX_OP_BYTES,
      .cmds = RBD | KRBD,
      .argname = "BYTES",
-     .help = "bytes per I/O"},
+     .help = "bytes per I/O",
+     .flags = SPELLING},
     {.name = "pattern",
      .type = CCB_OPT_CHOICE,
      .offset = OFF(pattern),
@@ -515,13 +520,13 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .help = "bytes per file (per client), like dd count x bs"},
     {.name = "block-size",
      .type = CCB_OPT_BYTES,
-     .offset = OFF(block_size_bytes),
-     .def = "4M",
+     .offset = OFF(op_size_bytes),
      .min = 4096,
-     .max = 1ull << 30,
+     .max = MAX_OP_BYTES,
      .cmds = FS,
      .argname = "BYTES",
-     .help = "bytes per write or read call, like dd bs"},
+     .help = "bytes per write or read call, like dd bs",
+     .flags = SPELLING},
     {.name = "dir",
      .type = CCB_OPT_STR,
      .offset = OFF(dir),

@@ -116,7 +116,7 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	run.is_write = pt->mode == CCB_MODE_WRITE || pt->mode == CCB_MODE_RANDWRITE;
 	run.n_clients = (unsigned)o->clients;
 	run.queue_depth = ccb_path_queue_depth(run.ops, o);
-	run.op_bytes = ccb_path_op_bytes(run.ops, o);
+	run.op_bytes = o->op_size_bytes;
 	run.before_start = pt->before_start;
 	run.before_start_arg = pt->before_start_arg;
 	/* --total and --duration together: whichever comes first, so that a

@@ -217,3 +217,12 @@ json_t *ccb_redact_argv(int argc, char *const *argv)
 	}
 	return args;
 }
+
+void ccb_redact_in_place(char *buf, size_t len)
+{
+	char *red = ccb_redact_text(buf);
+
+	/* Without memory for the copy, nothing of it is shown. */
+	snprintf(buf, len, "%s", red ? red : "(message withheld: out of memory)");
+	free(red);
+}

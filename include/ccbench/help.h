@@ -20,6 +20,13 @@
 bool ccb_help_takes(const struct ccb_command *c, const struct ccb_opt_desc *d);
 
 /**
+ * Command @p c runs a workload against a cluster (rados, rbd, krbd, fs),
+ * whose options the overview lists once; the null path's take only the
+ * engine's, listed with each.
+ */
+bool ccb_help_is_workload(const struct ccb_command *c);
+
+/**
  * Option @p d is taken by every workload command (rados, rbd, krbd, fs):
  * the options the overview names once instead of per command.
  */

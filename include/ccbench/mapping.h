@@ -159,39 +159,6 @@ int ccb_map_drop_backing_range(const struct ccb_mapping *m, uint64_t offset, uin
 bool ccb_map_krbd_is_ours(const char *root, unsigned id, const char *pool, const char *image,
                           const char *options, const char *entity, char *why, size_t why_len);
 
-/** The bound of ccb_map_run_cmd() (and of ccb_map_run_cmd_bounded() given 0). */
-#define CCB_MAP_CMD_MSEC 120000
-
-/**
- * Run a helper command to its end, in a session of its own (out of reach
- * of the terminal's Ctrl-C; a pending ccbench signal SIGTERMs it, SIGKILLs
- * its session 5 s later if it is still there, and it is still waited for,
- * so the caller can see what it did). Its output comes through pipes: no
- * temporary files. Bounded by CCB_MAP_CMD_MSEC, as
- * ccb_map_run_cmd_bounded() says.
- *
- * @param out     its first stdout line (may be NULL)
- * @param errtxt  its first stderr line; when it could not be run at all,
- *                which step failed ("not run: pipe: ...")
- * @return its exit status (128 + signal when killed), 124 past the bound,
- *         or -errno when it could not be started.
- */
-int ccb_map_run_cmd(char *const argv[], char **env, char *out, size_t out_len, char *errtxt,
-                    size_t errtxt_len);
-
-/**
- * ccb_map_run_cmd() bounded: past @p limit_msec (0: CCB_MAP_CMD_MSEC) its
- * whole session is killed (SIGKILL) and the status is 124, as timeout(1)
- * says. The pipes are read until every process holding them is gone, or
- * for 2 s after the SIGKILL; the command is then reaped within what is
- * left of the bound (one that closed its pipes and runs on is killed at
- * the bound). One that outlives SIGKILL (blocked in the kernel) is not
- * waited for: its pid and command go to stderr and into @p errtxt, and
- * the status is 124.
- */
-int ccb_map_run_cmd_bounded(char *const argv[], char **env, uint64_t limit_msec, char *out,
-                            size_t out_len, char *errtxt, size_t errtxt_len);
-
 /**
  * Undo one crash record a killed run left ("loop", "fuse", "krbd_map",
  * "fs_mount": a CephFS mount of --mount-via, see src/paths/fs_mount.h),

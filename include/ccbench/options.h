@@ -48,9 +48,14 @@ enum ccb_cmd_mask {
 	CCB_CMD_COMPARE = 1u << 10, /**< ccbench compare BASELINE CURRENT */
 	CCB_CMD_GROUP = 1u << 11,   /**< ccbench group report|rm|ls */
 	CCB_CMD_EXPLAIN = 1u << 12, /**< ccbench explain RESULT */
+	/** The engine's own options: how big, how deep, how many, for how
+	 * long, at what rate, until steady. A path with no options of its own
+	 * (null) takes these and no others, so nothing of a cluster. */
+	CCB_CMD_ENGINE = 1u << 13,
 };
 
-/** Commands that run a workload (and so can join a group or be swept). */
+/** Commands that run a workload against a cluster (and so can join a group
+ *  or be swept); the null path's take CCB_CMD_ENGINE alone. */
 #define CCB_CMD_WORKLOAD (CCB_CMD_RADOS | CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS)
 
 /** What an option is, beyond its commands (struct ccb_opt_desc.flags). */
@@ -68,6 +73,13 @@ enum ccb_opt_flags {
 	 * sweep config only under "params", made once before the first point
 	 * and undone after the last; points run remotely (--runner) see it too. */
 	CCB_OPTF_SWEEP_WIDE = 1u << 3,
+	/** One of the names of a value that rows share (-b/--op-size,
+	 * --io-size, --block-size: the op size). Each row is the name its
+	 * commands show and record the value under, with its range (the
+	 * first row holds the default, the others' commands set theirs);
+	 * every command that takes one of the names takes all of them, as the
+	 * row of the name it shows (ccb_opt_spelling()). */
+	CCB_OPTF_SPELLING = 1u << 4,
 };
 
 enum ccb_format { CCB_FMT_TEXT, CCB_FMT_JSON, CCB_FMT_CSV };
@@ -93,6 +105,7 @@ struct ccb_opts {
 	/* Workload. */
 	uint64_t queue_depth;
 	uint64_t clients;
+	/** The bytes of one op, whatever the path calls it (see CCB_OPTF_SPELLING). */
 	uint64_t op_size_bytes;
 	uint64_t object_size_bytes;
 	uint64_t duration_usec;
@@ -122,7 +135,6 @@ struct ccb_opts {
 	const char *data_pool;
 	bool allow_write_existing;
 	bool keep;
-	uint64_t io_size_bytes;
 	const char *pattern; /**< "seq" or "rand" */
 	uint64_t rw_mix_read_pct;
 
@@ -151,7 +163,6 @@ struct ccb_opts {
 
 	/* fs: libcephfs. */
 	uint64_t file_size_bytes;
-	uint64_t block_size_bytes;
 	const char *dir;
 	const char *files_spec;    /**< bonnie++ -n files:max:min:dirs */
 	const char *mount;         /**< fs: a mounted directory to run in (the posix path) */
@@ -240,6 +251,13 @@ void ccb_opt_format_value(const struct ccb_opt_desc *d, uint64_t v, char *buf, s
  */
 int ccb_opt_set(struct ccb_opts *o, const struct ccb_opt_desc *d, const char *value, char *err,
                 size_t err_len);
+
+/**
+ * The row under which command mask @p cmd takes option @p d: @p d itself
+ * when @p cmd takes it, else the CCB_OPTF_SPELLING row of the same value
+ * that @p cmd takes (--io-size for -b on rbd), else NULL.
+ */
+const struct ccb_opt_desc *ccb_opt_spelling(const struct ccb_opt_desc *d, unsigned cmd);
 
 /** True when the option called @p name was set explicitly. */
 bool ccb_opt_given(const struct ccb_opts *o, const char *name);

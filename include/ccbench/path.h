@@ -6,7 +6,7 @@
  * commands take the options of a CCB_CMD_* bit.
  * The table carries everything the rest of the program must know about
  * the path: its option checks (validate), its flags (how a run is bounded
- * and queued), the name of its op size option and its set-up before
+ * and queued), the name it gives the op size and its set-up before
  * prepare. Nothing outside src/paths/ tests which path it runs. A path
  * may hold several workloads, each its own table under the path's name,
  * told apart by the command's mode (fs meta is the cephfs path's
@@ -43,9 +43,10 @@ struct ccb_path_ops {
 	unsigned flags;   /**< enum ccb_path_flags */
 	/** The option-table bit (enum ccb_cmd_mask) of this path's commands. */
 	unsigned cmd_bit;
-	/** The option that sets the bytes of one op ("op-size", "io-size",
-	 * "block-size"): see ccb_path_op_bytes(). */
-	const char *op_size_opt;
+	/** The name this path's commands give the op size (struct
+	 * ccb_opts.op_size_bytes): "op-size", "io-size" or "block-size", the
+	 * option row they show, and the key of the size in its group records. */
+	const char *op_size_name;
 	/**
 	 * The option that names an existing image for this path (krbd
 	 * "map", librbd "image"), which a shared temporary image is given
@@ -154,30 +155,30 @@ struct ccb_path_ops {
 	int (*stalled)(struct ccb_run *run, char *why, size_t len);
 };
 
-/** The rados object path (src/paths/path_rados.c). */
+/** The rados object path (src/paths/rados/). */
 extern const struct ccb_path_ops ccb_path_rados;
 
-/** The librbd image path (src/paths/path_rbd.c). */
+/** The librbd image path (src/paths/rbd/). */
 extern const struct ccb_path_ops ccb_path_rbd;
 
-/** The kernel block device path (src/paths/path_krbd.c). */
+/** The kernel block device path (src/paths/krbd/). */
 extern const struct ccb_path_ops ccb_path_krbd;
 
-/** The CephFS path through libcephfs: fs write and read (src/paths/path_cephfs.c). */
+/** The CephFS path through libcephfs: fs write and read (src/paths/fs/path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs;
 
-/** The CephFS path's metadata workload, fs meta (src/paths/path_cephfs.c). */
+/** The CephFS path's metadata workload, fs meta (src/paths/fs/path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs_meta;
 
 /** fs write and read on a mounted directory: the kernel client, ceph-fuse
- *  or a local file system (src/paths/path_posix.c). */
+ *  or a local file system (src/paths/fs/path_posix.c). */
 extern const struct ccb_path_ops ccb_path_posix;
 
-/** fs meta on a mounted directory (src/paths/path_posix.c). */
+/** fs meta on a mounted directory (src/paths/fs/path_posix.c). */
 extern const struct ccb_path_ops ccb_path_posix_meta;
 
 /** The table of path @p name for a command of mode @p mode, or NULL
- *  (src/path_registry.c, like ccb_path_for(); the helpers below are src/path.c). */
+ *  (src/paths/registry.c, like ccb_path_for(); the helpers below are src/run/path.c). */
 const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
 
 /**
@@ -191,9 +192,6 @@ const struct ccb_command *ccb_path_commands(size_t i, size_t *n_paths);
 
 /** The table a run of @p ops's command with @p o goes through (see variant). */
 const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o);
-
-/** The bytes of one op of @p ops under @p o (its op_size_opt), 0 when it has none. */
-uint64_t ccb_path_op_bytes(const struct ccb_path_ops *ops, const struct ccb_opts *o);
 
 /** Queue depth of a run of @p ops with @p o: 1 for CCB_PATH_SYNC, else the path's rule. */
 uint64_t ccb_path_queue_depth(const struct ccb_path_ops *ops, const struct ccb_opts *o);

@@ -39,4 +39,11 @@ int ccb_redact_json(json_t *doc);
  */
 json_t *ccb_redact_argv(int argc, char *const *argv);
 
+/**
+ * ccb_redact_text() of @p buf, back into @p buf (truncated to @p len):
+ * the map and mount options a helper's message may repeat. Without memory
+ * for the copy, @p buf says the message was withheld.
+ */
+void ccb_redact_in_place(char *buf, size_t len);
+
 #endif

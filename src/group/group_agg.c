@@ -44,9 +44,9 @@ json_t *ccb_group_params(const struct ccb_opts *o, const char *command,
 		json_object_set_new(p, "stop", json_string("pass"));
 	}
 	/* Under the path's own option name, as group records have always had it. */
-	if (ops->op_size_opt)
-		json_object_set_new(p, ops->op_size_opt,
-		                    json_integer((json_int_t)ccb_path_op_bytes(ops, o)));
+	if (ops->op_size_name)
+		json_object_set_new(p, ops->op_size_name,
+		                    json_integer((json_int_t)o->op_size_bytes));
 	return p;
 }
 

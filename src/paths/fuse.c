@@ -4,7 +4,7 @@
  * helper serving it, unmounting and stopping it, the reason in its log,
  * and the shape of ccbench's own mount points under the state directory.
  */
-#include <ccbench/mountinfo.h>
+#include "mountinfo.h"
 #include <ccbench/undo.h>
 
 #include <errno.h>
@@ -19,20 +19,10 @@
 #include <unistd.h>
 
 #include "fuse.h"
-#include "map_util.h"
-
-/* The filesystem type mounted at @p dir ("fuse.rbd-fuse"), or "" when none. */
-void ccb_map_mount_type(const char *dir, char *type, size_t len)
-{
-	struct ccb_mountinfo mi;
-
-	type[0] = '\0';
-	if (ccb_mountinfo_at(dir, &mi) == 0)
-		snprintf(type, len, "%s", mi.fstype);
-}
+#include "child.h"
 
 /* True while @p pid is a live (not zombie) @p prog serving @p mountpoint. */
-bool ccb_map_is_our_fuse(pid_t pid, const char *prog, const char *mountpoint)
+bool ccb_fuse_is_ours(pid_t pid, const char *prog, const char *mountpoint)
 {
 	char path[64], buf[4096];
 	ssize_t n;
@@ -63,20 +53,20 @@ bool ccb_map_is_our_fuse(pid_t pid, const char *prog, const char *mountpoint)
 /* Unmount @p mountpoint if a file system of @p fstype ("fuse.rbd-fuse")
  * is mounted there, retrying for up to @p busy_msec while the loop device
  * (or a reader) lets go of a file. */
-int ccb_map_unmount_fuse(const char *mountpoint, const char *fstype, int busy_msec, char *msg,
-                         size_t msg_len)
+int ccb_fuse_unmount(const char *mountpoint, const char *fstype, int busy_msec, char *msg,
+                     size_t msg_len)
 {
 	char type[256];
 
 	for (int waited = 0;; waited += 100) {
-		ccb_map_mount_type(mountpoint, type, sizeof(type));
+		ccb_mountinfo_fstype(mountpoint, type, sizeof(type));
 		if (strcmp(type, fstype) != 0)
 			return 0;
 		if (umount2(mountpoint, 0) == 0)
 			return 0;
 		if (errno != EBUSY || waited >= busy_msec)
 			break;
-		ccb_map_sleep_msec(100);
+		ccb_sleep_msec(100);
 	}
 	int e = errno;
 	/* Busy for good (someone else holds a file open): detach it from the
@@ -97,8 +87,7 @@ int ccb_map_unmount_fuse(const char *mountpoint, const char *fstype, int busy_ms
  * does our close() of the device, in the kernel, where no signal ends
  * it. Killing our own read-only helper loses nothing: the fuse connection
  * aborts, the pending reads fail, and the close returns. */
-int ccb_map_stop_fuse(pid_t pid, const char *prog, bool child, const char *mountpoint,
-                      int grace_msec)
+int ccb_fuse_stop(pid_t pid, const char *prog, bool child, const char *mountpoint, int grace_msec)
 {
 	int term_at = grace_msec, kill_at = grace_msec + 3000, give_up = grace_msec + 5000;
 
@@ -108,7 +97,7 @@ int ccb_map_stop_fuse(pid_t pid, const char *prog, bool child, const char *mount
 			pid_t w = waitpid(pid, &st, WNOHANG);
 			if (w == pid || (w < 0 && errno == ECHILD))
 				return 0;
-		} else if (!ccb_map_is_our_fuse(pid, prog, mountpoint)) {
+		} else if (!ccb_fuse_is_ours(pid, prog, mountpoint)) {
 			return 0;
 		}
 		if (waited == term_at)
@@ -118,12 +107,12 @@ int ccb_map_stop_fuse(pid_t pid, const char *prog, bool child, const char *mount
 			        prog, (int)pid);
 			kill(pid, SIGKILL);
 		}
-		ccb_map_sleep_msec(50);
+		ccb_sleep_msec(50);
 	}
 	return -ETIMEDOUT;
 }
 
-void ccb_map_log_reason(const char *path, char *buf, size_t len)
+void ccb_fuse_log_reason(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;

@@ -2,7 +2,7 @@
  * /proc/self/mountinfo, parsed once per question: a mount's type, source
  * and options (see mountinfo.h).
  */
-#include <ccbench/mountinfo.h>
+#include "mountinfo.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -146,4 +146,14 @@ const char *ccb_mountinfo_option(const char *opts, const char *key, char *val, s
 		p += l + (p[l] == ',');
 	}
 	return found;
+}
+
+/* The file system type mounted at @p dir ("fuse.rbd-fuse"), or "" when none. */
+void ccb_mountinfo_fstype(const char *dir, char *type, size_t len)
+{
+	struct ccb_mountinfo mi;
+
+	type[0] = '\0';
+	if (ccb_mountinfo_at(dir, &mi) == 0)
+		snprintf(type, len, "%s", mi.fstype);
 }

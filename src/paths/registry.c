@@ -7,8 +7,11 @@
 #include <ccbench/cli.h>
 #include <ccbench/path.h>
 
+#include "fs/fs_commands.h"
+#include "krbd/krbd_commands.h"
 #include "null/path_null.h"
-#include "path_commands.h"
+#include "rados/rados_commands.h"
+#include "rbd/rbd_commands.h"
 
 #include <stdbool.h>
 #include <string.h>

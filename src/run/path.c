@@ -1,19 +1,12 @@
 /*
- * What every path's table answers through one function: op size, queue
- * depth, a target image, a temporary image. The paths call these too, so
+ * What every path's table answers through one function: queue depth, a
+ * target image, a temporary image. The paths call these too, so
  * this file sits below all of them; the list of the paths' tables is
- * path_registry.c, above them.
+ * src/paths/registry.c, above them.
  */
 #include <ccbench/path.h>
 
 #include <stdbool.h>
-
-uint64_t ccb_path_op_bytes(const struct ccb_path_ops *ops, const struct ccb_opts *o)
-{
-	const struct ccb_opt_desc *d = ops->op_size_opt ? ccb_opt_find(ops->op_size_opt) : NULL;
-
-	return d ? *(const uint64_t *)(const void *)((const char *)o + d->offset) : 0;
-}
 
 uint64_t ccb_path_queue_depth(const struct ccb_path_ops *ops, const struct ccb_opts *o)
 {

@@ -498,8 +498,8 @@ static int run_tradeoff(struct ccb_sweep_point *b, const char *image_spec, const
 	    ccb_cli_select(&t.cli, ccb_cli_sibling(&b->cli, "randread"), err, sizeof(err)) < 0)
 		return -EINVAL;
 	snprintf(size, sizeof(size), "%llu", (unsigned long long)io_bytes);
-	if (ccb_opt_set(&t.cli.opts, ccb_opt_find(t.cli.ops->op_size_opt), size, err, sizeof(err)) <
-	    0)
+	if (ccb_opt_set(&t.cli.opts, ccb_opt_find(t.cli.ops->op_size_name), size, err,
+	                sizeof(err)) < 0)
 		return -EINVAL;
 	if (image_spec)
 		ccb_path_set_target(t.cli.ops, &t.cli.opts, image_spec);

@@ -157,6 +157,9 @@ int ccb_sweep_build_point(const struct ccb_opts *base, const char *command, cons
 			snprintf(err, err_len, "%s: no such option", name);
 			return -EINVAL;
 		}
+		/* Another name of the op size counts as the one the command shows. */
+		if (ccb_opt_spelling(d, b->cli.cmd_mask))
+			d = ccb_opt_spelling(d, b->cli.cmd_mask);
 		if (b->share_image && is_layout_key(name)) {
 			target = &b->layout;
 			size_t l = strlen(b->layout_key);

@@ -15,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <ccbench/group.h>
+#include <ccbench/group_agg.h>
+#include <ccbench/group_cmd.h>
+#include <ccbench/group_member.h>
+#include <ccbench/group_store.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -298,6 +298,70 @@ static void test_extra_args(void **state)
 	args_free(a);
 }
 
+/*
+ * The op size is one value under three names (rados bench's -b, rbd
+ * bench's --io-size, dd's bs as --block-size): every workload takes each
+ * name, counts it under the one it shows, keeps that one's range, and
+ * without any takes that one's default.
+ */
+static void test_op_size_names(void **state)
+{
+	static const struct {
+		const char *words[2], *opt, *val, *shown;
+		uint64_t bytes;
+	} ok[] = {
+	    {{"rbd", "read"}, "-b", "4K", "io-size", 4096},
+	    {{"rbd", "read"}, "--block-size", "8K", "io-size", 8192},
+	    {{"krbd", "read"}, "--op-size", "16K", "io-size", 16384},
+	    {{"fs", "write"}, "-b", "1M", "block-size", 1 << 20},
+	    {{"fs", "meta"}, "--io-size", "8K", "block-size", 8192},
+	    {{"rados", "write"}, "--io-size", "4K", "op-size", 4096},
+	    {{"rados", "write"}, "--block-size", "2M", "op-size", 2 << 20},
+	};
+	static const struct {
+		const char *words[2];
+		uint64_t bytes;
+	} defaults[] = {
+	    {{"rados", "write"}, 4 << 20}, {{"rbd", "read"}, 65536},
+	    {{"krbd", "randread"}, 65536}, {{"fs", "write"}, 4 << 20},
+	    {{"null", "write"}, 4 << 20},
+	};
+	struct args *a;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		a = parse(ok[i].words[0], ok[i].words[1], ok[i].opt, ok[i].val, NULL);
+		expect_ok(a);
+		if (a->cli.opts.op_size_bytes != ok[i].bytes)
+			fail_msg("%s %s %s %s: %llu bytes", ok[i].words[0], ok[i].words[1],
+			         ok[i].opt, ok[i].val,
+			         (unsigned long long)a->cli.opts.op_size_bytes);
+		assert_true(ccb_opt_given(&a->cli.opts, ok[i].shown));
+		for (const char *const *n =
+		         (const char *const[]){"op-size", "io-size", "block-size", NULL};
+		     *n; n++)
+			if (strcmp(*n, ok[i].shown) != 0)
+				assert_false(ccb_opt_given(&a->cli.opts, *n));
+		args_free(a);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(defaults); i++) {
+		a = parse(defaults[i].words[0], defaults[i].words[1], NULL);
+		expect_ok(a);
+		assert_true(a->cli.opts.op_size_bytes == defaults[i].bytes);
+		args_free(a);
+	}
+	/* The shown name's range, named as the user spelled it. */
+	a = parse("rbd", "read", "-b", "256", NULL);
+	expect_err(a, "--op-size '256': out of range (512 to 1G)");
+	args_free(a);
+	a = parse("fs", "write", "--io-size", "1K", NULL);
+	expect_err(a, "--io-size '1K': out of range (4K to 1G)");
+	args_free(a);
+	a = parse("fs", "write", "--block-size", "1K", NULL);
+	expect_err(a, "--block-size '1K'");
+	args_free(a);
+}
+
 static void test_bad_options(void **state)
 {
 	struct args *a;
@@ -616,7 +680,7 @@ int main(void)
 	    cmocka_unit_test(test_help_version),   cmocka_unit_test(test_reparse),
 	    cmocka_unit_test(test_help_forms),     cmocka_unit_test(test_family_words),
 	    cmocka_unit_test(test_open_loop_cli),  cmocka_unit_test(test_command_after_bad_option),
-	    cmocka_unit_test(test_examples_parse),
+	    cmocka_unit_test(test_examples_parse), cmocka_unit_test(test_op_size_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

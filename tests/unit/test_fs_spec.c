@@ -12,7 +12,7 @@
 
 #include "ccbench/cli.h"
 #include "ccbench/options.h"
-#include "ccbench/path_cephfs.h"
+#include "../../src/paths/fs/path_cephfs.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -15,7 +15,10 @@
 #include <unistd.h>
 
 #include "ccbench/chart.h"
-#include "ccbench/group.h"
+#include "ccbench/group_agg.h"
+#include "ccbench/group_cmd.h"
+#include "ccbench/group_member.h"
+#include "ccbench/group_store.h"
 #include "ccbench/options.h"
 #include "ccbench/path.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests for src/paths/mapping.c, map_util.c, map_kernel.c, fs_mount.c and map_restore.c: the
+/* Unit tests for src/paths/mapping.c, child.c, map_kernel.c, fs_mount.c and map_restore.c: the
  * kernel map and mount options ccbench adds; the helper runner (pipes, own session, Ctrl-C, a
  * bound); and `restore` against hand-made records in a temporary state directory and a fake sysfs
  * tree, checking that nothing but ccbench's own is ever touched. */
@@ -29,6 +29,8 @@
 #include "ccbench/options.h"
 #include "ccbench/spawn.h"
 #include "ccbench/undo.h"
+
+#include "../../src/paths/child.h"
 
 #define V1   CCB_MONS_V1
 #define V2   CCB_MONS_V2
@@ -184,7 +186,7 @@ static void test_too_long(void **state)
 	assert_int_equal(ccb_map_kernel_options(big, V2, 16, false, &m), -ENAMETOOLONG);
 }
 
-/* ---- ccb_map_run_cmd ----------------------------------------------------- */
+/* ---- ccb_child_run ----------------------------------------------------- */
 
 extern char **environ;
 
@@ -194,7 +196,7 @@ static void test_run_cmd_captures_output(void **state)
 	char out[64], err[64];
 
 	(void)state;
-	assert_int_equal(ccb_map_run_cmd(argv, environ, out, sizeof(out), err, sizeof(err)), 3);
+	assert_int_equal(ccb_child_run(argv, environ, out, sizeof(out), err, sizeof(err)), 3);
 	assert_string_equal(out, "hello");
 	assert_string_equal(err, "oops");
 }
@@ -209,7 +211,7 @@ static void test_run_cmd_big_output_does_not_block(void **state)
 	char out[16], err[16];
 
 	(void)state;
-	assert_int_equal(ccb_map_run_cmd(argv, environ, out, sizeof(out), err, sizeof(err)), 0);
+	assert_int_equal(ccb_child_run(argv, environ, out, sizeof(out), err, sizeof(err)), 0);
 	assert_string_equal(out, "xxxxxxxxxxxxxxx");
 	assert_string_equal(err, "yyyyyyyyyyyyyyy");
 }
@@ -220,7 +222,7 @@ static void test_run_cmd_says_exec_failed(void **state)
 	char out[64], err[128];
 
 	(void)state;
-	assert_int_equal(ccb_map_run_cmd(argv, environ, out, sizeof(out), err, sizeof(err)), 127);
+	assert_int_equal(ccb_child_run(argv, environ, out, sizeof(out), err, sizeof(err)), 127);
 	assert_string_equal(out, "");
 	assert_non_null(strstr(err, "exec failed"));
 }
@@ -248,7 +250,7 @@ static void test_run_cmd_without_writable_tmp(void **state)
 			_exit(77);
 		if (mount("ro", "/tmp", "tmpfs", MS_RDONLY, NULL) < 0)
 			_exit(77);
-		r = ccb_map_run_cmd(argv, environ, out, sizeof(out), err, sizeof(err));
+		r = ccb_child_run(argv, environ, out, sizeof(out), err, sizeof(err));
 		if (r != 0 || strcmp(out, "ran") != 0) {
 			fprintf(stderr, "run_cmd with read-only /tmp: %d, out '%s', err '%s'\n", r,
 			        out, err);
@@ -273,13 +275,13 @@ static void test_run_cmd_own_session_and_ctrl_c(void **state)
 	uint64_t t0;
 
 	(void)state;
-	assert_int_equal(ccb_map_run_cmd(sid, environ, out, sizeof(out), err, sizeof(err)), 0);
+	assert_int_equal(ccb_child_run(sid, environ, out, sizeof(out), err, sizeof(err)), 0);
 	snprintf(mine, sizeof(mine), "%d", (int)getsid(0));
 	assert_string_not_equal(out, mine);
 
 	ccb_signal_pending = SIGINT;
 	t0 = ccb_now_nsec();
-	assert_int_equal(ccb_map_run_cmd(sleeper, environ, out, sizeof(out), err, sizeof(err)),
+	assert_int_equal(ccb_child_run(sleeper, environ, out, sizeof(out), err, sizeof(err)),
 	                 128 + SIGTERM);
 	assert_true(ccb_now_nsec() - t0 < 10000000000ull);
 	ccb_signal_pending = 0;
@@ -696,8 +698,7 @@ static void test_run_cmd_bounded(void **state)
 
 	(void)state;
 	assert_int_equal(
-	    ccb_map_run_cmd_bounded(argv, NULL, 300, out, sizeof(out), errtxt, sizeof(errtxt)),
-	    124);
+	    ccb_child_run_bounded(argv, NULL, 300, out, sizeof(out), errtxt, sizeof(errtxt)), 124);
 	assert_string_equal(out, "started");
 	/* The bound and the 2 s it gives the pipes, not the 30 s sleep. */
 	assert_true(ccb_now_nsec() - t0 < 5000000000ull);
@@ -713,8 +714,7 @@ static void test_run_cmd_reaps_within_its_bound(void **state)
 
 	(void)state;
 	assert_int_equal(
-	    ccb_map_run_cmd_bounded(argv, NULL, 300, out, sizeof(out), errtxt, sizeof(errtxt)),
-	    124);
+	    ccb_child_run_bounded(argv, NULL, 300, out, sizeof(out), errtxt, sizeof(errtxt)), 124);
 	assert_true(ccb_now_nsec() - t0 < 5000000000ull);
 }
 

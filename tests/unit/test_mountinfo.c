@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ccbench/mountinfo.h"
+#include "../../src/paths/mountinfo.h"
 
 static void test_parse_ceph_fuse(void **state)
 {

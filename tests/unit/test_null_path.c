@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,55 @@ static void test_null_read(void **state)
 	json_decref(res);
 }
 
+/*
+ * It takes the engine's options and the output's, nothing of a cluster:
+ * a conf, a pool, a group or an OSD delay is bad input (main: exit 2),
+ * refused by the checks before anything would connect or be read.
+ */
+static void test_null_own_options(void **state)
+{
+	static const char *const refused[][4] = {
+	    {"--osd-latency", "5ms", "--osd-latency"}, {"--group", "g", "--group"},
+	    {"-c", "/etc/ceph/ceph.conf", "--conf"},   {"-p", "rbd", "--pool"},
+	    {"--run-name", "r1", "--run-name"},        {"--object-size", "4M", "--object-size"},
+	};
+	static const char *const taken[] = {"-t",        "--clients",    "-b",
+	                                    "--io-size", "--block-size", "-d",
+	                                    "--total",   "--rate",       "--until-steady"};
+	static const char *const taken_val[] = {"4",  "2",  "4K",  "8K",   "16K",
+	                                        "1s", "1M", "100", "bw:5%"};
+	const struct ccb_command *c = ccb_cli_command_find("null write");
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char *argv[] = {
+		    "ccbench", "null", "write", (char *)refused[i][0], (char *)refused[i][1], NULL};
+		struct ccb_cli cli;
+
+		assert_int_equal(ccb_cli_parse(5, argv, &cli, err, sizeof(err)), 0);
+		assert_int_equal(ccb_cli_validate(&cli, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, refused[i][2]) || !strstr(err, "not an option of this command"))
+			fail_msg("null write %s %s: \"%s\"", refused[i][0], refused[i][1], err);
+	}
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+		char *argv[] = {"ccbench", "null", "write", (char *)taken[i], (char *)taken_val[i],
+		                NULL};
+		struct ccb_cli cli;
+
+		assert_int_equal(ccb_cli_parse(5, argv, &cli, err, sizeof(err)), 0);
+		if (ccb_cli_validate(&cli, err, sizeof(err)) != 0)
+			fail_msg("null write %s %s: %s", taken[i], taken_val[i], err);
+	}
+	/* Its help offers the engine's options, not the cluster's. */
+	assert_non_null(c);
+	assert_true(c->mask & CCB_CMD_ENGINE);
+	assert_false(c->mask & (CCB_CMD_CONN | CCB_CMD_RADOS));
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
+		if ((d->cmds & c->mask) && !(d->cmds & (CCB_CMD_ENGINE | CCB_CMD_OUTPUT)))
+			fail_msg("null write takes --%s", d->name);
+}
+
 /* The registry finds it by name, whatever the mode. */
 static void test_null_registry(void **state)
 {
@@ -84,6 +134,7 @@ int main(void)
 	    cmocka_unit_test(test_null_write),
 	    cmocka_unit_test(test_null_read),
 	    cmocka_unit_test(test_null_registry),
+	    cmocka_unit_test(test_null_own_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

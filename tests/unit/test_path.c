@@ -59,7 +59,7 @@ static void test_commands_name_their_table(void **state)
 		assert_ptr_equal(ccb_path_find(c.path, c.mode), c.ops);
 		assert_non_null(c.ops->validate);
 		assert_true(c.cmd_mask & c.ops->cmd_bit);
-		d = ccb_opt_find(c.ops->op_size_opt);
+		d = ccb_opt_find(c.ops->op_size_name);
 		assert_non_null(d);
 		assert_int_equal(d->type, CCB_OPT_BYTES);
 		assert_true(d->cmds & c.cmd_mask);
@@ -82,7 +82,8 @@ static void test_other_commands_have_none(void **state)
 	}
 }
 
-/* The op size, whatever the path calls it, in one name. */
+/* The op size, whatever the path calls it, is one value: each of its
+ * names sets it, and each path shows it under the name it gives it. */
 static void test_op_bytes(void **state)
 {
 	struct ccb_opts o;
@@ -90,13 +91,16 @@ static void test_op_bytes(void **state)
 	(void)state;
 	ccb_opts_defaults(&o);
 	set_ok(&o, "op-size", "8K");
+	assert_int_equal(o.op_size_bytes, 8192);
 	set_ok(&o, "io-size", "16K");
+	assert_int_equal(o.op_size_bytes, 16384);
 	set_ok(&o, "block-size", "32K");
-	assert_int_equal(ccb_path_op_bytes(&ccb_path_rados, &o), 8192);
-	assert_int_equal(ccb_path_op_bytes(&ccb_path_rbd, &o), 16384);
-	assert_int_equal(ccb_path_op_bytes(&ccb_path_krbd, &o), 16384);
-	assert_int_equal(ccb_path_op_bytes(&ccb_path_cephfs, &o), 32768);
-	assert_int_equal(ccb_path_op_bytes(&ccb_path_cephfs_meta, &o), 32768);
+	assert_int_equal(o.op_size_bytes, 32768);
+	assert_string_equal(ccb_path_rados.op_size_name, "op-size");
+	assert_string_equal(ccb_path_rbd.op_size_name, "io-size");
+	assert_string_equal(ccb_path_krbd.op_size_name, "io-size");
+	assert_string_equal(ccb_path_cephfs.op_size_name, "block-size");
+	assert_string_equal(ccb_path_cephfs_meta.op_size_name, "block-size");
 }
 
 /* fs calls block: depth 1 whatever -t says; krbd's buffered reads are one
@@ -258,7 +262,7 @@ static void test_fs_variant(void **state)
 			         ops ? ops->name : "(none)");
 		assert_ptr_equal(ccb_path_find(ops->name, c.mode), ops);
 		assert_int_equal(ops->cmd_bit, c.ops->cmd_bit);
-		assert_string_equal(ops->op_size_opt, c.ops->op_size_opt);
+		assert_string_equal(ops->op_size_name, c.ops->op_size_name);
 		assert_int_equal(ops->flags, c.ops->flags);
 	}
 	assert_null(ccb_path_for(NULL, NULL));

@@ -22,7 +22,7 @@
 #include <ccbench/clock.h>
 #include <ccbench/hist.h>
 #include <ccbench/path.h>
-#include <ccbench/path_cephfs.h>
+#include "path_cephfs.h"
 #include <ccbench/result.h>
 
 #include <errno.h>

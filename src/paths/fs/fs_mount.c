@@ -26,7 +26,6 @@
 #include <ccbench/redact.h>
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
-#include <ccbench/mapping.h>
 #include <ccbench/spawn.h>
 #include <ccbench/undo.h>
 
@@ -45,7 +44,8 @@
 
 #include <ccbench/fs_mount.h>
 #include "../fuse.h"
-#include "../map_util.h"
+#include "../child.h"
+#include "../mountinfo.h"
 
 /* EBUSY is retried this long before an unmount is forced. */
 #define BUSY_MSEC 1000
@@ -102,9 +102,9 @@ int ccb_fsmount_available(const char *via, char *err, size_t err_len)
 			snprintf(err, err_len, "--mount-via kernel: %s", why);
 			return -EINVAL;
 		}
-		if (!ccb_map_in_path("mount") ||
-		    (access("/sbin/mount.ceph", X_OK) < 0 &&
-		     access("/usr/sbin/mount.ceph", X_OK) < 0 && !ccb_map_in_path("mount.ceph"))) {
+		if (!ccb_program_in_path("mount") || (access("/sbin/mount.ceph", X_OK) < 0 &&
+		                                      access("/usr/sbin/mount.ceph", X_OK) < 0 &&
+		                                      !ccb_program_in_path("mount.ceph"))) {
 			snprintf(err, err_len,
 			         "--mount-via kernel: mount(8) or mount.ceph not found (install "
 			         "mount and ceph-common)");
@@ -112,7 +112,7 @@ int ccb_fsmount_available(const char *via, char *err, size_t err_len)
 		}
 		return 0;
 	}
-	if (!ccb_map_in_path("ceph-fuse")) {
+	if (!ccb_program_in_path("ceph-fuse")) {
 		snprintf(err, err_len,
 		         "--mount-via fuse: ceph-fuse is not in PATH (install the "
 		         "ceph-fuse package)");
@@ -183,7 +183,7 @@ static int umount_bounded(const char *mp, int flags, unsigned msec)
 			return -errno;
 		if (waited >= msec)
 			break;
-		ccb_map_sleep_msec(20);
+		ccb_sleep_msec(20);
 	}
 	/* Stuck: killed (it dies once the kernel lets it go) and reaped if
 	 * it goes at once; otherwise named and left, never waited for. */
@@ -198,7 +198,7 @@ static bool still_mounted(enum ccb_fsmount_via via, const char *mp)
 {
 	char type[256];
 
-	ccb_map_mount_type(mp, type, sizeof(type));
+	ccb_mountinfo_fstype(mp, type, sizeof(type));
 	return strcmp(type, ccb_fsmount_fstype(via)) == 0;
 }
 
@@ -250,7 +250,7 @@ int ccb_fsmount_unmount_at(enum ccb_fsmount_via via, const char *mp, pid_t pid, 
 		}
 		if (r != -EBUSY || waited >= BUSY_MSEC)
 			break;
-		ccb_map_sleep_msec(100);
+		ccb_sleep_msec(100);
 	}
 	if (r == -EBUSY && still_mounted(via, mp)) {
 		/* Held open (a reader stuck in a request, or someone else): the
@@ -258,7 +258,7 @@ int ccb_fsmount_unmount_at(enum ccb_fsmount_via via, const char *mp, pid_t pid, 
 		 * requests fail once it is gone. Then the mount is detached and
 		 * goes when its last user lets go. */
 		if (fuse && pid > 0)
-			ccb_map_stop_fuse(pid, "ceph-fuse", child, mp, 0);
+			ccb_fuse_stop(pid, "ceph-fuse", child, mp, 0);
 		else if (!fuse)
 			umount_bounded(mp, MNT_FORCE, bound_msec);
 		r = still_mounted(via, mp) ? umount_bounded(mp, MNT_DETACH, bound_msec) : 0;
@@ -276,7 +276,7 @@ int ccb_fsmount_unmount_at(enum ccb_fsmount_via via, const char *mp, pid_t pid, 
 	}
 	/* ceph-fuse exits once unmounted; one that does not is stopped. */
 	if (fuse && pid > 0 &&
-	    ccb_map_stop_fuse(pid, "ceph-fuse", child, mp, was_mounted ? 5000 : 0) < 0) {
+	    ccb_fuse_stop(pid, "ceph-fuse", child, mp, was_mounted ? 5000 : 0) < 0) {
 		snprintf(msg, msg_len, "ceph-fuse (pid %d) did not exit after unmount of %s",
 		         (int)pid, mp);
 		return -ETIMEDOUT;
@@ -322,7 +322,7 @@ static int mount_fuse(const struct ccb_opts *o, struct ccb_fsmount *m, int handl
 	char confbuf[PATH_MAX];
 	const char *conf = ccb_cluster_conf_path(o, confbuf, sizeof(confbuf));
 	char *argv[8] = {"ceph-fuse", "-f", "-c", (char *)conf};
-	char **env = ccb_map_child_env(o);
+	char **env = ccb_child_env(o);
 	uint64_t limit_msec = o->connect_timeout_usec / 1000 + 5000;
 	int n = 4, logfd, st;
 	pid_t pid;
@@ -342,12 +342,12 @@ static int mount_fuse(const struct ccb_opts *o, struct ccb_fsmount *m, int handl
 		int r = -errno;
 
 		snprintf(err, err_len, "create %s: %s", m->log, strerror(errno));
-		ccb_map_free_env(env);
+		ccb_child_env_free(env);
 		return r;
 	}
 	m->log_made = true;
 	pid = ccb_spawn(argv, env, logfd, logfd);
-	ccb_map_free_env(env);
+	ccb_child_env_free(env);
 	close(logfd);
 	if (pid < 0) {
 		snprintf(err, err_len, "fork ceph-fuse: %s", strerror((int)-pid));
@@ -360,12 +360,12 @@ static int mount_fuse(const struct ccb_opts *o, struct ccb_fsmount *m, int handl
 
 		if (waitpid(pid, &st, WNOHANG) == pid) {
 			m->pid = 0;
-			ccb_map_log_reason(m->log, why, sizeof(why));
+			ccb_fuse_log_reason(m->log, why, sizeof(why));
 			snprintf(err, err_len, "ceph-fuse -c %s %s: exited with %d%s%s", conf,
 			         m->mountpoint,
 			         WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
 			         why[0] ? ": " : "", why);
-			ccb_map_redact_in_place(err, err_len); /* its log may echo -o */
+			ccb_redact_in_place(err, err_len); /* its log may echo -o */
 			return -EIO;
 		}
 		if (still_mounted(CCB_FSMOUNT_FUSE, m->mountpoint))
@@ -376,30 +376,29 @@ static int mount_fuse(const struct ccb_opts *o, struct ccb_fsmount *m, int handl
 			return -EINTR;
 		}
 		if (waited >= limit_msec) {
-			ccb_map_log_reason(m->log, why, sizeof(why));
+			ccb_fuse_log_reason(m->log, why, sizeof(why));
 			snprintf(err, err_len,
 			         "ceph-fuse %s: not mounted after %.1f s (--connect-timeout)%s%s",
 			         m->mountpoint, (double)waited / 1000, why[0] ? ": " : "", why);
-			ccb_map_redact_in_place(err, err_len);
+			ccb_redact_in_place(err, err_len);
 			return -ETIMEDOUT;
 		}
-		ccb_map_sleep_msec(50);
+		ccb_sleep_msec(50);
 	}
 }
 
 static int mount_kernel(const struct ccb_opts *o, struct ccb_fsmount *m, char *err, size_t err_len)
 {
 	char *argv[] = {"mount", "-t", "ceph", "-o", m->options, ":/", m->mountpoint, NULL};
-	char **env = ccb_map_child_env(o);
+	char **env = ccb_child_env(o);
 	char out[512], errtxt[512];
 	uint64_t limit_msec = o->connect_timeout_usec / 1000 + 5000;
 	int st;
 
 	if (!env)
 		return -ENOMEM;
-	st = ccb_map_run_cmd_bounded(argv, env, limit_msec, out, sizeof(out), errtxt,
-	                             sizeof(errtxt));
-	ccb_map_free_env(env);
+	st = ccb_child_run_bounded(argv, env, limit_msec, out, sizeof(out), errtxt, sizeof(errtxt));
+	ccb_child_env_free(env);
 	if (st == 0 && still_mounted(CCB_FSMOUNT_KERNEL, m->mountpoint))
 		return 0;
 	char *ropts = ccb_redact_text(m->options);
@@ -409,7 +408,7 @@ static int mount_kernel(const struct ccb_opts *o, struct ccb_fsmount *m, char *e
 	         errtxt[0] || out[0] ? ": " : "", errtxt[0] ? errtxt : out);
 	/* --mount-options may carry a secret=; mount(8) may echo it. */
 	free(ropts);
-	ccb_map_redact_in_place(err, err_len);
+	ccb_redact_in_place(err, err_len);
 	return st < 0 ? st : st == 124 ? -ETIMEDOUT : -EIO;
 }
 

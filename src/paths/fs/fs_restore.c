@@ -54,7 +54,7 @@ int ccb_fsmount_restore(const json_t *rec, char *msg, size_t msg_len)
 	if (lstat(mp, &st) == 0 && !S_ISDIR(st.st_mode))
 		return invalid(msg, msg_len, "fs_mount", "mountpoint is not a directory:", mp);
 	/* Only the ceph-fuse that still serves this mount point is ours. */
-	if (v != CCB_FSMOUNT_FUSE || !ccb_map_is_our_fuse((pid_t)pid, "ceph-fuse", mp))
+	if (v != CCB_FSMOUNT_FUSE || !ccb_fuse_is_ours((pid_t)pid, "ceph-fuse", mp))
 		pid = 0;
 	cid = json_string_value(json_object_get(rec, "client_id"));
 	r = ccb_fsmount_unmount_at(v, mp, (pid_t)pid, false, SETTLE_MSEC,

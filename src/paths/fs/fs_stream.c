@@ -34,7 +34,7 @@
 
 #include <ccbench/clock.h>
 #include <ccbench/path.h>
-#include <ccbench/path_cephfs.h>
+#include "path_cephfs.h"
 #include <ccbench/stats.h>
 
 #include <errno.h>

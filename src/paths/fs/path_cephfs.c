@@ -14,7 +14,7 @@
 #include "path_cephfs_int.h"
 
 #include <ccbench/path.h>
-#include <ccbench/path_cephfs.h>
+#include "path_cephfs.h"
 #include <ccbench/steady.h>
 
 #include <string.h>
@@ -82,7 +82,7 @@ const struct ccb_path_ops ccb_path_cephfs = {
     .name = "cephfs",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES,
     .cmd_bit = CCB_CMD_FS,
-    .op_size_opt = "block-size",
+    .op_size_name = "block-size",
     .variant = fs_variant,
     .validate = ccb_fs_validate,
     .estimate_bytes = ccb_fs_estimate_bytes,
@@ -98,7 +98,7 @@ const struct ccb_path_ops ccb_path_cephfs_meta = {
     .name = "cephfs",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES | CCB_PATH_PHASED,
     .cmd_bit = CCB_CMD_FS,
-    .op_size_opt = "block-size",
+    .op_size_name = "block-size",
     .variant = fs_variant,
     .validate = ccb_fs_validate,
     .prepare = meta_prepare,

@@ -22,7 +22,7 @@
 #include "path_cephfs_int.h"
 
 #include <ccbench/cluster.h>
-#include <ccbench/path_cephfs.h>
+#include "path_cephfs.h"
 #include <ccbench/units.h>
 
 #include <cephfs/libcephfs.h>
@@ -167,9 +167,9 @@ int ccb_fs_mount_rules(const struct ccb_opts *o, char *err, size_t err_len)
 		         "libcephfs has no page cache to bypass");
 		return -EINVAL;
 	}
-	if (o->direct && o->block_size_bytes % 4096) {
+	if (o->direct && o->op_size_bytes % 4096) {
 		snprintf(err, err_len, "--block-size %llu: --direct needs a multiple of 4096 bytes",
-		         (unsigned long long)o->block_size_bytes);
+		         (unsigned long long)o->op_size_bytes);
 		return -EINVAL;
 	}
 	if (o->mount) {
@@ -195,8 +195,8 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 
 	if (ccb_fs_spec_parse(o->files_spec, &spec, err, err_len) < 0)
 		return -EINVAL;
-	if (o->block_size_bytes > o->file_size_bytes) {
-		ccb_format_bytes(o->block_size_bytes, a, sizeof(a));
+	if (o->op_size_bytes > o->file_size_bytes) {
+		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
 		ccb_format_bytes(o->file_size_bytes, b, sizeof(b));
 		snprintf(err, err_len, "--block-size %s: larger than --file-size %s", a, b);
 		return -EINVAL;

@@ -43,9 +43,9 @@
 #include "path_posix_int.h"
 
 #include <ccbench/cluster.h>
-#include <ccbench/mountinfo.h>
+#include "../mountinfo.h"
 #include <ccbench/path.h>
-#include <ccbench/path_cephfs.h>
+#include "path_cephfs.h"
 #include <ccbench/units.h>
 
 #include <dirent.h>
@@ -555,7 +555,7 @@ const struct ccb_path_ops ccb_path_posix = {
     .name = "posix",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES,
     .cmd_bit = CCB_CMD_FS,
-    .op_size_opt = "block-size",
+    .op_size_name = "block-size",
     .validate = px_validate,
     .needs_cluster = px_needs_cluster,
     .estimate_bytes = ccb_fs_estimate_bytes,
@@ -571,7 +571,7 @@ const struct ccb_path_ops ccb_path_posix_meta = {
     .name = "posix",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES | CCB_PATH_PHASED,
     .cmd_bit = CCB_CMD_FS,
-    .op_size_opt = "block-size",
+    .op_size_name = "block-size",
     .validate = px_validate,
     .needs_cluster = px_needs_cluster,
     .prepare = px_meta_prepare,

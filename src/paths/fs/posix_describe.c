@@ -10,7 +10,7 @@
 #define _FILE_OFFSET_BITS 64
 
 #include <ccbench/cluster.h>
-#include <ccbench/mountinfo.h>
+#include "../mountinfo.h"
 #include "path_posix_int.h"
 
 #include <stdio.h>

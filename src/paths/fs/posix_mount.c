@@ -15,7 +15,7 @@
 #include <ccbench/fs_mount.h>
 #include "path_posix_int.h"
 
-#include <ccbench/mountinfo.h>
+#include "../mountinfo.h"
 #include <ccbench/path.h>
 
 #include <errno.h>

@@ -165,8 +165,8 @@ int ccb_krbd_check_device(struct ccb_run *run, struct krun *kr)
 		        b);
 		return -EINVAL;
 	}
-	if (o->direct && (o->io_size_bytes % kr->lbs || o->offset_bytes % kr->lbs)) {
-		ccb_format_bytes(o->io_size_bytes, a, sizeof(a));
+	if (o->direct && (o->op_size_bytes % kr->lbs || o->offset_bytes % kr->lbs)) {
+		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
 		fprintf(stderr,
 		        "ccbench: --direct: --io-size %s and --offset %" PRIu64
 		        " must be multiples of the logical block size of %s (%" PRIu64 ")\n",

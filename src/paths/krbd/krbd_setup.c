@@ -67,9 +67,9 @@ int ccb_krbd_validate(const struct ccb_opts *o, char *err, size_t err_len)
 		    (unsigned long long)o->queue_depth);
 		return -EINVAL;
 	}
-	if (o->direct && o->io_size_bytes % 512) {
+	if (o->direct && o->op_size_bytes % 512) {
 		snprintf(err, err_len, "--io-size %llu: --direct needs a multiple of 512 bytes",
-		         (unsigned long long)o->io_size_bytes);
+		         (unsigned long long)o->op_size_bytes);
 		return -EINVAL;
 	}
 	return 0;

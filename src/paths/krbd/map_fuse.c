@@ -6,7 +6,7 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
-#include <ccbench/mountinfo.h>
+#include "../mountinfo.h"
 #include <ccbench/spawn.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
@@ -42,12 +42,12 @@ static int undo_fuse(void *arg)
 	 * waiting on rbd-fuse: waiting more for the file is waiting for them.
 	 * Detach the mount lazily and end rbd-fuse at once instead. */
 	int wait_msec = m->detach_stuck ? 0 : SETTLE_MSEC;
-	int r = ccb_map_unmount_fuse(m->mountpoint, "fuse.rbd-fuse", wait_msec, msg, sizeof(msg));
+	int r = ccb_fuse_unmount(m->mountpoint, "fuse.rbd-fuse", wait_msec, msg, sizeof(msg));
 
 	if (msg[0])
 		fprintf(stderr, "ccbench: %s\n", msg);
 	if (m->fuse_pid > 0) {
-		int s = ccb_map_stop_fuse(m->fuse_pid, "rbd-fuse", true, m->mountpoint, wait_msec);
+		int s = ccb_fuse_stop(m->fuse_pid, "rbd-fuse", true, m->mountpoint, wait_msec);
 		if (s < 0) {
 			fprintf(stderr,
 			        "ccbench: rbd-fuse (pid %d) did not exit after unmount of %s\n",
@@ -89,7 +89,7 @@ static int undo_loop(void *arg)
 	 * follows does not find the file busy. */
 	snprintf(attr, sizeof(attr), "%s/block/%s/loop/backing_file", ccb_sysfs_root(), m->dev + 5);
 	for (int waited = 0; waited < SETTLE_MSEC && stat(attr, &st) == 0; waited += 20)
-		ccb_map_sleep_msec(20);
+		ccb_sleep_msec(20);
 	m->detach_stuck = stat(attr, &st) == 0;
 	return r;
 }
@@ -114,7 +114,7 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 	argv[argc++] = m->mountpoint;
 	argv[argc++] = "-f";
 	argv[argc] = NULL;
-	char **env = ccb_map_child_env(o);
+	char **env = ccb_child_env(o);
 	uint64_t limit_msec = o->connect_timeout_usec / 1000 + 5000;
 	struct stat st;
 	int logfd, r;
@@ -128,12 +128,12 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 	if (logfd < 0) {
 		r = -errno;
 		snprintf(err, err_len, "create %s: %s", m->fuse_log, strerror(errno));
-		ccb_map_free_env(env);
+		ccb_child_env_free(env);
 		return r;
 	}
 	m->log_made = true;
 	pid = ccb_spawn(argv, env, logfd, logfd);
-	ccb_map_free_env(env);
+	ccb_child_env_free(env);
 	if (logfd >= 0)
 		close(logfd);
 	if (pid < 0) {
@@ -147,7 +147,7 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 
 		if (waitpid(pid, &status, WNOHANG) == pid) {
 			m->fuse_pid = 0;
-			ccb_map_log_reason(m->fuse_log, why, sizeof(why));
+			ccb_fuse_log_reason(m->fuse_log, why, sizeof(why));
 			/* A crash dump's last line says nothing useful; the cause
 			 * of the one crash known here does. */
 			if (pool_opt && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV)
@@ -162,7 +162,7 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 			         why[0] ? ": " : "", why);
 			return -EIO;
 		}
-		ccb_map_mount_type(m->mountpoint, type, sizeof(type));
+		ccb_mountinfo_fstype(m->mountpoint, type, sizeof(type));
 		if (strcmp(type, "fuse.rbd-fuse") == 0 && stat(m->backing, &st) == 0) {
 			if (!S_ISREG(st.st_mode)) {
 				snprintf(err, err_len, "%s: not a regular file", m->backing);
@@ -179,7 +179,7 @@ static int start_fuse(const struct ccb_opts *o, struct ccb_mapping *m, char *err
 			         (double)waited / 1000);
 			return r;
 		}
-		ccb_map_sleep_msec(50);
+		ccb_sleep_msec(50);
 	}
 }
 
@@ -262,7 +262,7 @@ int ccb_map_do_fuse_loop(const struct ccb_opts *o, struct ccb_mapping *m, char *
 	if (!mkdtemp(m->mountpoint)) {
 		r = -errno;
 		snprintf(err, err_len, "mkdtemp %s: %s", m->mountpoint, strerror(errno));
-		ccb_map_free_mapping(m);
+		ccb_mapping_free(m);
 		return r;
 	}
 	if (snprintf(m->fuse_log, sizeof(m->fuse_log), "%s.log", m->mountpoint) >=
@@ -271,14 +271,14 @@ int ccb_map_do_fuse_loop(const struct ccb_opts *o, struct ccb_mapping *m, char *
 	        (int)sizeof(m->backing)) {
 		snprintf(err, err_len, "%s: path too long", m->mountpoint);
 		rmdir(m->mountpoint);
-		ccb_map_free_mapping(m);
+		ccb_mapping_free(m);
 		return -ENAMETOOLONG;
 	}
 	/* This entry owns the mapping: it is the last to unwind. */
 	snprintf(what, sizeof(what), "unmount rbd-fuse at %s and stop it", m->mountpoint);
 	rec = json_pack("{s:s, s:s, s:s, s:i}", "kind", "fuse", "mountpoint", m->mountpoint, "log",
 	                m->fuse_log, "pid", 0);
-	h = ccb_undo_push_state(what, undo_fuse, m, ccb_map_free_mapping, rec);
+	h = ccb_undo_push_state(what, undo_fuse, m, ccb_mapping_free, rec);
 	if (h < 0) {
 		snprintf(err, err_len, "record the fuse mount in %s: %s", dir, strerror(-h));
 		return h;

@@ -7,7 +7,7 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
-#include <ccbench/mountinfo.h>
+#include "../mountinfo.h"
 #include <ccbench/release.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
@@ -92,7 +92,7 @@ static int undo_krbd(void *arg)
 		r = ccb_map_rbd_remove(id, msg, sizeof(msg));
 		if (r != -EBUSY || waited >= SETTLE_MSEC)
 			break;
-		ccb_map_sleep_msec(100);
+		ccb_sleep_msec(100);
 	}
 	if (r < 0)
 		fprintf(stderr, "ccbench: %s\n", msg);
@@ -136,16 +136,16 @@ int ccb_map_mons_msgr(rados_t cl)
 int ccb_map_rbd_cli_version(const struct ccb_opts *o, char *version, size_t len)
 {
 	char *argv[] = {"rbd", "--version", NULL}, out[256], errtxt[256], name[32];
-	char **env = ccb_map_child_env(o);
+	char **env = ccb_child_env(o);
 	int st;
 
 	version[0] = '\0';
 	if (!env)
 		return -ENOMEM;
 	/* Local: `rbd --version` reads no conf and talks to nobody. */
-	st = ccb_map_run_cmd_bounded(argv, env, RBD_VERSION_MSEC, out, sizeof(out), errtxt,
-	                             sizeof(errtxt));
-	ccb_map_free_env(env);
+	st = ccb_child_run_bounded(argv, env, RBD_VERSION_MSEC, out, sizeof(out), errtxt,
+	                           sizeof(errtxt));
+	ccb_child_env_free(env);
 	if (st != 0)
 		return st < 0 ? st : -EIO;
 	return ccb_release_parse(out, version, len, name, sizeof(name));
@@ -430,7 +430,7 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	snprintf(spec, sizeof(spec), "%s/%s", m->pool, m->image);
 	/* ccb_map_choose() refused a key already; never on rbd's argv. */
 	if (ccb_map_options_check(o->map_options, err, err_len) < 0) {
-		ccb_map_free_mapping(m);
+		ccb_mapping_free(m);
 		return -EINVAL;
 	}
 	/* Its default ms_mode depends on its release. */
@@ -440,7 +440,7 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 		         "--map-options: too long (at most %zu bytes with what "
 		         "ccbench adds)",
 		         sizeof(m->options) - 1);
-		ccb_map_free_mapping(m);
+		ccb_mapping_free(m);
 		return -EINVAL;
 	}
 	argv[n++] = "rbd";
@@ -460,13 +460,13 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	before_n =
 	    ccb_sysfs_rbd_find(ccb_sysfs_root(), m->pool, m->image, "-", before, MAX_SAME_IMAGE);
 	if (before_n < 0) {
-		ccb_map_free_mapping(m);
+		ccb_mapping_free(m);
 		return before_n;
 	}
 	if (before_n > MAX_SAME_IMAGE) {
 		snprintf(err, err_len, "%s is mapped %d times already; unmap some first", spec,
 		         before_n);
-		ccb_map_free_mapping(m);
+		ccb_mapping_free(m);
 		return -EBUSY;
 	}
 	pre = json_array();
@@ -475,22 +475,21 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	snprintf(what, sizeof(what), "unmap %s", spec);
 	rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "kind", "krbd_map", "pool", m->pool,
 	                "image", m->image, "snap", "-", "dev", "", "preexisting", pre);
-	h = ccb_undo_push_state(what, undo_krbd, m, ccb_map_free_mapping, rec);
+	h = ccb_undo_push_state(what, undo_krbd, m, ccb_mapping_free, rec);
 	if (h < 0) {
 		snprintf(err, err_len, "record the mapping in %s: %s", ccb_undo_state_dir(),
 		         strerror(-h));
 		return h;
 	}
-	env = ccb_map_child_env(o);
+	env = ccb_child_env(o);
 	if (!env)
 		return -ENOMEM;
 	/* The CLI connects and reads the image (our timeouts, in CEPH_ARGS);
 	 * then the driver connects on its own (mount_timeout, 60 s by
 	 * default) and reads the header. */
 	bound_msec = 2 * (o->connect_timeout_usec / 1000) + o->op_timeout_usec / 1000 + 65000;
-	st = ccb_map_run_cmd_bounded(argv, env, bound_msec, out, sizeof(out), errtxt,
-	                             sizeof(errtxt));
-	ccb_map_free_env(env);
+	st = ccb_child_run_bounded(argv, env, bound_msec, out, sizeof(out), errtxt, sizeof(errtxt));
+	ccb_child_env_free(env);
 	if (st == 0 && ccb_map_parse_numbered(out, "/dev/rbd", &id) &&
 	    ccb_sysfs_rbd_maps(ccb_sysfs_root(), id, m->pool, m->image, "-")) {
 		snprintf(m->dev, sizeof(m->dev), "/dev/rbd%u", id);
@@ -516,6 +515,6 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 	                     : "failed",
 	         note);
 	free(ropts);
-	ccb_map_redact_in_place(err, err_len);
+	ccb_redact_in_place(err, err_len);
 	return st < 0 ? st : st == 124 ? -ETIMEDOUT : -EIO;
 }

@@ -120,7 +120,7 @@ static int restore_loop(const json_t *rec, char *msg, size_t msg_len)
 	close(fd);
 	for (int waited = 0; r == 0 && waited < SETTLE_MSEC && access(attr, F_OK) == 0;
 	     waited += 20)
-		ccb_map_sleep_msec(20);
+		ccb_sleep_msec(20);
 	return r;
 }
 
@@ -144,13 +144,13 @@ static int restore_fuse(const json_t *rec, char *msg, size_t msg_len)
 		return invalid(msg, msg_len, "fuse", "pid is not a process id:", "pid");
 	if (lstat(mp, &st) == 0 && !S_ISDIR(st.st_mode))
 		return invalid(msg, msg_len, "fuse", "mountpoint is not a directory:", mp);
-	r = ccb_map_unmount_fuse(mp, "fuse.rbd-fuse", SETTLE_MSEC, umsg, sizeof(umsg));
+	r = ccb_fuse_unmount(mp, "fuse.rbd-fuse", SETTLE_MSEC, umsg, sizeof(umsg));
 	if (r < 0) {
 		snprintf(msg, msg_len, "%s", umsg);
 		return r;
 	}
-	if (ccb_map_is_our_fuse((pid_t)pid, "rbd-fuse", mp) &&
-	    ccb_map_stop_fuse((pid_t)pid, "rbd-fuse", false, mp, SETTLE_MSEC) < 0) {
+	if (ccb_fuse_is_ours((pid_t)pid, "rbd-fuse", mp) &&
+	    ccb_fuse_stop((pid_t)pid, "rbd-fuse", false, mp, SETTLE_MSEC) < 0) {
 		snprintf(msg, msg_len, "rbd-fuse (pid %d) did not exit after unmount of %s",
 		         (int)pid, mp);
 		return -ETIMEDOUT;

@@ -24,7 +24,7 @@
  * retries "V1_BANNER" until it gives up after about a minute).
  *
  * This file chooses the way and maps through it: it sits above map_fuse.c
- * and map_kernel.c (the two ways) and map_util.c (child processes, the
+ * and map_kernel.c (the two ways) and child.c (child processes, the
  * state directory), which all three call; map_restore.c (the crash
  * restore) sits above them all.
  */
@@ -61,7 +61,7 @@ static bool kernel_available(char *why, size_t len)
 		         strerror(errno));
 		return false;
 	}
-	if (!ccb_map_in_path("rbd")) {
+	if (!ccb_program_in_path("rbd")) {
 		snprintf(why, len, "the rbd command is not in PATH (install ceph-common)");
 		return false;
 	}
@@ -70,7 +70,7 @@ static bool kernel_available(char *why, size_t len)
 
 static bool fuse_loop_available(char *why, size_t len)
 {
-	if (!ccb_map_in_path("rbd-fuse")) {
+	if (!ccb_program_in_path("rbd-fuse")) {
 		snprintf(why, len, "rbd-fuse is not in PATH (install the rbd-fuse package)");
 		return false;
 	}

@@ -3,7 +3,7 @@
  * ccb_map()), map_fuse.c (fuse-loop), map_kernel.c (the kernel driver) and
  * map_restore.c (undoing a dead run's records). Each calls only down:
  * map_fuse.c and map_kernel.c on the helpers every path that starts a
- * child or mounts a fuse file system shares (../map_util.h, ../fuse.h);
+ * child or mounts a fuse file system shares (../child.h, ../fuse.h);
  * mapping.c (the dispatcher) on those; map_restore.c, which undoes what
  * all of them made, at the top.
  */
@@ -13,7 +13,7 @@
 #include <ccbench/mapping.h>
 
 #include "../fuse.h"
-#include "../map_util.h"
+#include "../child.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,5 +35,8 @@ int ccb_map_rbd_remove(unsigned id, char *msg, size_t msg_len);
  *  is refused (ccb_map_options_check()), never put on rbd's argv. */
 int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons, char *err,
                       size_t err_len);
+
+/** Close a mapping's descriptors and free it (the undo entry that owns it frees it so). */
+void ccb_mapping_free(void *arg);
 
 #endif

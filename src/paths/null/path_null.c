@@ -56,8 +56,8 @@ static void null_client_close(struct ccb_client *cl)
 
 const struct ccb_path_ops ccb_path_null = {
     .name = "null",
-    .cmd_bit = CCB_CMD_RADOS,
-    .op_size_opt = "op-size",
+    .cmd_bit = CCB_CMD_ENGINE,
+    .op_size_name = "op-size",
     .needs_cluster = null_needs_cluster,
     .prepare = null_prepare,
     .client_open = null_client_open,
@@ -66,10 +66,11 @@ const struct ccb_path_ops ccb_path_null = {
     .client_close = null_client_close,
 };
 
-/* The rados path's options (-b, -t, --clients, -d, --total, and -c, which
- * it ignores) until a path's options live with it; needs_cluster says no,
- * so no conf is read. */
-#define NULL_MASK (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+/* The engine's options (-b, -t, --clients, -d, --total, --rate,
+ * --until-steady and their companions) and the output's, no others: a
+ * conf, a pool, a group or --osd-latency are refused (exit 2), since
+ * nothing here touches a cluster. */
+#define NULL_MASK (CCB_CMD_ENGINE | CCB_CMD_OUTPUT)
 
 const struct ccb_command ccb_null_commands[] = {
     {
@@ -83,8 +84,8 @@ const struct ccb_command ccb_null_commands[] = {
             "--op-size completes as it is submitted, --queue-depth in flight per client, for "
             "--duration or --total. Nothing is connected, written or read, and no conf file "
             "is needed; the rate is ccbench's own ceiling, the floor under every other "
-            "path's latency. The options of rados that name objects (-p, -N, --run-name) "
-            "are taken and ignored.",
+            "path's latency. It takes the engine's options and the output's; a cluster's "
+            "(-c, -p, --group, --osd-latency) are refused.",
         .example = "ccbench null write -d 1s -b 4K -t 16",
     },
     {

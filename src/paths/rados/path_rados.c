@@ -544,7 +544,7 @@ static uint64_t rados_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mod
 const struct ccb_path_ops ccb_path_rados = {
     .name = "rados",
     .cmd_bit = CCB_CMD_RADOS,
-    .op_size_opt = "op-size",
+    .op_size_name = "op-size",
     .validate = rados_validate,
     .estimate_bytes = rados_estimate_bytes,
     .prepare = rados_prepare,

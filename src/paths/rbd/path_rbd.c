@@ -371,7 +371,7 @@ static uint64_t rbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, si
 		uint64_t n = lib && trig > 0        ? (uint64_t)trig
 		             : o->readahead_trigger ? o->readahead_trigger
 		                                    : 10;
-		uint64_t op = run->op_bytes ? run->op_bytes : o->io_size_bytes;
+		uint64_t op = run->op_bytes ? run->op_bytes : o->op_size_bytes;
 		char ob[32], rest[128];
 
 		ccb_format_bytes(op, ob, sizeof(ob));
@@ -387,7 +387,7 @@ const struct ccb_path_ops ccb_path_rbd = {
     .name = "librbd",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_TEMP_IMAGE,
     .cmd_bit = CCB_CMD_RBD,
-    .op_size_opt = "io-size",
+    .op_size_name = "io-size",
     .target_opt = "image",
     .has_target = rbd_has_target,
     .validate = ccb_rbd_validate,
@@ -417,7 +417,7 @@ int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)
 	run.command = "rbd read";
 	run.mode = CCB_MODE_SEQ;
 	run.n_clients = 1;
-	run.op_bytes = ccb_path_op_bytes(&ccb_path_rbd, o);
+	run.op_bytes = o->op_size_bytes;
 	pthread_mutex_init(&run.reason_lock, NULL);
 	r = ccb_rbd_prepare(&run);
 	rr = run.path_data;

@@ -102,8 +102,8 @@ int ccb_rbd_validate(const struct ccb_opts *o, char *err, size_t err_len)
 		         b);
 		return -EINVAL;
 	}
-	if (!o->image && o->io_size_bytes > o->image_size_bytes) {
-		ccb_format_bytes(o->io_size_bytes, a, sizeof(a));
+	if (!o->image && o->op_size_bytes > o->image_size_bytes) {
+		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
 		ccb_format_bytes(o->image_size_bytes, b, sizeof(b));
 		snprintf(err, err_len, "--io-size %s: larger than the image (--size %s)", a, b);
 		return -EINVAL;

@@ -51,4 +51,7 @@ int ccb_mountinfo_at(const char *mountpoint, struct ccb_mountinfo *mi);
  */
 const char *ccb_mountinfo_option(const char *opts, const char *key, char *val, size_t val_len);
 
+/** The type of the file system mounted at @p dir ("fuse.rbd-fuse"), "" when none. */
+void ccb_mountinfo_fstype(const char *dir, char *type, size_t len);
+
 #endif

@@ -1,15 +1,14 @@
 /*
- * What the ways of mapping and mounting share, below all of them: sleeping,
- * finding a program, the environment of the ceph tools ccbench starts and
- * running them (bounded, through pipes), freeing a mapping. The state
- * directory's checks are undo_state.c's (ccb_undo_state_dir_ready()). mapping.c (the dispatcher),
- * map_fuse.c, map_kernel.c, fs_mount.c and map_restore.c call down into it; it calls none of them,
- * so each reads top-down.
+ * The helper programs krbd and the CephFS mounts start (rbd, rbd-fuse,
+ * ceph-fuse, mount), below both: finding one, its environment, running it
+ * to its end within a bound through pipes, and the short sleeps of their
+ * polls. The state directory's checks are undo_state.c's
+ * (ccb_undo_state_dir_ready()). It calls none of its callers, so each
+ * reads top-down.
  */
 #include <ccbench/redact.h>
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
-#include <ccbench/mapping.h>
 #include <ccbench/spawn.h>
 #include <ccbench/undo.h>
 
@@ -26,11 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "map_util.h"
+#include "child.h"
 
 extern char **environ;
 
-void ccb_map_sleep_msec(long ms)
+void ccb_sleep_msec(long ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 
@@ -38,7 +37,7 @@ void ccb_map_sleep_msec(long ms)
 }
 
 /* True when @p prog is an executable in $PATH. */
-bool ccb_map_in_path(const char *prog)
+bool ccb_program_in_path(const char *prog)
 {
 	const char *path = getenv("PATH");
 	char buf[PATH_MAX];
@@ -65,7 +64,7 @@ bool ccb_map_in_path(const char *prog)
  * entity, keyring and -o settings only through CEPH_ARGS). Built before
  * fork, since the child may only make async-signal-safe calls.
  */
-char **ccb_map_child_env(const struct ccb_opts *o)
+char **ccb_child_env(const struct ccb_opts *o)
 {
 	size_t n = 0, len = 1;
 	const char *old = getenv("CEPH_ARGS");
@@ -120,7 +119,7 @@ char **ccb_map_child_env(const struct ccb_opts *o)
 	return env;
 }
 
-void ccb_map_free_env(char **env)
+void ccb_child_env_free(char **env)
 {
 	size_t n = 0;
 
@@ -153,11 +152,11 @@ static bool drain_fd(int fd, char *buf, size_t len, size_t *used)
 	return true;
 }
 
-int ccb_map_run_cmd(char *const argv[], char **env, char *out, size_t out_len, char *errtxt,
-                    size_t errtxt_len)
+int ccb_child_run(char *const argv[], char **env, char *out, size_t out_len, char *errtxt,
+                  size_t errtxt_len)
 {
-	return ccb_map_run_cmd_bounded(argv, env, CCB_MAP_CMD_MSEC, out, out_len, errtxt,
-	                               errtxt_len);
+	return ccb_child_run_bounded(argv, env, CCB_CHILD_RUN_MSEC, out, out_len, errtxt,
+	                             errtxt_len);
 }
 
 /* After Ctrl-C, how long a command has to stop on SIGTERM before SIGKILL. */
@@ -166,8 +165,8 @@ int ccb_map_run_cmd(char *const argv[], char **env, char *out, size_t out_len, c
  * D state, where even SIGKILL waits) may hold them open. */
 #define KILL_GRACE_NSEC 2000000000ull
 
-int ccb_map_run_cmd_bounded(char *const argv[], char **env, uint64_t limit_msec, char *out,
-                            size_t out_len, char *errtxt, size_t errtxt_len)
+int ccb_child_run_bounded(char *const argv[], char **env, uint64_t limit_msec, char *out,
+                          size_t out_len, char *errtxt, size_t errtxt_len)
 {
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, st = 0, r;
 	size_t used[2] = {0, 0};
@@ -177,7 +176,7 @@ int ccb_map_run_cmd_bounded(char *const argv[], char **env, uint64_t limit_msec,
 	pid_t pid;
 
 	if (!limit_msec)
-		limit_msec = CCB_MAP_CMD_MSEC;
+		limit_msec = CCB_CHILD_RUN_MSEC;
 	if (out && out_len)
 		out[0] = '\0';
 	if (errtxt && errtxt_len)
@@ -291,26 +290,4 @@ out:
 			close(pe[i]);
 	}
 	return r;
-}
-
-void ccb_map_redact_in_place(char *buf, size_t len)
-{
-	char *red = ccb_redact_text(buf);
-
-	/* Without memory for the copy, nothing of it is shown. */
-	snprintf(buf, len, "%s", red ? red : "(message withheld: out of memory)");
-	free(red);
-}
-
-/* ---- a mapping ----------------------------------------------------------- */
-
-void ccb_map_free_mapping(void *arg)
-{
-	struct ccb_mapping *m = arg;
-
-	if (m->loop_fd >= 0)
-		close(m->loop_fd);
-	if (m->backing_fd >= 0)
-		close(m->backing_fd);
-	free(m);
 }

@@ -1,0 +1,87 @@
+/*
+ * The rbd path's command rows (rbd read|randread|write|randwrite|rw): its
+ * registry row in src/paths/registry.c names them, and src/cli.c lists
+ * them in the registry's order. What the rows say is rendered as the help,
+ * the man page, the completion and docs/commands.md.
+ */
+#include <ccbench/cli.h>
+#include <ccbench/path.h>
+
+#include "rbd_commands.h"
+
+/* Defaults that differ by command, and how a default reads where no value
+ * says it (see struct ccb_command). */
+static const char *const rbd_defaults[] = {"queue-depth", "1",   "pool", "rbd",
+                                           "io-size",     "64K", NULL};
+static const char *const image_notes[] = {"duration", "one pass over the image", NULL};
+
+#define RBD_MASK (CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT)
+
+const struct ccb_command ccb_rbd_commands[] = {
+    {
+        .name = "rbd read",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_SEQ,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "sequential reads of an image through librbd",
+        .description =
+            "Reads an image in order through librbd, by default at depth 1 like dd or a "
+            "booting VM. Without --image it creates a temporary image (--size, --order or "
+            "--object-size, striping, features), fills it with data and removes it at the end "
+            "unless --keep; --image POOL/NAME reads an existing image, opened read-only. The "
+            "readahead and cache options set librbd's rbd_readahead_* and rbd_cache_*; the "
+            "values librbd really used are read back into the result.",
+        .example = "ccbench rbd read --size 1G --readahead 4M --sim-osd-latency 2ms",
+    },
+    {
+        .name = "rbd randread",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_RAND,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "random reads of an image through librbd",
+        .description = "Reads an image at random offsets through librbd; the image is made "
+                       "or named as for rbd read.",
+        .example = "ccbench rbd randread --image rbd/vm1 -t 32 --io-size 4K -d 30s",
+    },
+    {
+        .name = "rbd write",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_WRITE,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "sequential writes through librbd",
+        .description = "Writes an image in order through librbd: a temporary image, or an "
+                       "existing --image only with --allow-write-existing.",
+        .example = "ccbench rbd write --order 22 --io-size 4M -t 16 --total 4G",
+    },
+    {
+        .name = "rbd randwrite",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_RANDWRITE,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "random writes through librbd",
+        .description = "Writes an image at random offsets through librbd; the image is made "
+                       "or named as for rbd write.",
+        .example = "ccbench rbd randwrite --io-size 4K -t 32 -d 30s",
+    },
+    {
+        .name = "rbd rw",
+        .ops = &ccb_path_rbd,
+        .mask = RBD_MASK,
+        .mode = CCB_MODE_RW,
+        .defaults = rbd_defaults,
+        .default_notes = image_notes,
+        .summary = "mixed reads and writes (--rw-mix-read, --pattern)",
+        .description = "Mixes reads and writes through librbd: --rw-mix-read percent of the "
+                       "I/Os read, at --pattern seq or rand offsets.",
+        .example = "ccbench rbd rw --pattern rand --rw-mix-read 70 -t 8 -d 30s",
+    },
+    {0},
+};
