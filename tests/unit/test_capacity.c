@@ -282,7 +282,8 @@ static void test_explain_limits(void **state)
 	json_object_set_new(json_object_get(lim, "issuer_lag_us"), "p99", json_real(30000));
 	ex = ccb_explain_capacity(doc);
 	s = json_dumps(ex, 0);
-	assert_non_null(strstr(s, "the client set the capacity"));
+	assert_non_null(strstr(s, "the client lagged at 216 ops/s"));
+	assert_non_null(strstr(s, "simulated latency set the capacity"));
 	assert_true(ccb_explain_has(ex, "distrust", NULL));
 	free(s);
 	json_decref(ex);
