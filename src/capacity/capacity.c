@@ -292,12 +292,25 @@ static void search(struct search *s, json_t *doc, double probe_ops_s)
 	const char *ended = "";
 	size_t i;
 
+	uint64_t min_samples = 0;
+
+	for (unsigned k = 0; k < s->slo.n; k++)
+		if (ccb_slo_samples_needed(s->slo.terms[k].q) > min_samples)
+			min_samples = ccb_slo_samples_needed(s->slo.terms[k].q);
 	ccb_cap_search_init(&cs, probe_ops_s * CCB_CAP_START_SHARE,
 	                    (double)s->base.precision_centipct / 1e4, (unsigned)s->base.max_steps);
 	while ((rate = ccb_cap_search_next(&cs)) > 0) {
 		const char *phase = ccb_cap_phase_name(ccb_cap_search_phase(&cs));
 
 		rate = round(rate * 1000) / 1000; /* as --rate takes it */
+		/* Below the rate whose step holds enough samples for the SLO's
+		 * percentile, a step's p99 is its slowest op or two: no figure
+		 * to search by. */
+		if (ccb_cap_search_phase(&cs) == CCB_CAP_DOWN &&
+		    rate * (double)s->base.step_time_usec / 1e6 < (double)min_samples) {
+			ended = "the next rate down is too low for the SLO's percentile in one step";
+			break;
+		}
 
 		if (step(s, phase, rate, &pass) != 0) {
 			/* A failed step (an error, an abort) is no figure for the
@@ -307,7 +320,7 @@ static void search(struct search *s, json_t *doc, double probe_ops_s)
 		}
 		ccb_cap_search_record(&cs, rate, pass);
 	}
-	if (rate <= 0)
+	if (rate <= 0 && !ended[0])
 		ended = cs.lo == 0                                   ? "no rate met the SLO"
 		        : cs.hi && cs.hi / cs.lo - 1 <= cs.precision ? "precision reached"
 		        : cs.steps >= cs.max_steps                   ? "--max-steps reached"

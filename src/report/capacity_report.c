@@ -212,7 +212,10 @@ int ccb_capacity_render_svg(const json_t *doc, FILE *out)
 	enum { NL = sizeof(lines) / sizeof(lines[0]) };
 	double *buf = calloc(n * (NL + 1) + 1, sizeof(double));
 	double **order = calloc(n + 1, sizeof(double *));
-	struct ccb_chart_series se[NL];
+	struct ccb_chart_series se[NL + 1];
+	/* The probe: the closed loop's point at the same depth, on the same axes. */
+	const json_t *probe = json_object_get(doc, "probe");
+	double probe_x = ccb_report_num(probe, "ops_s"), probe_y = lat(probe, "latency_us", "p99") / 1e3;
 	struct ccb_chart_line hl[4], vl[2];
 	char hlab[4][96], vlab[2][64], title[300], wl[128], sl[128];
 	size_t nh = 0, nv = 0;
@@ -251,6 +254,8 @@ int ccb_capacity_render_svg(const json_t *doc, FILE *out)
 	for (size_t k = 0; k < NL; k++)
 		se[k] = (struct ccb_chart_series){
 		    .label = lines[k].label, .x = xs, .y = ys + k * (m + 1), .n = m};
+	se[NL] = (struct ccb_chart_series){
+	    .label = "closed loop p99 (probe)", .x = &probe_x, .y = &probe_y, .n = probe ? 1 : 0};
 	json_array_foreach(json_object_get(json_object_get(doc, "slo"), "terms"), i, term)
 	{
 		if (nh == 4)
@@ -283,7 +288,7 @@ int ccb_capacity_render_svg(const json_t *doc, FILE *out)
 	    .x_title = "achieved rate (ops/s)",
 	    .y_title = "latency (ms, log)",
 	    .series = se,
-	    .n_series = NL,
+	    .n_series = NL + 1,
 	    .y_log10 = true,
 	    .hlines = hl,
 	    .n_hlines = nh,
