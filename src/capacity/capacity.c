@@ -308,7 +308,8 @@ static void search(struct search *s, json_t *doc, double probe_ops_s)
 		 * to search by. */
 		if (ccb_cap_search_phase(&cs) == CCB_CAP_DOWN &&
 		    rate * (double)s->base.step_time_usec / 1e6 < (double)min_samples) {
-			ended = "the next rate down is too low for the SLO's percentile in one step";
+			ended =
+			    "the next rate down is too low for the SLO's percentile in one step";
 			break;
 		}
 

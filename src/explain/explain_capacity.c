@@ -98,13 +98,13 @@ static void why_limit(json_t *list, const char *kind, const json_t *lim, const j
 	/* The client's own delay is said first, and the limit after it: a
 	 * loaded client host lags while the cluster still sets the figure. */
 	if (lag > lag_max)
-		ccb_explain_add(list, kind, "distrust",
-		                json_pack("{s:f, s:f}", "issuer_lag_p99_us", lag, "target_ops_s",
-		                          target),
-		                "the client lagged at %.4g ops/s: its issuer lag p99 was %.3g ms (ops "
-		                "submitted late with a slot free), so %s may be the client's, not the "
-		                "cluster's",
-		                target, lag / 1e3, what);
+		ccb_explain_add(
+		    list, kind, "distrust",
+		    json_pack("{s:f, s:f}", "issuer_lag_p99_us", lag, "target_ops_s", target),
+		    "the client lagged at %.4g ops/s: its issuer lag p99 was %.3g ms (ops "
+		    "submitted late with a slot free), so %s may be the client's, not the "
+		    "cluster's",
+		    target, lag / 1e3, what);
 	if ((cpu = has_warn(lex, "client-cpu"))) {
 		ccb_explain_add(list, kind, "distrust", json_pack("{s:f}", "target_ops_s", target),
 		                "the client set %s: its CPU at %.4g ops/s (%s); not the cluster's "

@@ -215,7 +215,8 @@ int ccb_capacity_render_svg(const json_t *doc, FILE *out)
 	struct ccb_chart_series se[NL + 1];
 	/* The probe: the closed loop's point at the same depth, on the same axes. */
 	const json_t *probe = json_object_get(doc, "probe");
-	double probe_x = ccb_report_num(probe, "ops_s"), probe_y = lat(probe, "latency_us", "p99") / 1e3;
+	double probe_x = ccb_report_num(probe, "ops_s"),
+	       probe_y = lat(probe, "latency_us", "p99") / 1e3;
 	struct ccb_chart_line hl[4], vl[2];
 	char hlab[4][96], vlab[2][64], title[300], wl[128], sl[128];
 	size_t nh = 0, nv = 0;

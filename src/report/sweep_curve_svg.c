@@ -52,7 +52,8 @@ int ccb_sweep_render_curve_svg(const json_t *doc, FILE *out)
 		goto out;
 	json_array_foreach(points, i, p)
 	{
-		if (!json_integer_value(json_object_get(json_object_get(p, "aggregate"), "runs_ok")))
+		if (!json_integer_value(
+		        json_object_get(json_object_get(p, "aggregate"), "runs_ok")))
 			continue;
 		v[m].in_flight = param(doc, p, "clients", 1) * param(doc, p, "queue-depth", 1);
 		v[m].ops_s = ccb_sweep_agg(p, "iops", "mean");

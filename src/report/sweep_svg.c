@@ -55,8 +55,7 @@ static json_t *index_of(const json_t *list)
 
 int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 {
-	if (strcmp(ccb_sweep_str_or(
-	               json_object_get(json_object_get(doc, "config"), "chart"), ""),
+	if (strcmp(ccb_sweep_str_or(json_object_get(json_object_get(doc, "config"), "chart"), ""),
 	           "latency") == 0)
 		return ccb_sweep_render_curve_svg(doc, out);
 

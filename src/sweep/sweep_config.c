@@ -29,7 +29,7 @@ static bool key_allowed(const char *k)
 {
 	static const char *const keys[] = {"name",     "description",   "command", "params",
 	                                   "matrix",   "path_params",   "repeat",  "repeat_until",
-	                                   "tradeoff", "tradeoff_runs", "runners",  "chart"};
+	                                   "tradeoff", "tradeoff_runs", "runners", "chart"};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(k, keys[i]) == 0)
 			return true;

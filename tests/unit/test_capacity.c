@@ -309,6 +309,37 @@ static void test_explain_limits(void **state)
 	json_decref(doc);
 }
 
+/* A plain --rate run not held: by how much, and the limit (explain.c's list). */
+static void test_explain_open_loop(void **state)
+{
+	json_t *r = json_pack(
+	    "{s:{s:f, s:f, s:f, s:f, s:I, s:s, s:{s:f}, s:{s:f}, s:{s:f}}, s:{s:I, s:[s]}}",
+	    "open_loop", "target_ops_s", 400.0, "achieved_ops_s", 190.0, "late", 500.0, "dropped",
+	    20.0, "max_in_flight", (json_int_t)4, "verdict", "not held", "response_time_us", "p99",
+	    900000.0, "service_time_us", "p99", 45000.0, "issuer_lag_us", "p99", 100.0,
+	    "parameters", "clients", (json_int_t)1, "set", "ms_inject_delay_max=0.04");
+	json_t *ex;
+	char *s;
+	(void)state;
+
+	assert_non_null(r);
+	ex = ccb_explain(r, NULL);
+	s = json_dumps(ex, 0);
+	assert_non_null(strstr(s, "rate not held: achieved 190 of 400 ops/s (52 % short)"));
+	assert_non_null(strstr(s, "simulated latency set the rate: about 20 ms per op"));
+	assert_non_null(strstr(s, "= 200 ops/s"));
+	free(s);
+	json_decref(ex);
+	/* Held: nothing said. */
+	json_object_set_new(json_object_get(r, "open_loop"), "verdict", json_string("held"));
+	ex = ccb_explain(r, NULL);
+	s = json_dumps(ex, 0);
+	assert_null(strstr(s, "open-loop"));
+	free(s);
+	json_decref(ex);
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +349,7 @@ int main(void)
 	    cmocka_unit_test(test_slo_parse),
 	    cmocka_unit_test(test_views_and_explain),
 	    cmocka_unit_test(test_explain_limits),
+	    cmocka_unit_test(test_explain_open_loop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
