@@ -270,9 +270,10 @@ static int probe(struct search *s, json_t *doc, double *ops_s)
 	                    json_pack("{s:f, s:f, s:f, s:I, s:o, s:s}", "ops_s", *ops_s,
 	                              "bandwidth_mib_s", ccb_report_num(res, "bandwidth_mib_s"),
 	                              "seconds", ccb_report_num(res, "seconds"), "queue_depth",
-	                              (json_int_t)s->base.queue_depth, "latency_us",
-	                              pcts(json_object_get(res, "latency_us")), "status",
-	                              res ? ccb_report_str(res, "status") : "failed"));
+	                              (json_int_t)ccb_path_queue_depth(
+	                                  ccb_path_for(s->wcli->ops, &s->base), &s->base),
+	                              "latency_us", pcts(json_object_get(res, "latency_us")),
+	                              "status", res ? ccb_report_str(res, "status") : "failed"));
 	/* The releases, so that compare refuses a gate across them. */
 	if (json_object_get(res, "releases"))
 		json_object_set(doc, "releases", json_object_get(res, "releases"));
@@ -380,14 +381,15 @@ int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv)
 	}
 	s.steps = json_array();
 	snprintf(err, sizeof(err), "capacity %s", w.command);
-	doc = json_pack(
-	    "{s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:f, s:f, s:I, s:I, s:o}", "ccbench_version",
-	    CCB_VERSION, "kind", "capacity", "schema", 1, "command", err, "workload", w.command,
-	    "parameters", ccb_opts_to_json(&s.base, w.cmd_mask), "slo",
-	    ccb_slo_json(&s.slo, s.base.slo), "precision_pct",
-	    (double)s.base.precision_centipct / 100, "step_time_s",
-	    (double)s.base.step_time_usec / 1e6, "max_in_flight", (json_int_t)s.base.queue_depth,
-	    "clients", (json_int_t)s.base.clients, "steps", json_incref(s.steps));
+	doc = json_pack("{s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:f, s:f, s:I, s:I, s:o}",
+	                "ccbench_version", CCB_VERSION, "kind", "capacity", "schema", 1, "command",
+	                err, "workload", w.command, "parameters",
+	                ccb_opts_to_json(&s.base, w.cmd_mask), "slo",
+	                ccb_slo_json(&s.slo, s.base.slo), "precision_pct",
+	                (double)s.base.precision_centipct / 100, "step_time_s",
+	                (double)s.base.step_time_usec / 1e6, "max_in_flight",
+	                (json_int_t)ccb_path_queue_depth(ccb_path_for(w.ops, &s.base), &s.base),
+	                "clients", (json_int_t)s.base.clients, "steps", json_incref(s.steps));
 	if (!doc) {
 		json_decref(s.steps);
 		return 1;
