@@ -50,8 +50,10 @@ static void set_given(struct ccb_opts *o, const char *name, bool given)
 	o->given[ccb_opt_find(name) - ccb_opt_table] = given;
 }
 
-/* One point of the workload: at @p rate_ops_s (0: closed loop) for @p usec. */
-static int run_point(struct search *s, double rate_ops_s, uint64_t usec, json_t **res)
+/* One point of the workload: at @p rate_ops_s (0: closed loop, @p depth
+ * in flight per client, 0: as given) for @p usec. */
+static int run_point(struct search *s, double rate_ops_s, uint64_t depth, uint64_t usec,
+                     json_t **res)
 {
 	struct ccb_opts o = s->base;
 	char rate[48];
@@ -72,6 +74,8 @@ static int run_point(struct search *s, double rate_ops_s, uint64_t usec, json_t 
 		o.rate = rate;
 		set_given(&o, "rate", true);
 	}
+	if (depth)
+		o.queue_depth = depth;
 	o.duration_usec = usec;
 	set_given(&o, "duration", true);
 	return ccb_point_run(&pt, res);
@@ -146,7 +150,7 @@ static int step(struct search *s, const char *phase, double rate, bool *pass)
 	if (!s->base.quiet)
 		fprintf(stderr, "ccbench: capacity: step %u (%s): %.6g ops/s\n", index, phase,
 		        rate);
-	s->status = run_point(s, rate, s->base.step_time_usec, &res);
+	s->status = run_point(s, rate, 0, s->base.step_time_usec, &res);
 	j = step_json(s, index, phase, rate, s->status, res, (double)(ccb_now_nsec() - t0) / 1e9,
 	              pass);
 	if (j) {
@@ -251,29 +255,51 @@ static int inject_once(const struct ccb_opts *o)
 	return 0;
 }
 
-/* The closed-loop probe: its ops per second start the search. */
+/*
+ * The closed loop's curve, short runs at 1, 4, 16, ... in flight per
+ * client up to the depth given, the last of which (the probe) starts the
+ * search: the closed-loop points the chart draws beside the open-loop
+ * steps. Returns the last run's status.
+ */
 static int probe(struct search *s, json_t *doc, double *ops_s)
 {
 	uint64_t usec = s->base.step_time_usec / 4;
-	json_t *res = NULL;
-	int st;
+	uint64_t top = ccb_path_queue_depth(ccb_path_for(s->wcli->ops, &s->base), &s->base);
+	json_t *curve = json_array(), *res = NULL;
+	int st = 0;
 
 	usec = usec < PROBE_MIN_USEC   ? PROBE_MIN_USEC
 	       : usec > PROBE_MAX_USEC ? PROBE_MAX_USEC
 	                               : usec;
-	if (!s->base.quiet)
-		fprintf(stderr, "ccbench: capacity: closed-loop probe, %.1f s\n",
-		        (double)usec / 1e6);
-	st = run_point(s, 0, usec, &res);
+	json_object_set_new(doc, "closed_loop", curve);
+	for (uint64_t depth = 1;; depth = depth * 4 < top ? depth * 4 : top) {
+		bool last = depth >= top;
+
+		if (!s->base.quiet)
+			fprintf(
+			    stderr, "ccbench: capacity: closed loop, %llu in flight, %.1f s%s\n",
+			    (unsigned long long)depth, (double)(last ? usec : PROBE_MIN_USEC) / 1e6,
+			    last ? " (the probe)" : "");
+		json_decref(res);
+		res = NULL;
+		st = run_point(s, 0, depth, last ? usec : PROBE_MIN_USEC, &res);
+		json_array_append_new(curve,
+		                      json_pack("{s:I, s:f, s:o, s:s}", "in_flight",
+		                                (json_int_t)(depth * s->base.clients), "ops_s",
+		                                ccb_report_num(res, "iops"), "latency_us",
+		                                pcts(json_object_get(res, "latency_us")), "status",
+		                                res ? ccb_report_str(res, "status") : "failed"));
+		if (last || st != 0 || ccb_signal_pending)
+			break;
+	}
 	*ops_s = ccb_report_num(res, "iops");
 	json_object_set_new(doc, "probe",
 	                    json_pack("{s:f, s:f, s:f, s:I, s:o, s:s}", "ops_s", *ops_s,
 	                              "bandwidth_mib_s", ccb_report_num(res, "bandwidth_mib_s"),
 	                              "seconds", ccb_report_num(res, "seconds"), "queue_depth",
-	                              (json_int_t)ccb_path_queue_depth(
-	                                  ccb_path_for(s->wcli->ops, &s->base), &s->base),
-	                              "latency_us", pcts(json_object_get(res, "latency_us")),
-	                              "status", res ? ccb_report_str(res, "status") : "failed"));
+	                              (json_int_t)top, "latency_us",
+	                              pcts(json_object_get(res, "latency_us")), "status",
+	                              res ? ccb_report_str(res, "status") : "failed"));
 	/* The releases, so that compare refuses a gate across them. */
 	if (json_object_get(res, "releases"))
 		json_object_set(doc, "releases", json_object_get(res, "releases"));

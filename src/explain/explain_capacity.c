@@ -237,6 +237,24 @@ json_t *ccb_explain_capacity(const json_t *doc)
 	if (lim)
 		why_limit(list, "capacity-limit", lim, low, json_object_get(doc, "parameters"),
 		          slots, slo_us, "the capacity");
+	/* The headroom steps run below the capacity: one that failed there
+	 * says the curve does not repeat at this step time. */
+	json_array_foreach(steps, i, st)
+	{
+		if (strcmp(str_or(st, "phase", ""), "headroom") != 0 ||
+		    strcmp(str_or(st, "verdict", ""), "meets SLO") == 0 ||
+		    strcmp(str_or(st, "verdict", ""), "interrupted") == 0)
+			continue;
+		shortfall(st, sf, sizeof(sf));
+		ccb_explain_add(list, "capacity-noise", "warn",
+		                json_pack("{s:f}", "target_ops_s", num(st, "target_ops_s")),
+		                "at %.0f %% of the capacity (%.4g ops/s) the headroom step was %s: "
+		                "the curve does not repeat at this step time, so the capacity is "
+		                "not a figure to rely on (a longer --step-time, a quieter client)",
+		                cap > 0 ? num(st, "target_ops_s") / cap * 100 : 0,
+		                num(st, "target_ops_s"), sf);
+		break;
+	}
 	if (json_is_true(json_object_get(json_object_get(doc, "search"), "out_of_order")))
 		ccb_explain_add(
 		    list, "capacity-noise", "warn", NULL,

@@ -50,6 +50,12 @@ int ccb_capacity_doc_check(const json_t *doc, char *err, size_t err_len)
 		snprintf(err, err_len, "\"headroom\" is not a list of at most 4 entries");
 		return -EINVAL;
 	}
+	if (json_object_get(doc, "closed_loop") &&
+	    (!json_is_array(json_object_get(doc, "closed_loop")) ||
+	     json_array_size(json_object_get(doc, "closed_loop")) > 64)) {
+		snprintf(err, err_len, "\"closed_loop\" is not a list of at most 64 points");
+		return -EINVAL;
+	}
 	if (ex && !json_is_array(ex)) {
 		snprintf(err, err_len, "\"explain\" is not a list");
 		return -EINVAL;
@@ -102,6 +108,13 @@ int ccb_capacity_render_text(const json_t *doc, FILE *out)
 		    out, "%-18s closed loop, %.0f in flight per client: %.4g ops/s, p99 %s ms\n",
 		    "probe", ccb_report_num(probe, "queue_depth"), ccb_report_num(probe, "ops_s"),
 		    ms(lat(probe, "latency_us", "p99"), c, sizeof(c)));
+	json_array_foreach(json_object_get(doc, "closed_loop"), i, st)
+	{
+		snprintf(a, sizeof(a), "closed loop %.0f", ccb_report_num(st, "in_flight"));
+		fprintf(out, "%-18s %.4g ops/s, latency p50 %s p99 %s ms\n", a,
+		        ccb_report_num(st, "ops_s"), ms(lat(st, "latency_us", "p50"), c, sizeof(c)),
+		        ms(lat(st, "latency_us", "p99"), d, sizeof(d)));
+	}
 	if (json_is_object(knee))
 		fprintf(out, "%-18s %.4g ops/s (response p99 %s ms)\n", "knee",
 		        ccb_report_num(knee, "achieved_ops_s"),
@@ -213,10 +226,10 @@ int ccb_capacity_render_svg(const json_t *doc, FILE *out)
 	double *buf = calloc(n * (NL + 1) + 1, sizeof(double));
 	double **order = calloc(n + 1, sizeof(double *));
 	struct ccb_chart_series se[NL + 1];
-	/* The probe: the closed loop's point at the same depth, on the same axes. */
-	const json_t *probe = json_object_get(doc, "probe");
-	double probe_x = ccb_report_num(probe, "ops_s"),
-	       probe_y = lat(probe, "latency_us", "p99") / 1e3;
+	/* The closed loop's points (the probe's curve) on the same axes. */
+	const json_t *cl = json_object_get(doc, "closed_loop"), *cp;
+	size_t ncl = json_array_size(cl) < 16 ? json_array_size(cl) : 16;
+	double clx[16], cly[16];
 	struct ccb_chart_line hl[4], vl[2];
 	char hlab[4][96], vlab[2][64], title[300], wl[128], sl[128];
 	size_t nh = 0, nv = 0;
@@ -255,8 +268,13 @@ int ccb_capacity_render_svg(const json_t *doc, FILE *out)
 	for (size_t k = 0; k < NL; k++)
 		se[k] = (struct ccb_chart_series){
 		    .label = lines[k].label, .x = xs, .y = ys + k * (m + 1), .n = m};
+	for (i = 0; i < ncl; i++) {
+		cp = json_array_get(cl, i);
+		clx[i] = ccb_report_num(cp, "ops_s");
+		cly[i] = lat(cp, "latency_us", "p99") / 1e3;
+	}
 	se[NL] = (struct ccb_chart_series){
-	    .label = "closed loop p99 (probe)", .x = &probe_x, .y = &probe_y, .n = probe ? 1 : 0};
+	    .label = "closed loop p99 (1, 4, ... in flight)", .x = clx, .y = cly, .n = ncl};
 	json_array_foreach(json_object_get(json_object_get(doc, "slo"), "terms"), i, term)
 	{
 		if (nh == 4)

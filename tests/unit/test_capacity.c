@@ -237,6 +237,11 @@ static void test_views_and_explain(void **state)
 	assert_int_equal(ccb_capacity_doc_check(doc, err, sizeof(err)), 0);
 	ex = ccb_explain_capacity(doc);
 	json_object_set_new(doc, "explain", ex);
+	json_object_set_new(doc, "closed_loop",
+	                    json_pack("[{s:i, s:f, s:{s:f, s:f}}, {s:i, s:f, s:{s:f, s:f}}]",
+	                              "in_flight", 1, "ops_s", 45.0, "latency_us", "p50", 20000.0,
+	                              "p99", 40000.0, "in_flight", 4, "ops_s", 180.0, "latency_us",
+	                              "p50", 21000.0, "p99", 45000.0));
 	text = render(ccb_capacity_render_text, doc);
 	csv = render(ccb_capacity_render_csv, doc);
 	svg = render(ccb_capacity_render_svg, doc);
@@ -256,6 +261,9 @@ static void test_views_and_explain(void **state)
 	assert_non_null(strstr(svg, "SLO p99 &lt;= 200 ms"));
 	assert_non_null(strstr(svg, "capacity 199/s"));
 	assert_non_null(strstr(svg, ">1000</text>"));
+	/* The closed loop's points beside the open loop's, in the text too. */
+	assert_non_null(strstr(svg, "closed loop p99 (1, 4, ... in flight)"));
+	assert_non_null(strstr(text, "closed loop 4      180 ops/s, latency p50 21 p99 45 ms"));
 	/* compare's figures. */
 	assert_true(ccb_capacity_metric(doc, false, &failed) == 199 && !failed);
 	assert_true(ccb_capacity_metric(doc, true, &failed) == 60000 && !failed);
@@ -296,6 +304,17 @@ static void test_explain_limits(void **state)
 	ex = ccb_explain_capacity(doc);
 	s = json_dumps(ex, 0);
 	assert_non_null(strstr(s, "the OSD scheduler set the capacity: mClock"));
+	free(s);
+	json_decref(ex);
+	/* A headroom step that failed below the capacity: noise, said. */
+	json_object_set_new(json_array_get(json_object_get(doc, "steps"), 5), "verdict",
+	                    json_string("not carried"));
+	json_object_set_new(json_array_get(json_object_get(doc, "steps"), 5), "carried",
+	                    json_false());
+	ex = ccb_explain_capacity(doc);
+	s = json_dumps(ex, 0);
+	assert_non_null(strstr(s, "at 50 % of the capacity (99.5 ops/s) the headroom step was not "
+	                          "carried"));
 	free(s);
 	json_decref(ex);
 	/* Too few samples for the SLO's p99 at the capacity's step. */
