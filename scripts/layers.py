@@ -20,7 +20,7 @@ import sys
 LAYERS = [
     ("base", ["src/units.c", "src/clock.c", "src/host.c", "src/spawn.c", "src/redact.c", "src/escape.c",
               "src/undo*.c", "src/options*.c", "src/steady.c", "src/secret_opts.c",
-              "src/configs.c", "src/zerocopy*"]),
+              "src/configs.c", "src/zerocopy*", "src/slo.c"]),
     ("cluster", ["src/cluster/*"]),
     ("run", ["src/run/*"]),
     ("explain", ["src/explain/*"]),
@@ -30,7 +30,7 @@ LAYERS = [
     ("registry", ["src/paths/registry.c"]),
     ("command-line", ["src/cli.c", "src/help.c", "src/point.c"]),
     ("report", ["src/report/*"]),
-    ("sweep-group", ["src/sweep/*", "src/group/*"]),
+    ("sweep-group", ["src/sweep/*", "src/group/*", "src/capacity/*"]),
     ("front", ["src/restore.c", "src/gendoc.c"]),
 ]
 # Layers whose folders are siblings: none calls another.

@@ -66,6 +66,25 @@ static const struct ccb_command own_commands[] = {
         .example = "ccbench sweep quick -p rbd --json q.json --svg q.svg",
     },
     {
+        .name = "capacity",
+        .mask = CCB_CMD_CAPACITY | CCB_CMD_CONN | CCB_CMD_OUTPUT | CCB_CMD_WORKLOAD,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 2,
+        .args_help = "WORKLOAD",
+        .args_kind = CCB_ARG_COMMAND,
+        .summary = "find the highest open-loop rate a workload carries within a latency SLO",
+        .description =
+            "Runs WORKLOAD (rados write, rbd randwrite, krbd read, fs write, ... with its own "
+            "options) open-loop at a series of rates: a short closed-loop probe gives a start, "
+            "the rate steps up geometrically until a step fails, then bisects to --precision; "
+            "each step runs until steady or --step-time. A step passes when it carried its "
+            "rate (>= 99 % of arrivals completed, none dropped) and its response time (from "
+            "each op's intended start) met --slo. Reports the capacity, the curve, the knee "
+            "and the latency at 50 % and 70 % of the capacity; --json, --csv and --svg write "
+            "the curve and its chart. Ctrl-C keeps the partial curve.",
+        .example = "ccbench capacity rados write -p bench -b 4K --slo p99<=10ms --step-time 5s",
+    },
+    {
         .name = "report",
         .mask = CCB_CMD_REPORT | CCB_CMD_OUTPUT,
         .mode = CCB_MODE_SEQ,

@@ -4,6 +4,7 @@
  * aborted, 2 bad input, 128+N after signal N (SIGINT, SIGTERM, SIGHUP,
  * and SIGPIPE: 141 when stdout or stderr is a pipe whose reader is gone).
  */
+#include <ccbench/capacity.h>
 #include <ccbench/cli.h>
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
@@ -75,11 +76,17 @@ static const struct {
 	const char *name; /* NULL: every workload */
 	ccb_command_run run;
 } runs[] = {
-    {"restore", ccb_restore_run},        {"krbd restore", ccb_restore_run},
-    {"sweep", ccb_sweep_command},        {"report", ccb_report_run},
-    {"explain", ccb_explain_run},        {"compare", ccb_compare_run},
-    {"group report", ccb_group_command}, {"group rm", ccb_group_command},
-    {"group ls", ccb_group_command},     {NULL, run_workload},
+    {"restore", ccb_restore_run},
+    {"krbd restore", ccb_restore_run},
+    {"sweep", ccb_sweep_command},
+    {"report", ccb_report_run},
+    {"explain", ccb_explain_run},
+    {"compare", ccb_compare_run},
+    {"group report", ccb_group_command},
+    {"group rm", ccb_group_command},
+    {"group ls", ccb_group_command},
+    {"capacity", ccb_capacity_command},
+    {NULL, run_workload},
 };
 
 static void bind_runs(void)

@@ -4,6 +4,7 @@
  * and sweep configs agree.
  */
 #include <ccbench/options.h>
+#include <ccbench/slo.h>
 #include <ccbench/units.h>
 
 #include <errno.h>
@@ -286,6 +287,32 @@ static int open_loop_validate(const struct ccb_opts *o, char *err, size_t err_le
 	return 0;
 }
 
+/* The capacity search sets each step's rate itself: the open loop's
+ * companions are checked as if a rate were given, and the target must
+ * parse. */
+static int capacity_validate(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	struct ccb_opts with_rate = *o;
+	struct ccb_slo slo;
+
+	if (o->rate) {
+		snprintf(err, err_len, "--rate: not with capacity, which sets each step's rate");
+		return -EINVAL;
+	}
+	if (o->group) {
+		snprintf(err, err_len, "--group: not with capacity (one host searches)");
+		return -EINVAL;
+	}
+	if (!o->slo) {
+		snprintf(err, err_len, "--slo: required (e.g. --slo p99<=10ms)");
+		return -EINVAL;
+	}
+	if (ccb_slo_parse(o->slo, &slo, err, err_len) < 0)
+		return -EINVAL;
+	with_rate.rate = "1";
+	return open_loop_validate(&with_rate, err, err_len);
+}
+
 int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len)
 {
 	/* An option given to a command that does not take it is a mistake, not a no-op. */
@@ -350,7 +377,8 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 		         "not per member (run the members without it)");
 		return -EINVAL;
 	}
-	if (open_loop_validate(o, err, err_len) < 0)
+	if ((cmd & CCB_CMD_CAPACITY) ? capacity_validate(o, err, err_len) < 0
+	                             : open_loop_validate(o, err, err_len) < 0)
 		return -EINVAL;
 	if (!o->group != !ccb_opt_given(o, "members")) {
 		snprintf(err, err_len, "--group NAME and --members N: give both or neither");

@@ -13,25 +13,26 @@
 /* krbd restore connects too: to put back what --osd-latency set on the OSDs. */
 #define CONN                                                                                       \
 	(CCB_CMD_CONN | CCB_CMD_KRBD | CCB_CMD_FS | CCB_CMD_GROUP | CCB_CMD_SWEEP | CCB_CMD_RESTORE)
-#define RADOS   CCB_CMD_RADOS
-#define CLEANUP CCB_CMD_CLEANUP
-#define OUT     CCB_CMD_OUTPUT
-#define RBD     CCB_CMD_RBD
-#define KRBD    CCB_CMD_KRBD
-#define RESTORE CCB_CMD_RESTORE
-#define FS      CCB_CMD_FS
-#define SWEEP   CCB_CMD_SWEEP
-#define REPORT  CCB_CMD_REPORT
-#define COMPARE CCB_CMD_COMPARE
-#define GROUP   CCB_CMD_GROUP
-#define EXPLAIN CCB_CMD_EXPLAIN
-#define WORK    CCB_CMD_WORKLOAD
-#define ENGINE  CCB_CMD_ENGINE
-#define U64MAX  UINT64_MAX
-#define LAYOUT  CCB_OPTF_LAYOUT
-#define TEMP    CCB_OPTF_TEMP
-#define TARGET  CCB_OPTF_TARGET
-#define WIDE    CCB_OPTF_SWEEP_WIDE
+#define RADOS    CCB_CMD_RADOS
+#define CLEANUP  CCB_CMD_CLEANUP
+#define OUT      CCB_CMD_OUTPUT
+#define RBD      CCB_CMD_RBD
+#define KRBD     CCB_CMD_KRBD
+#define RESTORE  CCB_CMD_RESTORE
+#define FS       CCB_CMD_FS
+#define SWEEP    CCB_CMD_SWEEP
+#define REPORT   CCB_CMD_REPORT
+#define COMPARE  CCB_CMD_COMPARE
+#define GROUP    CCB_CMD_GROUP
+#define EXPLAIN  CCB_CMD_EXPLAIN
+#define CAPACITY CCB_CMD_CAPACITY
+#define WORK     CCB_CMD_WORKLOAD
+#define ENGINE   CCB_CMD_ENGINE
+#define U64MAX   UINT64_MAX
+#define LAYOUT   CCB_OPTF_LAYOUT
+#define TEMP     CCB_OPTF_TEMP
+#define TARGET   CCB_OPTF_TARGET
+#define WIDE     CCB_OPTF_SWEEP_WIDE
 /* The op size's names: rados bench's -b, rbd bench's --io-size, dd's bs;
  * the default of the last two is their commands' (struct ccb_command). */
 #define SPELLING CCB_OPTF_SPELLING
@@ -255,6 +256,43 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .argname = "N",
      .help = "with --rate --arrivals poisson: the seed of the gaps (client i: from N + i; default "
              "from the clock; the result names it)"},
+    {.name = "slo",
+     .type = CCB_OPT_STR,
+     .offset = OFF(slo),
+     .cmds = CAPACITY,
+     .argname = "pQ<=DUR[,...]",
+     .help = "capacity: the latency target each step's response time must meet, one or more of "
+             "p50, p90, p99, p99.9 (p99<=10ms,p50<=2ms); required"},
+    {.name = "precision",
+     .type = CCB_OPT_PCT,
+     .offset = OFF(precision_centipct),
+     .def = "5%",
+     .min = 10,
+     .max = 5000,
+     .cmds = CAPACITY,
+     .argname = "PCT",
+     .help = "capacity: bisect until the highest rate that meets the SLO and the lowest that "
+             "does not are within PCT of each other (0.1% to 50%)"},
+    {.name = "step-time",
+     .type = CCB_OPT_DURATION,
+     .offset = OFF(step_time_usec),
+     .def = "10s",
+     .min = 500000,
+     .max = 3600000000ull,
+     .cmds = CAPACITY,
+     .argname = "DUR",
+     .help = "capacity: each step's bound (0.5s to 1h); with --until-steady a step ends sooner "
+             "once steady"},
+    {.name = "max-steps",
+     .type = CCB_OPT_UINT,
+     .offset = OFF(max_steps),
+     .def = "20",
+     .min = 2,
+     .max = 200,
+     .cmds = CAPACITY,
+     .argname = "N",
+     .help = "capacity: the search's steps at most (the closed-loop probe and the two headroom "
+             "steps aside)"},
     {.name = "run-name",
      .type = CCB_OPT_NAME,
      .offset = OFF(run_name),
@@ -600,19 +638,19 @@ const struct ccb_opt_desc ccb_opt_table[] = {
     {.name = "json",
      .type = CCB_OPT_STR,
      .offset = OFF(json_file),
-     .cmds = SWEEP,
+     .cmds = SWEEP | CAPACITY,
      .argname = "FILE",
      .help = "write all points and runs as JSON"},
     {.name = "csv",
      .type = CCB_OPT_STR,
      .offset = OFF(csv_file),
-     .cmds = SWEEP | REPORT | GROUP,
+     .cmds = SWEEP | REPORT | GROUP | CAPACITY,
      .argname = "FILE",
      .help = "write one CSV row per point"},
     {.name = "svg",
      .type = CCB_OPT_STR,
      .offset = OFF(svg_file),
-     .cmds = SWEEP | REPORT | GROUP,
+     .cmds = SWEEP | REPORT | GROUP | CAPACITY,
      .argname = "FILE",
      .help = "write a self-contained SVG chart"},
     {.name = "seed",

@@ -18,6 +18,12 @@ struct ccb_chart_series {
 	size_t n;
 };
 
+/** A reference line across the plot: a target (y) or a figure found (x). */
+struct ccb_chart_line {
+	const char *label;
+	double value;
+};
+
 struct ccb_chart {
 	const char *title;
 	const char *x_title; /**< with its unit: "readahead (KiB, log2)" */
@@ -28,6 +34,10 @@ struct ccb_chart {
 	size_t n_x_labels;
 	const struct ccb_chart_series *series;
 	size_t n_series;
+	bool y_log10; /**< log10 y axis, one tick per decade (y values must be > 0) */
+	/** Dashed horizontal lines at y = value (an SLO), and vertical ones at x. */
+	const struct ccb_chart_line *hlines, *vlines;
+	size_t n_hlines, n_vlines;
 };
 
 /**

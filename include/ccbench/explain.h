@@ -78,6 +78,14 @@ struct ccb_explain_ctx {
 json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx);
 
 /**
+ * The explain list of a capacity search's document (capacity.h): what set
+ * the capacity (the cluster, the OSD scheduler, simulated latency, the
+ * client, or too few samples for the SLO's percentile), and by how much
+ * and why the next step up fell short. New array, or NULL on ENOMEM.
+ */
+json_t *ccb_explain_capacity(const json_t *doc);
+
+/**
  * The explain list of a group report's aggregate (ccb_group_aggregate()'s
  * document): distrusted members, members' warnings, fairness, start skew
  * against the window, missing members, members sharing a host. New array.

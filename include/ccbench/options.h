@@ -52,6 +52,7 @@ enum ccb_cmd_mask {
 	 * long, at what rate, until steady. A path with no options of its own
 	 * (null) takes these and no others, so nothing of a cluster. */
 	CCB_CMD_ENGINE = 1u << 13,
+	CCB_CMD_CAPACITY = 1u << 14, /**< ccbench capacity WORKLOAD (capacity.h) */
 };
 
 /** Commands that run a workload against a cluster (and so can join a group
@@ -118,6 +119,11 @@ struct ccb_opts {
 	const char *arrivals;    /**< uniform | poisson */
 	const char *max_backlog; /**< N waiting arrivals, or DURATION an arrival may wait */
 	uint64_t rate_seed;      /**< poisson: the run's seed, when given */
+	/* Capacity search (capacity.h): the SLO, the precision and each step's bound. */
+	const char *slo;             /**< "p99<=10ms[,p50<=2ms]" (slo.h) */
+	uint64_t precision_centipct; /**< bisect until the bracket is within this */
+	uint64_t step_time_usec;     /**< each step's bound (until steady, if asked, sooner) */
+	uint64_t max_steps;          /**< the search's steps at most (probe and headroom aside) */
 	const char *run_name;
 	bool no_cleanup;
 	bool no_verify;

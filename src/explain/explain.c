@@ -695,6 +695,8 @@ json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx)
 	variance(result, list);
 	simulated(result, list);
 	ccb_explain_steady(result, list);
+	/* Last: it reads the client's CPU and the scheduler's entries above. */
+	ccb_explain_open_loop(result, list);
 	return list;
 }
 

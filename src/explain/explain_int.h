@@ -56,6 +56,8 @@ void ccb_explain_network(const json_t *r, json_t *list);
 void ccb_explain_steady(const json_t *r, json_t *list);
 /* The OSD op scheduler and what its mClock profile gives clients (explain_sched.c). */
 void ccb_explain_sched(const json_t *r, json_t *list);
+/* An open-loop run not held: by how much, and what limited it (explain_capacity.c). */
+void ccb_explain_open_loop(const json_t *r, json_t *list);
 /* An fs run through a mount: the client's limits, the page cache (explain_fs.c). */
 void ccb_explain_fs(const json_t *r, json_t *list);
 

@@ -59,8 +59,16 @@ static double tx(const struct ccb_chart *c, double x, double lo, double hi)
 	return L + (hi > lo ? (v - lo) / (hi - lo) : 0.5) * (W - L - R);
 }
 
+/* On a log10 y axis, hi and y_lo are decades: y_lo the bottom one. */
+static bool y_log;
+static double y_lo;
+
 static double ty(double y, double hi)
 {
+	if (y_log) {
+		double v = y > 0 ? log10(y) : y_lo;
+		return H - B - (hi > y_lo ? (v - y_lo) / (hi - y_lo) : 0.5) * (H - T - B);
+	}
 	return H - B - (hi > 0 ? y / hi : 0) * (H - T - B);
 }
 
@@ -76,7 +84,35 @@ static double nice_step(double hi)
 /* A point is drawn only when x, y and its error bar are finite numbers. */
 static bool drawable(const struct ccb_chart_series *se, size_t i)
 {
-	return isfinite(se->x[i]) && isfinite(se->y[i]) && (!se->err || isfinite(se->err[i]));
+	return isfinite(se->x[i]) && isfinite(se->y[i]) && (!se->err || isfinite(se->err[i])) &&
+	       (!y_log || se->y[i] > 0);
+}
+
+/* The decades a log10 axis spans: every positive y and every hline. */
+static void log_range(const struct ccb_chart *c, double *lo, double *hi)
+{
+	double mn = INFINITY, mx = -INFINITY;
+
+	for (size_t s = 0; s < c->n_series; s++)
+		for (size_t i = 0; i < c->series[s].n; i++)
+			if (drawable(&c->series[s], i)) {
+				mn = fmin(mn, c->series[s].y[i]);
+				mx = fmax(mx, c->series[s].y[i]);
+			}
+	for (size_t k = 0; k < c->n_hlines; k++)
+		if (isfinite(c->hlines[k].value) && c->hlines[k].value > 0) {
+			mn = fmin(mn, c->hlines[k].value);
+			mx = fmax(mx, c->hlines[k].value);
+		}
+	if (!isfinite(mn) || !isfinite(mx))
+		mn = 1, mx = 10;
+	*lo = floor(log10(mn));
+	*hi = ceil(log10(mx));
+	if (*hi <= *lo)
+		*hi = *lo + 1;
+	/* At most MAX_TICKS decades: a crafted 1e-300 must not draw 600 ticks. */
+	if (*hi - *lo > 64)
+		*lo = *hi - 64;
 }
 
 /*
@@ -100,6 +136,8 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 {
 	double xlo = INFINITY, xhi = -INFINITY, yhi = 0, minpos = INFINITY;
 	bool has_zero = false;
+
+	y_log = c->y_log10;
 
 	for (size_t s = 0; s < c->n_series; s++)
 		for (size_t i = 0; i < c->series[s].n; i++) {
@@ -126,7 +164,17 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 		xlo = 0, xhi = 1;
 	if (c->x_labels && c->n_x_labels)
 		xlo = -0.5, xhi = (double)c->n_x_labels - 0.5;
+	for (size_t k = 0; k < c->n_vlines; k++)
+		if (isfinite(c->vlines[k].value) && !c->x_log2 && !c->x_labels) {
+			xlo = fmin(xlo, c->vlines[k].value);
+			xhi = fmax(xhi, c->vlines[k].value);
+		}
+	for (size_t k = 0; k < c->n_hlines; k++)
+		if (isfinite(c->hlines[k].value))
+			yhi = fmax(yhi, c->hlines[k].value);
 	yhi = yhi > 0 && isfinite(yhi * 1.08) ? yhi * 1.08 : yhi > 0 ? yhi : 1;
+	if (y_log)
+		log_range(c, &y_lo, &yhi);
 	fprintf(out,
 	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -139,9 +187,9 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 	/* Axes, grid and ticks. */
 	fprintf(out, "<g stroke=\"#333\" fill=\"none\"><path d=\"M%.1f %.1f V%.1f H%.1f\"/></g>\n",
 	        L, T, H - B, W - R);
-	double step = nice_step(yhi);
-	for (size_t k = 0, nk = n_ticks(0, step, yhi); k < nk; k++) {
-		double y = (double)k * step;
+	double step = y_log ? 1 : nice_step(yhi);
+	for (size_t k = 0, nk = n_ticks(y_log ? y_lo : 0, step, yhi); k < nk; k++) {
+		double y = y_log ? pow(10, y_lo + (double)k) : (double)k * step;
 		fprintf(out,
 		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
 		        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
@@ -199,6 +247,31 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 	        (T + H - B) / 2);
 	esc(out, c->y_title);
 	fprintf(out, "</text>\n");
+	/* Reference lines: a target across, a figure found upright. */
+	for (size_t k = 0; k < c->n_hlines; k++) {
+		double y = ty(c->hlines[k].value, yhi);
+		if (!isfinite(c->hlines[k].value) || (y_log && c->hlines[k].value <= 0))
+			continue;
+		fprintf(out,
+		        "<g class=\"hline\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		        "stroke=\"#c00\" stroke-dasharray=\"6 4\"/><text x=\"%.1f\" y=\"%.1f\" "
+		        "fill=\"#c00\" text-anchor=\"end\">",
+		        L, y, W - R, y, W - R - 4, y - 4);
+		esc(out, c->hlines[k].label);
+		fprintf(out, "</text></g>\n");
+	}
+	for (size_t k = 0; k < c->n_vlines; k++) {
+		double x = tx(c, c->vlines[k].value, xlo, xhi);
+		if (!isfinite(c->vlines[k].value) || c->x_log2 || c->x_labels)
+			continue;
+		fprintf(out,
+		        "<g class=\"vline\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		        "stroke=\"#555\" stroke-dasharray=\"2 3\"/><text x=\"%.1f\" y=\"%.1f\" "
+		        "fill=\"#555\">",
+		        x, T, x, H - B, x + 4, T + 12);
+		esc(out, c->vlines[k].label);
+		fprintf(out, "</text></g>\n");
+	}
 	/* Series. */
 	for (size_t s = 0; s < c->n_series; s++) {
 		const struct ccb_chart_series *se = &c->series[s];

@@ -5,6 +5,7 @@
  * point marked distrust or a change of Ceph release). The views are report.c,
  * sweep_report.c and group_report.c.
  */
+#include <ccbench/capacity_report.h>
 #include <ccbench/escape.h>
 #include <ccbench/chart.h>
 #include <ccbench/cli.h>
@@ -84,6 +85,17 @@ static json_t *load_doc(const char *path, bool group_ok, char *err, size_t err_l
 	}
 	if (group_ok && is_group_report(doc))
 		return doc;
+	if (ccb_capacity_is_doc(doc)) {
+		char why[256];
+
+		if (ccb_capacity_doc_check(doc, why, sizeof(why)) < 0) {
+			snprintf(err, err_len, "%s: not a capacity search ccbench wrote: %s", path,
+			         why);
+			json_decref(doc);
+			return NULL;
+		}
+		return doc;
+	}
 	if (json_is_object(doc) && json_object_get(doc, "points")) {
 		char why[256];
 
@@ -124,6 +136,13 @@ int ccb_report_command(const struct ccb_cli *cli)
 	if (!doc) {
 		fprintf(stderr, "ccbench: report: %s\n", err);
 		return 2;
+	}
+	if (ccb_capacity_is_doc(doc)) {
+		if (o->explain && strcmp(o->explain, "off") == 0)
+			json_object_del(doc, "explain");
+		r = ccb_capacity_emit(doc, o);
+		json_decref(doc);
+		return r ? 1 : 0;
 	}
 	sweep = json_object_get(doc, "points") != NULL;
 	/* report --explain=off: the views without the why lines. */
@@ -171,6 +190,17 @@ static json_t *metric_points(const json_t *doc, bool p99)
 	json_t *out = json_object(), *p;
 	size_t i;
 
+	if (ccb_capacity_is_doc(doc)) {
+		const char *failed;
+		double v = ccb_capacity_metric(doc, p99, &failed);
+		char key[1024];
+
+		point_key(doc, NULL, key, sizeof(key));
+		json_object_set_new(out, key,
+		                    failed ? json_pack("{s:s}", "failed", failed)
+		                           : json_pack("{s:f}", "value", v));
+		return out;
+	}
 	if (!json_object_get(doc, "points")) {
 		const char *st = json_string_value(json_object_get(doc, "status"));
 		double v = p99 ? json_number_value(
@@ -594,6 +624,19 @@ int ccb_explain_command(const struct ccb_cli *cli)
 		json_decref(doc);
 		return r ? 1 : 0;
 	}
+	if (ccb_capacity_is_doc(doc)) {
+		json_t *ex = ccb_explain_capacity(doc);
+
+		r = 0;
+		if (a.json)
+			r = ccb_capacity_render_json(ex, stdout);
+		else
+			ccb_explain_write_text(ex, stdout);
+		r = fflush(stdout) != 0 ? -EIO : r;
+		json_decref(ex);
+		json_decref(doc);
+		return r ? 1 : 0;
+	}
 	a.sweep = json_object_get(doc, "points") != NULL;
 	a.out = json_array();
 	/* What the sweep as a whole cannot be read as comes first: it
@@ -807,7 +850,10 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		status = 2;
 	} else {
 		printf("%d of %d points regressed beyond %s (%s)", regressed, matched, o->tolerance,
-		       p99 ? "p99 latency" : "bandwidth");
+		       ccb_capacity_is_doc(base)
+		           ? (p99 ? "response p99 at 70 % of capacity" : "capacity")
+		       : p99 ? "p99 latency"
+		             : "bandwidth");
 		if (failed)
 			printf(", %d failed (a run not ok)", failed);
 		printf("\n");

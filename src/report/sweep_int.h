@@ -17,6 +17,10 @@
 /* The string of @p v, else @p dflt. */
 const char *ccb_sweep_str_or(const json_t *v, const char *dflt);
 
+/* A config with "chart": "latency": the closed loop's curve, throughput
+ * against latency on a log axis (sweep_curve_svg.c). */
+int ccb_sweep_render_curve_svg(const json_t *doc, FILE *out);
+
 /* A matrix value as a label ("128K", "4", "true", "-"). */
 const char *ccb_sweep_label_of(const json_t *v, char *buf, size_t len);
 

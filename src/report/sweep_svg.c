@@ -55,6 +55,10 @@ static json_t *index_of(const json_t *list)
 
 int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 {
+	if (strcmp(ccb_sweep_str_or(json_object_get(json_object_get(doc, "config"), "chart"), ""),
+	           "latency") == 0)
+		return ccb_sweep_render_curve_svg(doc, out);
+
 	const json_t *points = json_object_get(doc, "points"), *p;
 	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	json_t *cols = ccb_sweep_distinct(points, row_key, false);

@@ -29,7 +29,7 @@ static bool key_allowed(const char *k)
 {
 	static const char *const keys[] = {"name",     "description",   "command", "params",
 	                                   "matrix",   "path_params",   "repeat",  "repeat_until",
-	                                   "tradeoff", "tradeoff_runs", "runners"};
+	                                   "tradeoff", "tradeoff_runs", "runners", "chart"};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(k, keys[i]) == 0)
 			return true;
@@ -393,7 +393,7 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 			    err, err_len,
 			    "%s: unknown key '%s' (expected name, description, command, params, "
 			    "matrix, path_params, repeat, repeat_until, tradeoff, tradeoff_runs, "
-			    "runners)",
+			    "runners, chart)",
 			    path, key);
 			goto bad;
 		}
@@ -465,6 +465,14 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 		goto bad;
 	}
 	tradeoff_runs = v ? (size_t)json_integer_value(v) : 0;
+	/* What --svg draws: bandwidth against the row key, or the closed
+	 * loop's curve (throughput against latency, as CBT's total_iodepth). */
+	v = json_object_get(cfg, "chart");
+	if (v && (!json_is_string(v) || (strcmp(json_string_value(v), "bandwidth") != 0 &&
+	                                 strcmp(json_string_value(v), "latency") != 0))) {
+		snprintf(err, err_len, "%s: 'chart' must be \"bandwidth\" or \"latency\"", path);
+		goto bad;
+	}
 	v = json_object_get(cfg, "name");
 	if (v && !json_is_string(v)) {
 		snprintf(err, err_len, "%s: 'name' must be a string", path);

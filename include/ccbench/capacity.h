@@ -1,0 +1,80 @@
+/**
+ * @file capacity.h
+ * The capacity search (`ccbench capacity WORKLOAD ... --slo p99<=10ms`):
+ * the highest open-loop rate a workload carries while its response time
+ * meets a latency target. A short closed-loop probe gives a starting
+ * figure; the rate steps up geometrically from below it until a step
+ * fails, down if the first one does, then bisects the bracket to
+ * --precision; two more steps measure the latency at 50 % and 70 % of
+ * the capacity found (headroom). Each step is one open-loop point
+ * (point.h), run until steady or --step-time.
+ *
+ * The search itself (struct ccb_cap_search) is pure: it proposes the next
+ * rate from the outcomes recorded so far, so it is tested against a model
+ * of latency against rate with no cluster.
+ */
+#ifndef CCBENCH_CAPACITY_H
+#define CCBENCH_CAPACITY_H
+
+#include <stdbool.h>
+
+struct ccb_cli;
+
+/** Where the search is: what the next step is for. */
+enum ccb_cap_phase {
+	CCB_CAP_UP,     /**< no step failed yet: step the rate up */
+	CCB_CAP_DOWN,   /**< no step passed yet: step the rate down */
+	CCB_CAP_BISECT, /**< a bracket: bisect it (geometric mean) */
+	CCB_CAP_DONE,   /**< the bracket is within the precision, or a bound was met */
+};
+
+/** Up by this factor per step from the start, down by half. */
+#define CCB_CAP_STEP_UP   1.4
+#define CCB_CAP_STEP_DOWN 0.5
+/** The first step's rate as a share of the closed-loop probe's. */
+#define CCB_CAP_START_SHARE 0.6
+/** No search below this rate (ops per second), nor above the open loop's top. */
+#define CCB_CAP_MIN_OPS_S 0.5
+#define CCB_CAP_MAX_OPS_S 1e7
+
+struct ccb_cap_search {
+	double start;     /**< the first step's rate */
+	double precision; /**< a fraction: done when hi / lo - 1 <= it */
+	unsigned max_steps;
+	unsigned steps;    /**< steps recorded */
+	double lo;         /**< the highest rate that passed, 0: none yet */
+	double hi;         /**< the lowest rate above lo that failed, 0: none yet */
+	bool out_of_order; /**< a step failed below one that passed (noise, or not monotone) */
+};
+
+/**
+ * Start a search at @p start_ops_s (> 0), to @p precision (a fraction,
+ * 0.05 for 5 %), in at most @p max_steps steps.
+ */
+void ccb_cap_search_init(struct ccb_cap_search *s, double start_ops_s, double precision,
+                         unsigned max_steps);
+
+/** The phase the next step belongs to (CCB_CAP_DONE: no next step). */
+enum ccb_cap_phase ccb_cap_search_phase(const struct ccb_cap_search *s);
+
+/** The next step's rate in ops per second, or 0 when the search is done. */
+double ccb_cap_search_next(const struct ccb_cap_search *s);
+
+/** Record that a step at @p rate_ops_s passed (carried, SLO met) or not. */
+void ccb_cap_search_record(struct ccb_cap_search *s, double rate_ops_s, bool pass);
+
+/** "up", "down", "bisect", "done". */
+const char *ccb_cap_phase_name(enum ccb_cap_phase p);
+
+/**
+ * `ccbench capacity WORKLOAD ...`: check the workload's options (exit 2
+ * before the cluster is touched), run the probe and the steps, write the
+ * views (--format, --output, --json, --csv, --svg), also after Ctrl-C (the
+ * partial curve, status "interrupted").
+ *
+ * @return 0 (a capacity found), 1 (none, or a step failed), 2 (bad
+ *         input), 128+N after signal N.
+ */
+int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * The closed loop's response curve of a sweep whose config says "chart":
+ * "latency" (configs/closed-loop-curve.json): each point at its achieved
+ * ops per second against its p50 and p99 latency on a log axis, in the
+ * order of the ops it kept in flight (clients x queue depth, CBT's
+ * total_iodepth). More in flight moves right until the cluster saturates,
+ * then only up: the hockey stick a capacity search draws open-loop
+ * (capacity_report.c), here as a closed loop sees it.
+ */
+#include <ccbench/chart.h>
+#include <ccbench/sweep.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_int.h"
+
+struct pt {
+	double in_flight, ops_s, p50_ms, p99_ms;
+};
+
+static int by_in_flight(const void *a, const void *b)
+{
+	const struct pt *x = a, *y = b;
+	return (x->in_flight > y->in_flight) - (x->in_flight < y->in_flight);
+}
+
+/* A point's number parameter @p key: its matrix value, else the config's. */
+static double param(const json_t *doc, const json_t *p, const char *key, double dflt)
+{
+	const json_t *v = json_object_get(json_object_get(p, "matrix"), key);
+
+	if (!v)
+		v = json_object_get(json_object_get(json_object_get(doc, "config"), "params"), key);
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+int ccb_sweep_render_curve_svg(const json_t *doc, FILE *out)
+{
+	const json_t *points = json_object_get(doc, "points"), *p;
+	size_t n = json_array_size(points), m = 0, i;
+	struct pt *v = calloc(n + 1, sizeof(*v));
+	double *xs = calloc(n + 1, sizeof(double)), *y50 = calloc(n + 1, sizeof(double));
+	double *y99 = calloc(n + 1, sizeof(double));
+	char title[256];
+	int r = -ENOMEM;
+
+	if (!v || !xs || !y50 || !y99)
+		goto out;
+	json_array_foreach(points, i, p)
+	{
+		if (!json_integer_value(
+		        json_object_get(json_object_get(p, "aggregate"), "runs_ok")))
+			continue;
+		v[m].in_flight = param(doc, p, "clients", 1) * param(doc, p, "queue-depth", 1);
+		v[m].ops_s = ccb_sweep_agg(p, "iops", "mean");
+		v[m].p50_ms = ccb_sweep_agg(p, "latency_p50_us", "mean") / 1e3;
+		v[m].p99_ms = ccb_sweep_agg(p, "latency_p99_us", "mean") / 1e3;
+		m++;
+	}
+	qsort(v, m, sizeof(*v), by_in_flight);
+	for (i = 0; i < m; i++) {
+		xs[i] = v[i].ops_s;
+		y50[i] = v[i].p50_ms;
+		y99[i] = v[i].p99_ms;
+	}
+	struct ccb_chart_series se[] = {
+	    {.label = "closed loop p99", .x = xs, .y = y99, .n = m},
+	    {.label = "closed loop p50", .x = xs, .y = y50, .n = m},
+	};
+	snprintf(title, sizeof(title), "%s: throughput against latency, by ops in flight",
+	         ccb_sweep_str_or(json_object_get(json_object_get(doc, "config"), "name"),
+	                          "ccbench sweep"));
+	struct ccb_chart c = {
+	    .title = title,
+	    .x_title = "achieved rate (ops/s)",
+	    .y_title = "latency (ms, log)",
+	    .series = se,
+	    .n_series = 2,
+	    .y_log10 = true,
+	};
+	r = ccb_chart_svg(&c, out);
+out:
+	free(v);
+	free(xs);
+	free(y50);
+	free(y99);
+	return r;
+}

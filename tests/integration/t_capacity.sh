@@ -1,0 +1,105 @@
+# The capacity search (issue 33): rados 4K writes against a limit the
+# cluster enforces whatever this machine's speed: every OSD delays each
+# client message by a uniform 0 to 2 x D (--osd-latency D = 50 ms), and
+# the client keeps at most M = 4 ops in flight, so the most it can carry
+# is about M / D = 80 ops/s (less the OSDs' own time). D is large and M
+# small so that the OSDs' own time on a loaded 2-core host stays a small
+# share, and each OSD connection's delay queue (in order) holds few ops.
+# - Bad input (a bad SLO, zero precision, --rate, a workload with no
+#   stream of ops) exits 2 within 2 s against a monitor nobody answers.
+# - At 0.5 x the limit: held, response p99 about the service p99 (no
+#   queueing to speak of). At 2 x: not held, response p99 >= 5 x service
+#   p99 (the wait the service time hides), and explain names the limit
+#   (the injected latency and M / D).
+# - The search with --slo p99<=500ms finds a capacity within 0.7 to 1.1 of
+#   M / D; explain names the simulated latency; the views (text, JSON, CSV,
+#   SVG) agree; report re-renders the saved search, and compare gates on
+#   the capacity (a halved one is REGRESSED, exit 1).
+# - Ctrl-C during a search: exit 130 within 15 s, the partial curve saved
+#   and marked, nothing left (run.sh checks the pool).
+# About 45 s.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cat >dead.conf <<CONF
+[global]
+mon host = 127.0.0.1:9
+[client]
+keyring = $CLUSTER_DIR/keyring
+CONF
+dead() { "$CCBENCH" "$@" -c dead.conf --connect-timeout 20s; }
+check() { expect_refused --within 2 --one "$1" dead "${@:2}"; }
+check "--slo: required" capacity rados write -p x
+check "expected a percentile p50, p90, p99 or p99.9" capacity rados write -p x --slo 'p98<=10ms'
+check "expected a duration above 0 with its unit" capacity rados write -p x --slo 'p99<=10'
+check "p99 given twice" capacity rados write -p x --slo 'p99<=10ms,p99<=1ms'
+check "out of range" capacity rados write -p x --slo 'p99<=10ms' --precision 0
+check "out of range" capacity rados write -p x --slo 'p99<=10ms' --step-time 0
+check "--rate: not with capacity" capacity rados write -p x --slo 'p99<=10ms' --rate 5
+check "not a workload with a stream of ops" capacity fs meta --slo 'p99<=10ms'
+check "--image: not an option of this command" capacity rados write -p x --slo 'p99<=1ms' --image y
+check "expected WORKLOAD" capacity rados --slo 'p99<=1ms'
+
+D=50ms M=4 LIMIT=80
+run() { "$CCBENCH" rados write -p "$POOL" -b 4K --max-in-flight $M --osd-latency $D -d 2s -q -f json "$@"; }
+run --rate $((LIMIT / 2)) >half.json
+run --rate $((LIMIT * 2)) >twice.json
+jcheck half.json 'd["open_loop"]["verdict"] == "held"' \
+	'd["latency_injection"]["osd_us"] == 50000' \
+	'd["open_loop"]["response_time_us"]["p99"] <= 1.5 * d["open_loop"]["service_time_us"]["p99"]'
+jcheck twice.json 'd["open_loop"]["verdict"] == "not held"' \
+	'd["open_loop"]["response_time_us"]["p99"] >= 5 * d["open_loop"]["service_time_us"]["p99"]' \
+	'any(e["kind"] == "open-loop" and "rate not held" in e["text"] for e in d["explain"])' \
+	'any(e["kind"] == "open-loop-limit" and "simulated latency set the rate" in e["text"] and "--osd-latency" in e["text"] and "= 80 ops/s" in e["text"] for e in d["explain"])'
+"$CCBENCH" explain twice.json | grep -q "simulated latency set the rate" || fail "explain twice.json: $("$CCBENCH" explain twice.json)"
+echo "note: 0.5 x: response p99 $(jget half.json 'round(d["open_loop"]["response_time_us"]["p99"])') us, service p99 $(jget half.json 'round(d["open_loop"]["service_time_us"]["p99"])') us; 2 x: $(jget twice.json 'round(d["open_loop"]["response_time_us"]["p99"])') us against $(jget twice.json 'round(d["open_loop"]["service_time_us"]["p99"])') us"
+
+t0=$SECONDS
+"$CCBENCH" capacity rados write -p "$POOL" -b 4K --max-in-flight $M --osd-latency $D \
+	--slo 'p99<=500ms' --step-time 2s --precision 10% --json cap.json --csv cap.csv \
+	--svg cap.svg >cap.txt 2>cap.err || fail "capacity: exit $?: $(tail -5 cap.err)"
+show() { jget cap.json '"capacity %s; " % d["capacity_ops_s"] + "; ".join("%s %s: %s" % (s["phase"], s["target_ops_s"], s["verdict"]) for s in d["steps"])'; }
+[ "$(jget cap.json "0.7 * $LIMIT <= (d['capacity_ops_s'] or 0) <= 1.1 * $LIMIT")" = True ] ||
+	fail "capacity not within 0.7 to 1.1 of $LIMIT: $(show)"
+jcheck cap.json 'd["kind"] == "capacity" and d["status"] == "ok"' \
+	'd["slo"]["terms"][0]["key"] == "p99" and d["slo"]["terms"][0]["limit_us"] == 500000' \
+	'd["probe"]["ops_s"] > 0 and d["search"]["ended"] == "precision reached"' \
+	'[h["share_pct"] for h in d["headroom"]] == [50, 70]' \
+	'all(s["verdict"] in ("meets SLO", "over SLO", "not carried") for s in d["steps"])' \
+	'any(s["target_ops_s"] == d["capacity_ops_s"] and s["verdict"] == "meets SLO" for s in d["steps"])' \
+	'any(s["verdict"] != "meets SLO" and s["target_ops_s"] > d["capacity_ops_s"] for s in d["steps"])' \
+	'all(s["response_time_us"]["p99"] >= s["service_time_us"]["p99"] * 0.999 for s in d["steps"] if s["completed"])' \
+	'any(e["kind"] == "capacity-limit" and "simulated latency set the capacity" in e["text"] for e in d["explain"])'
+grep -q "^capacity  *[0-9.]* ops/s for rados write at p99<=500ms" cap.txt || fail "text: $(head -3 cap.txt)"
+[ "$(($(wc -l <cap.csv) - 1))" = "$(jget cap.json 'len(d["steps"])')" ] || fail "csv rows: $(cat cap.csv)"
+grep -q "SLO p99 &lt;= 500 ms" cap.svg && grep -q "latency (ms, log)" cap.svg || fail "svg: no SLO line or log axis"
+echo "note: capacity $(jget cap.json 'round(d["capacity_ops_s"], 1)') ops/s of M/D = $LIMIT, $(jget cap.json 'len(d["steps"])') steps in $((SECONDS - t0)) s; $(jget cap.json '[e["text"] for e in d["explain"] if e["kind"] == "capacity-limit"][-1]')"
+
+# The saved search: re-rendered, explained, and gated on.
+"$CCBENCH" report cap.json --csv again.csv >again.txt
+cmp -s cap.csv again.csv || fail "report --csv differs from the run's"
+grep -q "^capacity " again.txt || fail "report: $(head -3 again.txt)"
+"$CCBENCH" explain cap.json | grep -q "simulated latency set the capacity" || fail "explain cap.json"
+expect_rc 0 "$CCBENCH" compare cap.json cap.json >cmp.txt
+python3 -c '
+import json, sys
+d = json.load(open("cap.json"))
+d["capacity_ops_s"] /= 2
+json.dump(d, open("half-cap.json", "w"))'
+expect_rc 1 "$CCBENCH" compare cap.json half-cap.json >cmp.txt
+grep -q "REGRESSED" cmp.txt && grep -q "(capacity)" cmp.txt || fail "compare: $(cat cmp.txt)"
+
+# Ctrl-C mid-search (client-side delay: nothing to put back on the OSDs).
+"$CCBENCH" capacity rados write -p "$POOL" -b 4K --max-in-flight $M --slo 'p99<=250ms' \
+	--step-time 2s -o ms_inject_delay_type=osd -o ms_inject_delay_max=0.04 \
+	-o ms_inject_delay_probability=1 --json int.json -q -f json >int.out 2>int.err &
+pid=$!
+# Into the first steps: the probe takes 1 s, each step 2 s.
+sleep 5
+signal_wait "$pid" INT 130 15 int.err
+jcheck int.json 'd["status"] == "interrupted" and "partial" in d' \
+	'len(d["steps"]) >= 1 and d["steps"][-1]["verdict"] == "interrupted"' \
+	'd["capacity_ops_s"] is None or d["capacity_ops_s"] > 0'
+python3 -c 'import json; json.load(open("int.out"))' || fail "stdout of the interrupted search is not JSON"
+[ -z "$(ns_objects)" ] || fail "left: $(ns_objects | head -3)"
+no_osd_delay || fail "an OSD still delays messages"
