@@ -420,6 +420,10 @@ write_conf() { # write_conf FSID V2PORT V1PORT
 	osd pool default min size = 1
 	mon allow pool size one = true
 	mon allow pool delete = true
+	; rbd on an erasure-coded data pool needs allow_ec_overwrites, which the
+	; mon grants only on bluestore OSDs unless told not to check (these are
+	; memstore): `ec-pool` below
+	mon debug no require bluestore for ec overwrites = true
 	; 32 PGs a pool, so that data spreads evenly over the OSDs: with 8, one
 	; OSD filled long before the others
 	osd pool default pg num = 32
