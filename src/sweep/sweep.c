@@ -361,6 +361,12 @@ const char *ccb_sweep_row_key(const json_t *matrix)
 	 * its rows, each column a workload. */
 	if (json_array_size(json_object_get(matrix, "mount-via")) > 1)
 		return "mount-via";
+	/* So is a pool axis (replicated against erasure-coded): the
+	 * recommendation is then a pool per workload and I/O size. */
+	if (json_array_size(json_object_get(matrix, "data-pool")) > 1)
+		return "data-pool";
+	if (json_array_size(json_object_get(matrix, "pool")) > 1)
+		return "pool";
 	for (size_t i = 0; i < sizeof(prefer) / sizeof(prefer[0]); i++)
 		if (json_object_get(matrix, prefer[i]))
 			return prefer[i];
