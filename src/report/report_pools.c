@@ -101,14 +101,13 @@ static void space_line(FILE *out, const json_t *s)
 		fputs(")\n", out);
 		return;
 	}
-	ccb_format_bytes((uint64_t)(stored > 0 ? stored : 0), st, sizeof(st));
-	ccb_format_bytes((uint64_t)(rnum(s, raw ? "stored_raw_delta" : "used_delta") > 0
-	                                ? rnum(s, raw ? "stored_raw_delta" : "used_delta")
-	                                : 0),
-	                 us, sizeof(us));
-	ccb_format_bytes((uint64_t)rnum(s, "bytes_written"), wr, sizeof(wr));
+	/* MiB with a decimal: the deltas are seldom whole units. */
+	snprintf(st, sizeof(st), "%+.1f MiB", stored / 1048576.0);
+	snprintf(us, sizeof(us), "%+.1f MiB",
+	         rnum(s, raw ? "stored_raw_delta" : "used_delta") / 1048576.0);
+	snprintf(wr, sizeof(wr), "%.1f MiB", rnum(s, "bytes_written") / 1048576.0);
 	fprintf(out,
-	        ": STORED +%s, %s +%s, %+lld objects, for %s written: amplification %.2f (%.2f "
+	        ": STORED %s, %s %s, %+lld objects, for %s written: amplification %.2f (%.2f "
 	        "per byte stored)%s\n",
 	        st, raw ? "raw (STORED x rate)" : "USED", us, (long long)rnum(s, "objects_delta"),
 	        wr, rnum(s, "amplification"), rnum(s, "raw_per_stored"),
