@@ -76,6 +76,26 @@ jcheck rw.json 'd["status"] == "ok"' \
 jcheck rr.json 'd["status"] == "ok" and "space" not in d' \
 	'any(e["kind"] == "ec" and "2 data shards" in e["text"] for e in d["explain"])'
 
+# FastEC where the release has it (Tentacle): the same pool with
+# allow_ec_optimizations, and the explain lines it changes.
+if ceph_cli osd pool get "$ec" allow_ec_optimizations >/dev/null 2>&1; then
+	echo "== 3: FastEC"
+	fast=$POOL-fast
+	on_exit "$mc" pool-rm "$fast" "$CLUSTER_DIR"
+	"$mc" pool-create "$fast" --ec 2+1 --fastec "$CLUSTER_DIR" 2>/dev/null || fail "pool-create $fast"
+	"$CCBENCH" rbd randwrite -p "$r3" --data-pool "$fast" --fastec-pool "$fast" --size 32M --io-size 4K -d 1s -q -f json >fw.json
+	jcheck fw.json 'd["status"] == "ok"' \
+		'd["pools"]["data"]["erasure"]["allow_ec_optimizations"] is True' \
+		'any(e["kind"] == "ec" and "parity-delta" in e["text"] for e in d["explain"])' \
+		'not any("read-modify-write" in e["text"] for e in d["explain"])'
+	"$CCBENCH" rbd randread -p "$r3" --data-pool "$fast" --size 32M --io-size 4K -d 1s -q -f json >fr.json
+	jcheck fr.json 'any(e["kind"] == "ec" and "one shard" in e["text"] for e in d["explain"])'
+	jcheck w.json 'd["pools"]["data"]["erasure"]["allow_ec_optimizations"] is False'
+	echo "note: FastEC 4K randwrite $(jget fw.json 'round(d["bandwidth_mib_s"], 1)') MiB/s, classic $(jget rw.json 'round(d["bandwidth_mib_s"], 1)') MiB/s"
+else
+	jcheck w.json 'd["pools"]["data"]["erasure"]["allow_ec_optimizations"] == "not on this release"'
+fi
+
 echo "== 4: bad input, refused before any image is made"
 expect_refused "no such pool" "$CCBENCH" rbd write -p "$r3" --data-pool "$POOL-nope" --size 16M -d 1s
 expect_refused "is replicated, not erasure-coded (--data-pool-type)" \
@@ -94,6 +114,7 @@ printf '[global]\nmon host = 127.0.0.1:1\n' >dead.conf
 env -u CEPH_CONF "$CCBENCH" -c dead.conf sweep "$top/configs/ec-vs-replicated.json" --dry-run >dry.txt ||
 	fail "dry run: exit $?"
 grep -q "^FastEC: 15 points need a data pool with allow_ec_optimizations" dry.txt || fail "dry run: no FastEC note"
+# (On Tentacle, $ec is a classic EC pool: FastEC off, refused all the same.)
 expect_refused "has no FastEC" "$CCBENCH" sweep "$top/configs/ec-vs-replicated.json" -p "$r3" \
 	--param "data-pool=[\"$ec\"]" --param fastec-pool="$ec" --param io-size=4K \
 	--param 'command=["rbd write"]' --param size=16M --param duration=1s -q
