@@ -45,7 +45,7 @@ wait_for 30 "$ec to be empty" empty "$ec"
 echo "== 1, 2: rbd on an EC data pool, one pass of whole stripes"
 # The release's default plugin (Pacific jerasure, Tentacle isa), as the CLI reads the profile.
 ceph_cli osd erasure-code-profile get "$ec-profile" -f json >profile.json
-plugin=$(jget profile.json 'd["plugin"]') technique=$(jget profile.json 'd["technique"]')
+plugin=$(jget profile.json 'd.get("plugin", "")') technique=$(jget profile.json 'd.get("technique", "")')
 "$CCBENCH" rbd write -p "$r3" --data-pool "$ec" --size 32M --io-size 64K -t 4 -q -f json >w.json
 jcheck w.json \
 	'd["status"] == "ok" and d["bytes"] == 32 << 20' \
@@ -54,7 +54,7 @@ jcheck w.json \
 	'd["pools"]["data"]["name"] == "'"$ec"'" and d["pools"]["data"]["type"] == "erasure"' \
 	'd["pools"]["data"]["pg_num"] == 8 and d["pools"]["data"]["application"] == ["rbd"]' \
 	'd["pools"]["data"]["erasure"]["k"] == 2 and d["pools"]["data"]["erasure"]["m"] == 1' \
-	'd["pools"]["data"]["erasure"]["plugin"] == "'"$plugin"'" and d["pools"]["data"]["erasure"]["technique"] == "'"$technique"'"' \
+	'd["pools"]["data"]["erasure"]["plugin"] == "'"$plugin"'" and d["pools"]["data"]["erasure"].get("technique", "") == "'"$technique"'"' \
 	'd["pools"]["data"]["erasure"]["crush_failure_domain"] == "osd"' \
 	'd["pools"]["data"]["erasure"]["stripe_unit"] == 4096 and d["pools"]["data"]["erasure"]["stripe_width"] == 8192' \
 	'd["pools"]["data"]["erasure"]["allow_ec_overwrites"] is True' \
