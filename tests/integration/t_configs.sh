@@ -33,8 +33,11 @@ for axis in ("data-pool", "pool"):
     if any(v.startswith("ccb-") for v in vals):
         p(axis, json.dumps([pools + "-" + v[4:] for v in vals if "fast" not in v][:2]))
         p("fastec-pool", "")
+        # One workload and size on two pools: t_ec_pools covers the rest.
         if "io-size" in c["matrix"]:
             p("io-size", "4K")
+        if "command" in c["matrix"]:
+            p("command", json.dumps(c["matrix"]["command"][:1]))
 # The whole sweep's injected latency stays (it is exercised), small.
 if "osd-latency" in c.get("params", {}):
     p("osd-latency", "1ms")

@@ -30,10 +30,10 @@ echo "== 1, 2: rados on the EC pool and on a replicated size 3 one"
 jcheck ra.json 'd["status"] == "ok" and d["pools"]["data"]["erasure"]["k"] == 2' \
 	'"metadata" not in d["pools"] and d["space"]["reliable"] is True' \
 	'1.45 <= d["space"]["amplification"] <= 1.55'
-"$CCBENCH" rados write -p "$r3" -b 64K -t 4 --total 16M -q -f json >r3.json
+"$CCBENCH" rados write -p "$r3" -b 64K -t 4 --total 8M -q -f json >r3.json
 jcheck r3.json 'd["pools"]["data"]["type"] == "replicated" and "erasure" not in d["pools"]["data"]' \
 	'2.9 <= d["space"]["amplification"] <= 3.1'
-echo "note: rados 16M in 64K objects: EC 2+1 $(jget ra.json 'round(d["space"]["amplification"], 3)'), replicated x3 $(jget r3.json 'round(d["space"]["amplification"], 3)')"
+echo "note: rados 16M (x3: 8M) in 64K objects: EC 2+1 $(jget ra.json 'round(d["space"]["amplification"], 3)'), replicated x3 $(jget r3.json 'round(d["space"]["amplification"], 3)')"
 
 # The mon's df lags the OSDs by a stats period: a run's figures are
 # only its own once the removals of the run before have been counted
@@ -138,7 +138,7 @@ on_exit "$mc" osd-start 2 "$CLUSTER_DIR"
 "$mc" osd-stop 2 "$CLUSTER_DIR" 2>/dev/null
 degraded() { ceph_cli pg ls-by-pool "$ec" 2>/dev/null | grep -q degraded; }
 wait_for 30 "the PGs of $ec degraded" degraded
-timed "$CCBENCH" rbd read --image "$r3/$img" --io-size 1M -d 2s --op-timeout 10s -q -f json >deg.json
+timed "$CCBENCH" rbd read --image "$r3/$img" --io-size 1M -d 1s --op-timeout 10s -q -f json >deg.json
 [ "$RC" = 0 ] || fail "degraded read: exit $RC"
 jcheck deg.json 'd["status"] == "ok" and d["bytes"] > 0' \
 	'd["cluster_state"]["start"]["pgs_degraded"] > 0' \
