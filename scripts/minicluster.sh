@@ -9,6 +9,9 @@
 #   scripts/minicluster.sh stop   [--keep] [DIR]
 #   scripts/minicluster.sh osd-stop [--kill] ID [DIR]
 #   scripts/minicluster.sh osd-start ID [DIR]
+#   scripts/minicluster.sh pool-create NAME [--ec K+M] [--stripe-unit BYTES]
+#                                 [--fastec] [--size N] [--pgs N] [DIR]
+#   scripts/minicluster.sh pool-rm NAME [DIR]
 #
 # DIR defaults to ./.cluster.  Everything (config, keyrings, data, logs,
 # admin sockets, pid files) lives under DIR; the system /etc/ceph and
@@ -41,6 +44,15 @@
 # `osd-start ID` starts it again and waits until it is up.  Failure
 # detection is tuned for tests: heartbeat grace 6 s, down OSDs marked out
 # after 10 s (only while >= 75% of the OSDs stay in: mon_osd_min_in_ratio).
+#
+# `pool-create NAME` makes a pool for rbd data (application rbd) and waits
+# until its PGs are active: replicated of --size N (default 1), or with
+# --ec K+M erasure-coded over profile NAME-profile (crush-failure-domain
+# osd: the OSDs share one host; stripe_unit 4K unless --stripe-unit) with
+# allow_ec_overwrites on (the conf lets memstore OSDs have it), and with
+# --fastec allow_ec_optimizations too (Tentacle only: older mons refuse it,
+# and so does this command).  `pool-rm NAME` removes the pool and its
+# profile.  ccbench never makes nor changes a pool: the harness does.
 #
 # Daemon pid files: DIR/run/<name>.pid (mon.a, mgr.x, osd.N, mds.a).
 # Logs: DIR/log/<name>.log (start's CLI output: DIR/log/setup.log).
@@ -81,6 +93,11 @@ SLOW_MS=${CCB_SLOW_MS:-0}
 TIMEOUT=60
 KEEP=0
 KILL=0
+EC=
+STRIPE_UNIT=
+FASTEC=0
+POOL_SIZE=1
+PGS=8
 DIR=
 POS=()
 while (($#)); do
@@ -97,6 +114,11 @@ while (($#)); do
     --timeout=*) TIMEOUT=${1#*=} ;;
     --keep) KEEP=1 ;;
     --kill) KILL=1 ;;
+    --ec) EC=${2:?--ec needs K+M}; shift ;;
+    --stripe-unit) STRIPE_UNIT=${2:?--stripe-unit needs bytes}; shift ;;
+    --fastec) FASTEC=1 ;;
+    --size) POOL_SIZE=${2:?--size needs a number}; shift ;;
+    --pgs) PGS=${2:?--pgs needs a number}; shift ;;
     -h | --help) usage; exit 0 ;;
     -*) die "unknown option: $1 (see --help)" ;;
     *) POS+=("$1") ;;
@@ -115,8 +137,18 @@ osd-stop | osd-start)
     DIR=${POS[1]:-}
     [[ "$OSD_ID" =~ ^[0-9]+$ ]] || die "bad OSD id '$OSD_ID'"
     ;;
+pool-create | pool-rm)
+    ((${#POS[@]} >= 1 && ${#POS[@]} <= 2)) || die "usage: $0 $CMD NAME [options] [DIR]"
+    POOL_NAME=${POS[0]}
+    DIR=${POS[1]:-}
+    [[ "$POOL_NAME" =~ ^[A-Za-z0-9_.-]{1,64}$ ]] || die "bad pool name '$POOL_NAME'"
+    [[ -z "$EC" || "$EC" =~ ^[1-9][0-9]?\+[1-9][0-9]?$ ]] || die "bad --ec '$EC' (K+M, e.g. 2+1)"
+    [[ -z "$STRIPE_UNIT" || "$STRIPE_UNIT" =~ ^[0-9]+[KkMm]?$ ]] || die "bad --stripe-unit '$STRIPE_UNIT'"
+    [[ "$POOL_SIZE" =~ ^[1-9]$ && "$PGS" =~ ^[1-9][0-9]{0,3}$ ]] || die "bad --size or --pgs"
+    ((!FASTEC)) || [[ -n "$EC" ]] || die "--fastec needs --ec K+M"
+    ;;
 -h | --help | help) usage; exit 0 ;;
-*) die "unknown command: $CMD (expected start, stop, status, osd-stop or osd-start)" ;;
+*) die "unknown command: $CMD (expected start, stop, status, osd-stop, osd-start, pool-create or pool-rm)" ;;
 esac
 [[ "$NUM_OSDS" =~ ^[1-9][0-9]*$ ]] || die "--osds must be a positive integer"
 [[ "$TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer"
@@ -420,6 +452,10 @@ write_conf() { # write_conf FSID V2PORT V1PORT
 	osd pool default min size = 1
 	mon allow pool size one = true
 	mon allow pool delete = true
+	; rbd on an erasure-coded data pool needs allow_ec_overwrites, which the
+	; mon grants only on bluestore OSDs unless told not to check (these are
+	; memstore): `ec-pool` below
+	mon debug no require bluestore for ec overwrites = true
 	; 32 PGs a pool, so that data spreads evenly over the OSDs: with 8, one
 	; OSD filled long before the others
 	osd pool default pg num = 32
@@ -638,6 +674,16 @@ elif op == "wait-osd-up":
         up = [o["up"] for o in osds if o["osd"] == osd]
         return up == [1], "osd.%d up=%s" % (osd, up)
     rc = wait("osd.%d to be up" % osd, float(args[1]), check)
+elif op == "wait-pool-active":
+    pool = args[0]
+
+    def check():
+        pgs = mon_json({"prefix": "pg ls-by-pool", "poolstr": pool})
+        pgs = pgs.get("pg_stats", pgs) if isinstance(pgs, dict) else pgs
+        states = [p["state"] for p in pgs]
+        ok = states and all("active" in s and "peering" not in s for s in states)
+        return ok, "%d PGs: %s" % (len(states), sorted(set(states)))
+    rc = wait("the PGs of pool %s to be active" % pool, float(args[1]), check)
 elif op == "wait-mgr":
     def check():
         s = mon_json({"prefix": "mgr stat"})
@@ -961,7 +1007,58 @@ do_osd_start() {
     log "osd.$OSD_ID up"
 }
 
+# ---------------------------------------------------------------- pools
+do_pool_create() {
+    [[ -e "$DIR/$MARKER" && -f "$CONF" ]] || die "no cluster in $DIR"
+    local k m su=${STRIPE_UNIT:-4096}
+    case "$su" in
+    *[Kk]) su=$((${su%?} * 1024)) ;;
+    *[Mm]) su=$((${su%?} * 1048576)) ;;
+    esac
+    {
+        if [[ -n "$EC" ]]; then
+            k=${EC%+*} m=${EC#*+}
+            printf '{"prefix": "osd erasure-code-profile set", "name": "%s-profile", "profile": ["k=%s", "m=%s", "crush-failure-domain=osd", "stripe_unit=%s"]}\n' \
+                "$POOL_NAME" "$k" "$m" "$su"
+            printf '{"prefix": "osd pool create", "pool": "%s", "pg_num": %s, "pgp_num": %s, "pool_type": "erasure", "erasure_code_profile": "%s-profile"}\n' \
+                "$POOL_NAME" "$PGS" "$PGS" "$POOL_NAME"
+            printf '{"prefix": "osd pool set", "pool": "%s", "var": "allow_ec_overwrites", "val": "true"}\n' "$POOL_NAME"
+            ((FASTEC)) && printf '{"prefix": "osd pool set", "pool": "%s", "var": "allow_ec_optimizations", "val": "true"}\n' "$POOL_NAME"
+        else
+            printf '{"prefix": "osd pool create", "pool": "%s", "pg_num": %s, "pgp_num": %s, "pool_type": "replicated"}\n' \
+                "$POOL_NAME" "$PGS" "$PGS"
+            printf '{"prefix": "osd pool set", "pool": "%s", "var": "size", "val": "%s", "yes_i_really_mean_it": true}\n' \
+                "$POOL_NAME" "$POOL_SIZE"
+            # Ceph's default for a size: a majority of the copies.
+            printf '{"prefix": "osd pool set", "pool": "%s", "var": "min_size", "val": "%s"}\n' \
+                "$POOL_NAME" "$((POOL_SIZE - POOL_SIZE / 2))"
+        fi
+        printf '{"prefix": "osd pool application enable", "pool": "%s", "app": "rbd"}\n' "$POOL_NAME"
+    } | mc_py batch >>"$SETUP_LOG" || {
+        log "pool-create $POOL_NAME failed (see $SETUP_LOG); removing what was made"
+        do_pool_rm
+        exit 1
+    }
+    mc_py wait-pool-active "$POOL_NAME" "$TIMEOUT" || die "pool $POOL_NAME: PGs not active"
+    if [[ -n "$EC" ]]; then
+        log "pool $POOL_NAME made (EC $EC$( ((FASTEC)) && echo ', FastEC'))"
+    else
+        log "pool $POOL_NAME made (replicated size $POOL_SIZE)"
+    fi
+}
+
+do_pool_rm() {
+    [[ -e "$DIR/$MARKER" && -f "$CONF" ]] || die "no cluster in $DIR"
+    printf '{"prefix": "osd pool rm", "pool": "%s", "pool2": "%s", "yes_i_really_really_mean_it": true}\n' \
+        "$POOL_NAME" "$POOL_NAME" | mc_py batch >>"$SETUP_LOG" 2>&1 || true
+    # An EC pool's CRUSH rule is named after it, made with it, left by its removal.
+    printf '{"prefix": "osd crush rule rm", "name": "%s"}\n{"prefix": "osd erasure-code-profile rm", "name": "%s-profile"}\n' \
+        "$POOL_NAME" "$POOL_NAME" | mc_py batch >>"$SETUP_LOG" 2>&1 || true
+}
+
 case "$CMD" in
+pool-create) do_pool_create ;;
+pool-rm) do_pool_rm ;;
 osd-stop) do_osd_stop ;;
 osd-start) do_osd_start ;;
 start) do_start ;;

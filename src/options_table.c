@@ -386,6 +386,21 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .argname = "POOL",
      .help = "data pool of the temporary image or of the files",
      .flags = LAYOUT | TEMP},
+    {.name = "data-pool-type",
+     .type = CCB_OPT_CHOICE,
+     .offset = OFF(data_pool_type),
+     .choices = CHOICES("replicated", "erasure", "fastec"),
+     .cmds = RADOS | RBD,
+     .help = "what the data pool (rados: --pool) must be; fastec: erasure-coded with "
+             "allow_ec_optimizations on (Tentacle); refused (exit 2) before any image is "
+             "created when it is not"},
+    {.name = "fastec-pool",
+     .type = CCB_OPT_NAME,
+     .offset = OFF(fastec_pool),
+     .cmds = RADOS | RBD,
+     .argname = "POOL",
+     .help = "a run whose data pool (rados: --pool) is POOL needs FastEC on it, as "
+             "--data-pool-type fastec (a sweep's fixed parameter over a pool axis)"},
     {.name = "allow-write-existing",
      .type = CCB_OPT_FLAG,
      .offset = OFF(allow_write_existing),

@@ -139,6 +139,9 @@ struct ccb_opts {
 	uint64_t stripe_count;
 	const char *image_features;
 	const char *data_pool;
+	const char
+	    *data_pool_type;     /**< replicated | erasure | fastec: what the data pool must be */
+	const char *fastec_pool; /**< a data pool that must have FastEC on */
 	bool allow_write_existing;
 	bool keep;
 	const char *pattern; /**< "seq" or "rand" */

@@ -60,5 +60,8 @@ void ccb_explain_sched(const json_t *r, json_t *list);
 void ccb_explain_open_loop(const json_t *r, json_t *list);
 /* An fs run through a mount: the client's limits, the page cache (explain_fs.c). */
 void ccb_explain_fs(const json_t *r, json_t *list);
+/* An erasure-coded data pool: stripes, shards, degraded reads; the space a write cost
+ * (explain_ec.c). */
+void ccb_explain_ec(const json_t *r, json_t *list);
 
 #endif

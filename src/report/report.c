@@ -6,6 +6,7 @@
 #include <ccbench/explain.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>
+#include <ccbench/report_pools.h>
 #include <ccbench/units.h>
 
 #include <errno.h>
@@ -229,6 +230,7 @@ static int write_text(const json_t *r, FILE *out)
 		if (json_is_object(v))
 			text_object(out, key, v);
 	}
+	ccb_report_pools_text(r, out);
 	if (json_is_array(json_object_get(r, "phases"))) {
 		text_meta_table(out, r);
 		goto warnings;

@@ -10,6 +10,7 @@
 #include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/sweep.h>
+#include <ccbench/sweep_space.h>
 #include <ccbench/units.h>
 
 #include "sweep_int.h"
@@ -673,6 +674,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	}
 	steady_note(doc, out);
 	table(doc, out, "latency", "\nlatency p50 / p99 (ms), mean over repeats", NULL);
+	ccb_sweep_space_table(doc, out);
 	json_t *sizes = json_object();
 	json_array_foreach(json_object_get(doc, "points"), i, p)
 	{

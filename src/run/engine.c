@@ -13,6 +13,7 @@
 #include <ccbench/cluster_state.h>
 #include <ccbench/release.h>
 #include <ccbench/engine.h>
+#include <ccbench/run_pools.h>
 #include <ccbench/openloop.h>
 #include <ccbench/path.h>
 #include <ccbench/progress.h>
@@ -617,6 +618,8 @@ static void cluster_state(struct ccb_run *run, const char *when)
 			json_object_set_new(st, "osd_scheduler", ccb_cluster_sched(r));
 		}
 		json_object_set_new(cs, when, st);
+		/* The data pool's space around a write run (run_pools.h). */
+		ccb_run_space(run, r, start, &ccb_signal_pending);
 	}
 out:
 	if (own)

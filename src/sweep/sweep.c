@@ -361,9 +361,17 @@ const char *ccb_sweep_row_key(const json_t *matrix)
 	 * its rows, each column a workload. */
 	if (json_array_size(json_object_get(matrix, "mount-via")) > 1)
 		return "mount-via";
-	for (size_t i = 0; i < sizeof(prefer) / sizeof(prefer[0]); i++)
+	for (size_t i = 0; i < sizeof(prefer) / sizeof(prefer[0]); i++) {
+		/* Before an op size, a pool axis (replicated against
+		 * erasure-coded): a recommendation of a pool per workload and
+		 * I/O size, not of a size per pool. */
+		if (i == 4 && json_array_size(json_object_get(matrix, "data-pool")) > 1)
+			return "data-pool";
+		if (i == 4 && json_array_size(json_object_get(matrix, "pool")) > 1)
+			return "pool";
 		if (json_object_get(matrix, prefer[i]))
 			return prefer[i];
+	}
 	json_object_foreach((json_t *)matrix, key, v) return key;
 	return "";
 }

@@ -374,10 +374,38 @@ static json_t *host_refusals(const json_t *points)
 	return out;
 }
 
+/*
+ * Points that need FastEC (a data pool named by --fastec-pool, or
+ * --data-pool-type fastec): only the cluster can say whether its release
+ * and pool have it, and a dry run asks no cluster, so they are planned
+ * and said: a run refuses them (exit 2) where FastEC is missing.
+ */
+static json_t *fastec_points(const json_t *points)
+{
+	json_t *out = json_array(), *p;
+	size_t i;
+
+	json_array_foreach((json_t *)points, i, p)
+	{
+		const json_t *pr = json_object_get(p, "params");
+		const char *fp = json_string_value(json_object_get(pr, "fastec-pool"));
+		const char *t = json_string_value(json_object_get(pr, "data-pool-type"));
+		const char *dp = json_string_value(json_object_get(pr, "data-pool"));
+		const char *pool = json_string_value(json_object_get(pr, "pool"));
+		bool needs =
+		    (t && strcmp(t, "fastec") == 0) ||
+		    (fp && ((dp && strcmp(dp, fp) == 0) || (!dp && pool && strcmp(pool, fp) == 0)));
+
+		if (needs)
+			json_array_append_new(out, json_integer((json_int_t)i + 1));
+	}
+	return out;
+}
+
 int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *points,
                       const struct ccb_opts *o, FILE *out)
 {
-	json_t *refusals = host_refusals(points), *x;
+	json_t *refusals = host_refusals(points), *x, *fast = fastec_points(points);
 	size_t k;
 	const json_t *r = json_object_get(config, "repeat");
 	size_t repeat = json_is_integer(r) ? (size_t)json_integer_value(r) : 1;
@@ -389,6 +417,7 @@ int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *poin
 	if (o->format == CCB_FMT_JSON) {
 		json_t *doc = plan_json(path, config, points, repeat, until, &t);
 		json_object_set(doc, "host_refusals", refusals);
+		json_object_set(doc, "fastec_points", fast);
 		json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', out);
 		json_decref(doc);
@@ -405,6 +434,15 @@ int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *poin
 			        json_string_value(json_object_get(x, "why")));
 		}
 	}
+	if (o->format != CCB_FMT_JSON && json_array_size(fast))
+		fprintf(out,
+		        "FastEC: %zu point%s need%s a data pool with allow_ec_optimizations "
+		        "(Tentacle 20.2 or later); on an older release or a pool without it %s "
+		        "refused when run (exit 2)\n",
+		        json_array_size(fast), json_array_size(fast) == 1 ? "" : "s",
+		        json_array_size(fast) == 1 ? "s" : "",
+		        json_array_size(fast) == 1 ? "it is" : "they are");
+	json_decref(fast);
 	json_decref(refusals);
 	return fflush(out) == 0 && !ferror(out) ? 0 : 1;
 }

@@ -11,6 +11,7 @@
  */
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
+#include <ccbench/run_pools.h>
 #include <ccbench/path_rados.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
@@ -247,6 +248,11 @@ static int rados_prepare(struct ccb_run *run)
 	rr->opts = o;
 	r = ccb_path_connect(run, o->pool, o->rados_namespace ? o->rados_namespace : "", NULL,
 	                     &rr->ctl, &rr->io, ccb_rados_undo_close_ctl, discard_rrun, rr);
+	if (r < 0)
+		return r;
+	/* Before any object is written: the pool in the result, and what the
+	 * options ask of it (--data-pool-type, --fastec-pool). */
+	r = ccb_run_pools(run, rr->ctl, NULL, o->pool, false);
 	if (r < 0)
 		return r;
 

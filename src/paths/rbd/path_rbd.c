@@ -425,6 +425,7 @@ int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)
 		snprintf(spec, spec_len, "%s/%s", rr->pool, rr->image);
 	json_decref(run.layout);
 	json_decref(run.warnings);
+	json_decref(run.extra); /* its pools, described by the prepare */
 	pthread_mutex_destroy(&run.reason_lock);
 	return r < 0 ? r : 0;
 }

@@ -27,6 +27,7 @@ struct rbdrun {
 	rados_ioctx_t io;
 	char pool[128];
 	char image[128];
+	char data_pool[128]; /**< an existing image's data pool ("": its own pool) */
 	bool temporary;
 	bool existing_ro; /* an existing image: open read-only */
 	uint64_t image_bytes, io_bytes;

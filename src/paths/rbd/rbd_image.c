@@ -15,6 +15,7 @@
 #include <ccbench/path.h>
 #include <ccbench/path_rbd.h>
 #include <ccbench/rbd_layout.h>
+#include <ccbench/run_pools.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 
@@ -417,6 +418,13 @@ static json_t *image_layout(struct rbdrun *rr, int *rc, char *err, size_t err_le
 	rbd_get_stripe_unit(img, &su);
 	rbd_get_stripe_count(img, &sc);
 	rbd_get_features(img, &features);
+	{
+		int64_t dp = rbd_get_data_pool_id(img);
+
+		if (dp >= 0 && rados_pool_reverse_lookup(rr->ctl, dp, rr->data_pool,
+		                                         sizeof(rr->data_pool)) < 0)
+			rr->data_pool[0] = '\0';
+	}
 	rbd_close(img);
 	for (size_t i = 0; i < sizeof(fnames) / sizeof(fnames[0]); i++)
 		if (features & (1ull << i))
@@ -490,11 +498,13 @@ int ccb_rbd_prepare(struct ccb_run *run)
 		return r;
 
 	if (rr->temporary) {
-		if (o->data_pool && rados_pool_lookup(rr->ctl, o->data_pool) < 0) {
-			fprintf(stderr, "ccbench: --data-pool '%s': no such pool\n", o->data_pool);
-			run->bad_input = true;
-			return -ENOENT;
-		}
+		/* Before the image is made: its pools in the result, and what the
+		 * options ask of them (an EC data pool without overwrites, a
+		 * --data-pool-type the pool is not) refused with exit 2. */
+		r = ccb_run_pools(run, rr->ctl, rr->pool, o->data_pool ? o->data_pool : rr->pool,
+		                  true);
+		if (r < 0)
+			return r;
 		r = create_image(run, rr);
 		if (r < 0)
 			return r;
@@ -508,6 +518,13 @@ int ccb_rbd_prepare(struct ccb_run *run)
 		 * t_zz_chaos, where it ended a sweep as if its config were bad). */
 		run->bad_input = !rr->temporary && r == -ENOENT;
 		return r;
+	}
+	if (!rr->temporary) {
+		r = ccb_run_pools(run, rr->ctl, rr->pool,
+		                  rr->data_pool[0] ? rr->data_pool : rr->pool,
+		                  run->is_write || run->mode == CCB_MODE_RW);
+		if (r < 0)
+			return r;
 	}
 	rr->io_bytes = run->op_bytes;
 	if (rr->io_bytes > rr->image_bytes) {
