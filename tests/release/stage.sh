@@ -29,6 +29,12 @@
 #   krbd_map_release      what `rbd device map` asks of the driver on the release
 #   state_safety          the state directory's rules, and the cluster copies of
 #                         crash records through the mon's config-key (about 20 s)
+#   capacity_sched        a capacity search against a real server-side limit: the
+#                         mClock custom profile's client limit where the release
+#                         has it (Reef, Tentacle), an injected delay where not
+#   ec_pools              rbd and rados on an EC 2+1 data pool: the pools in the
+#                         result, space used, explain's EC lines, FastEC where
+#                         the release has it (Tentacle), degraded reads
 # run.sh checks after each test that nothing was left behind.
 #
 # usage: tests/release/stage.sh [PATTERN]   (CCB_RELEASE names the release)
@@ -42,7 +48,8 @@ rel=${CCB_RELEASE:-}
 }
 SUBSET=(rados_write_seq_rand rbd_readahead rbd_layout krbd_map_fuse_loop fs_stream fs_meta
 	sweep_compare group_start group_conflict explain_paths rados_osd_down rados_quota rados_signals
-	msgr2_only msgr2_paths releases explain_scheduler krbd_map_release state_safety)
+	msgr2_only msgr2_paths releases explain_scheduler krbd_map_release state_safety
+	capacity_sched ec_pools)
 # bookworm is the host's own release: test.sh's integration stage has just
 # run every test there (ASan build), the subset among them.  Its release
 # stage shows that a fresh bookworm builds (-Werror, without sanitizers)
