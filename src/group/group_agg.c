@@ -6,6 +6,7 @@
  */
 #include <ccbench/explain.h>
 #include <ccbench/group_agg.h>
+#include <ccbench/hist_json.h>
 #include <ccbench/path.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>
@@ -258,6 +259,17 @@ static int check_result_doc(const json_t *doc, char *why, size_t len)
 		snprintf(why, len, "result.latency_us is not a latency object");
 		return -EINVAL;
 	}
+	v = json_object_get(res, "latency_hist");
+	if (v) {
+		struct ccb_hist *h = malloc(sizeof(*h));
+		int r = h ? ccb_hist_from_json(v, h, why, len) : -ENOMEM;
+
+		free(h);
+		if (r == -ENOMEM)
+			snprintf(why, len, "result.latency_hist: out of memory");
+		if (r < 0)
+			return -EINVAL;
+	}
 	if (json_object_get(res, "status") && !json_is_string(json_object_get(res, "status"))) {
 		snprintf(why, len, "result.status is not a string");
 		return -EINVAL;
@@ -418,6 +430,10 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	size_t n_done = 0, n_starts = 0, n_ids, n_secs, i;
 	double w0 = -INFINITY, w1 = INFINITY, planned = ccb_report_num(started, "start_realtime");
 	double agg_bytes = 0, lat_weighted = 0, lat_ops = 0;
+	/* Every reporting member's ops in one histogram: the aggregate's
+	 * percentiles are those of the union, never an average of the members'. */
+	struct ccb_hist *lat_all = malloc(sizeof(*lat_all)), *lat_one = malloc(sizeof(*lat_one));
+	size_t lat_members = 0;
 	bool have_window;
 
 	/* A started group is exactly the members named in its claim; later
@@ -434,8 +450,10 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	done = calloc(n_ids ? n_ids : 1, sizeof(*done));
 	starts = calloc(n_ids ? n_ids : 1, sizeof(*starts));
 	bw = calloc(n_ids ? n_ids : 1, sizeof(*bw));
-	if (!ids || !members || !missing || !malformed || !agg_series || !done || !starts || !bw)
+	if (!ids || !members || !missing || !malformed || !agg_series || !done || !starts || !bw ||
+	    !lat_all || !lat_one)
 		goto out;
+	ccb_hist_init(lat_all);
 
 	json_array_foreach(ids, i, v)
 	{
@@ -520,11 +538,19 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		                                                 m->seconds, w0, w1)
 		                       : 0;
 		const json_t *lat = json_object_get(m->result, "latency_us");
+		char why[160];
 
 		bw[i] = have_window ? b / MIB / (w1 - w0) : 0;
 		agg_bytes += b;
 		lat_weighted += ccb_report_num(lat, "mean") * ccb_report_num(lat, "n");
 		lat_ops += ccb_report_num(lat, "n");
+		/* Checked with the result (check_result_doc). */
+		if (json_object_get(m->result, "latency_hist") &&
+		    ccb_hist_from_json(json_object_get(m->result, "latency_hist"), lat_one, why,
+		                       sizeof(why)) == 0) {
+			ccb_hist_merge(lat_all, lat_one);
+			lat_members++;
+		}
 		json_object_set_new(m->entry, "window_bytes", json_real(b));
 		json_object_set_new(m->entry, "window_bandwidth_mib_s", json_real(bw[i]));
 	}
@@ -580,6 +606,12 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	              agg_bytes, "seconds", have_window ? w1 - w0 : 0.0, "bandwidth_mib_s",
 	              have_window ? agg_bytes / MIB / (w1 - w0) : 0.0, "latency_mean_us",
 	              lat_ops > 0 ? lat_weighted / lat_ops : 0.0, "series", agg_series));
+	/* Over each reporting member's whole run (the histograms are not per
+	 * second); null when no member stored one (an older ccbench). */
+	json_object_set_new(json_object_get(report, "aggregate"), "latency_us",
+	                    lat_members ? ccb_result_latency(lat_all) : json_null());
+	json_object_set_new(json_object_get(report, "aggregate"), "latency_members",
+	                    json_integer((json_int_t)lat_members));
 	json_object_set_new(json_object_get(report, "aggregate"), "jain_index",
 	                    n_done ? json_real(ccb_jain_index(bw, n_done)) : json_null());
 	json_object_set(report, "members", members);
@@ -593,6 +625,8 @@ out:
 	for (i = 0; done && i < n_done; i++)
 		free(done[i].bytes);
 	free(done);
+	free(lat_all);
+	free(lat_one);
 	free(starts);
 	free(bw);
 	json_decref(ids);

@@ -114,6 +114,18 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 	fprintf(out, "%-36s %-9s %-11s %10s %12.2f  (%.1f MiB in %.2f s)\n", "aggregate", "", "",
 	        "", ccb_report_num(agg, "bandwidth_mib_s"), ccb_report_num(agg, "bytes") / MIB,
 	        ccb_report_num(agg, "seconds"));
+	if (json_is_object(json_object_get(agg, "latency_us"))) {
+		const json_t *lat = json_object_get(agg, "latency_us");
+
+		fprintf(out,
+		        "%-10s p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f ms over the %.0f "
+		        "ops of %lld members (their histograms merged)\n",
+		        "latency", ccb_report_num(lat, "p50") / 1e3,
+		        ccb_report_num(lat, "p90") / 1e3, ccb_report_num(lat, "p99") / 1e3,
+		        ccb_report_num(lat, "p99_9") / 1e3, ccb_report_num(lat, "max") / 1e3,
+		        ccb_report_num(lat, "n"),
+		        (long long)json_integer_value(json_object_get(agg, "latency_members")));
+	}
 	if (json_is_number(json_object_get(agg, "jain_index")))
 		fprintf(out,
 		        "%-10s Jain's index %.4f over the members' window bandwidth (1 = equal)\n",
@@ -219,8 +231,16 @@ int ccb_group_render_csv(const json_t *rep, FILE *out)
 	ccb_csv_cell(out, ccb_report_str(rep, "group"));
 	fputs(",aggregate,,", out);
 	ccb_csv_cell(out, ccb_report_str(rep, "status"));
-	fprintf(out, ",,,%.3f,,,%.0f,%.3f,,,,,", ccb_report_num(agg, "seconds"),
+	fprintf(out, ",,,%.3f,,,%.0f,%.3f,,", ccb_report_num(agg, "seconds"),
 	        ccb_report_num(agg, "bytes"), ccb_report_num(agg, "bandwidth_mib_s"));
+	/* The merged histogram's percentiles, when the members stored theirs. */
+	if (json_is_object(json_object_get(agg, "latency_us"))) {
+		const json_t *lat = json_object_get(agg, "latency_us");
+
+		fprintf(out, "%.3f,%.3f,%.3f,", ccb_report_num(lat, "p50"),
+		        ccb_report_num(lat, "p99"), ccb_report_num(lat, "p99_9"));
+	} else
+		fputs(",,,", out);
 	ccb_csv_cell(out, ex);
 	fputc('\n', out);
 	return ferror(out) ? -EIO : 0;
