@@ -591,6 +591,16 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .offset = OFF(group_cleanup),
      .cmds = GROUP,
      .help = "group report: remove the group's objects afterwards"},
+    {.name = "wait",
+     .type = CCB_OPT_DURATION,
+     .offset = OFF(group_wait_usec),
+     .def = "0s",
+     .min = 0,
+     .max = 86400000000ull,
+     .cmds = GROUP,
+     .argname = "DUR",
+     .help = "group report: wait up to DUR for members still running (or the start), "
+             "re-reading the group every second"},
     /* sweep, report, compare */
     {.name = "json",
      .type = CCB_OPT_STR,

@@ -164,6 +164,7 @@ struct ccb_opts {
 	uint64_t group_timeout_usec;
 	const char *group_pool;
 	bool group_cleanup;
+	uint64_t group_wait_usec; /**< group report --wait: for members still running */
 
 	/* sweep, report, compare. */
 	const char *json_file;

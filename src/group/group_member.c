@@ -604,6 +604,8 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 
 	mine.before_start = group_barrier;
 	mine.before_start_arg = &g;
+	mine.on_tick = ccb_group_beat_tick;
+	mine.on_tick_arg = &g;
 	status = ccb_point_run(&mine, result);
 	if (g.refused)
 		status = 2;

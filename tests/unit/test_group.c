@@ -340,6 +340,65 @@ static void test_aggregate_missing_and_withdrawn(void **state)
 	json_decref(res);
 }
 
+/* A member killed mid-run: no result, its heartbeats stopped. Lost once
+ * silent CCB_GROUP_LOST_AFTER_S, out of the window and the sum, said with
+ * how far it got; running (not lost) while its beats are fresh. */
+static void test_aggregate_lost(void **state)
+{
+	double a[] = {10, 10, 10, 10}, c[] = {30, 30, 30, 30};
+	json_t *st = json_pack("{s:s, s:{s:i}, s:{s:f, s:[s, s, s]}, s:{s:o, s:o, s:o}, s:f, "
+	                       "s:{s:{s:f, s:I, s:I, s:f}}}",
+	                       "name", "g", "params", "members", 3, "started", "start_realtime",
+	                       1000.0, "members", "a", "b", "c", "members", "a", reg(1, "done"),
+	                       "b", reg(2, "running"), "c", reg(3, "done"), "now", 1010.0,
+	                       "heartbeats", "b", "at", 1001.5, "bytes", (json_int_t)41943040,
+	                       "ops", (json_int_t)10, "seconds", 1.5);
+	json_t *res = json_pack("{s:o, s:o}", "a", doc(1000.0, 4.0, a, 4, "ok"), "c",
+	                        doc(1000.0, 4.0, c, 4, "ok"));
+	json_t *rep, *b, *agg;
+
+	(void)state;
+	rep = ccb_group_aggregate(st, res);
+	assert_non_null(rep);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "incomplete");
+	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(rep, "lost"), 0)),
+	                    "b");
+	b = json_array_get(json_object_get(rep, "members"), 1);
+	assert_string_equal(json_string_value(json_object_get(b, "state")), "lost");
+	assert_int_equal(json_integer_value(json_object_get(b, "last_heard_realtime_us")),
+	                 1001500000);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(b, "heard"), "bytes")),
+	                 41943040);
+	/* Out of the aggregate: two members, their 40 MiB/s over the whole 4 s. */
+	agg = json_object_get(rep, "aggregate");
+	assert_int_equal(json_integer_value(json_object_get(agg, "members")), 2);
+	assert_close(json_number_value(json_object_get(agg, "bandwidth_mib_s")), 40, 1e-6, "bw");
+	assert_close(json_number_value(json_object_get(json_object_get(rep, "window"), "seconds")),
+	             4.0, 1e-9, "window");
+	json_decref(rep);
+
+	/* Heard from 2 s ago: still running, not lost; the group is running. */
+	json_object_set_new(st, "now", json_real(1003.5));
+	rep = ccb_group_aggregate(st, res);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "running");
+	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 0);
+	assert_string_equal(json_string_value(json_object_get(
+	                        json_array_get(json_object_get(rep, "members"), 1), "state")),
+	                    "running");
+	json_decref(rep);
+
+	/* A heartbeat that is not ccbench's: the member is malformed, not lost. */
+	json_object_set_new(json_object_get(json_object_get(st, "heartbeats"), "b"), "bytes",
+	                    json_integer(-1));
+	rep = ccb_group_aggregate(st, res);
+	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 0);
+	assert_int_equal(json_array_size(json_object_get(rep, "malformed")), 1);
+	json_decref(rep);
+	json_decref(st);
+	json_decref(res);
+}
+
 static void test_aggregate_waiting(void **state)
 {
 	json_t *st =
@@ -642,6 +701,7 @@ int main(void)
 	    cmocka_unit_test(test_aggregate_latency_merged),
 	    cmocka_unit_test(test_aggregate_missing_and_withdrawn),
 	    cmocka_unit_test(test_aggregate_waiting),
+	    cmocka_unit_test(test_aggregate_lost),
 	    cmocka_unit_test(test_poisoned_values),
 	    cmocka_unit_test(test_poisoned_types),
 	    cmocka_unit_test(test_poisoned_missing_fields),
