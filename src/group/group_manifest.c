@@ -347,12 +347,14 @@ static int member_args(const struct ccb_cli *cli, int argc, char **argv, json_t 
 		    strcmp(d->name, "group") == 0 ||
 		    (!cli->opts.k8s_secret &&
 		     (strcmp(d->name, "name") == 0 || strcmp(d->name, "id") == 0))) {
-			snprintf(
-			    err, err_len,
-			    "%s: --%s: the pods set it themselves (the group from NAME; the conf, "
-			    "keyring%s from %s)",
-			    cli->command, d->name, cli->opts.k8s_secret ? "" : " and client name",
-			    cli->opts.k8s_secret ? "--k8s-secret" : "Rook's mon Secret");
+			snprintf(err, err_len,
+			         "%s: --%s: not an option of this command: the pods set it "
+			         "themselves (the "
+			         "group from NAME; the conf, "
+			         "keyring%s from %s)",
+			         cli->command, d->name,
+			         cli->opts.k8s_secret ? "" : " and client name",
+			         cli->opts.k8s_secret ? "--k8s-secret" : "Rook's mon Secret");
 			return -EINVAL;
 		}
 		if (!manifest_own(d))
