@@ -306,7 +306,7 @@ static int check_heartbeat(const json_t *hb, char *why, size_t len)
 /* 0 when registration @p reg can be shown; else -EINVAL with the reason. */
 static int check_registration(const json_t *reg, char *why, size_t len)
 {
-	static const char *const strings[] = {"state", "host", "reason"};
+	static const char *const strings[] = {"state", "host", "reason", "addr"};
 	const json_t *v;
 
 	if (!json_is_object(reg))
@@ -515,6 +515,9 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		start = doc ? ccb_report_num(doc, "start_realtime")
 		            : ccb_report_num(reg, "start_realtime");
 		json_object_set_new(e, "host", json_string(reg ? ccb_report_str(reg, "host") : ""));
+		if (json_object_get(reg, "addr") &&
+		    json_string_length(json_object_get(reg, "addr")) <= 256)
+			json_object_set(e, "addr", json_object_get(reg, "addr"));
 		json_object_set_new(e, "pid",
 		                    json_integer(json_integer_value(json_object_get(reg, "pid"))));
 		if (start > 0) {
