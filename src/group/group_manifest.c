@@ -35,14 +35,19 @@
  * YAML's), except our own multi-line scripts, which read better as a
  * literal block. Keys are ours, never user input. ---------------------- */
 
-static void yaml_value(FILE *out, const json_t *v, int indent, bool in_seq);
+static void yaml_value(FILE *out, const json_t *v, int indent);
 
 static void yaml_scalar(FILE *out, const json_t *v, int indent)
 {
 	const char *s = json_string_value(v);
 	char *d;
 
-	if (s && strchr(s, '\n')) {
+	/* A literal block reads back as the string only when it ends in one
+	 * newline and its first line sets the indentation (no leading blank). */
+	size_t n = s ? strlen(s) : 0;
+
+	if (n > 1 && strchr(s, '\n') && s[n - 1] == '\n' && s[n - 2] != '\n' && s[0] != ' ' &&
+	    !strpbrk(s, "\r\t")) {
 		fputs("|\n", out);
 		while (*s) {
 			size_t l = strcspn(s, "\n");
@@ -76,7 +81,7 @@ static void yaml_object(FILE *out, const json_t *o, int indent, bool first_inlin
 		fprintf(out, "%s:", k);
 		if (is_block(v)) {
 			fputc('\n', out);
-			yaml_value(out, v, json_is_array(v) ? indent : indent + 2, false);
+			yaml_value(out, v, json_is_array(v) ? indent : indent + 2);
 		} else {
 			fputc(' ', out);
 			if (json_is_object(v))
@@ -89,12 +94,11 @@ static void yaml_object(FILE *out, const json_t *o, int indent, bool first_inlin
 	}
 }
 
-static void yaml_value(FILE *out, const json_t *v, int indent, bool in_seq)
+static void yaml_value(FILE *out, const json_t *v, int indent)
 {
 	size_t i;
 	json_t *e;
 
-	(void)in_seq;
 	if (json_is_object(v)) {
 		yaml_object(out, v, indent, false);
 		return;
@@ -272,9 +276,9 @@ int ccb_group_manifest_write(const struct ccb_cli *wl, const char *group, const 
 	        "# members are done (kubectl logs job/%s).\n",
 	        CCB_VERSION, group, (unsigned long long)o->members, rname);
 	fputs("---\n", out);
-	yaml_value(out, members, 0, false);
+	yaml_value(out, members, 0);
 	fputs("---\n", out);
-	yaml_value(out, report, 0, false);
+	yaml_value(out, report, 0);
 	r = ferror(out) ? -EIO : 0;
 out:
 	json_decref(rargs);
