@@ -586,15 +586,6 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 		goto out_io;
 	}
 	rados_ioctx_set_namespace(g.watch_io, CCB_GROUP_NAMESPACE);
-	/* The client's address as the cluster sees it: members on many hosts
-	 * (or network namespaces) are told apart by it in the report. */
-	{
-		char *addrs = NULL;
-
-		if (rados_getaddrs(g.cluster, &addrs) == 0 && addrs)
-			json_object_set_new(g.record, "addr", json_string(addrs));
-		rados_buffer_free(addrs);
-	}
 
 	/* Refuse before any work (image prefill, objects) when joining cannot work. */
 	r = ccb_gstate_read(g.io, g.name, &st);
@@ -609,6 +600,17 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 	if (r < 0) {
 		status = 2;
 		goto out_watch_io;
+	}
+	/* The client's address as the cluster sees it: members on many hosts
+	 * (or network namespaces) are told apart by it in the report. Read
+	 * after the first op: the messenger learns it from its first
+	 * connections. */
+	{
+		char *addrs = NULL;
+
+		if (rados_getaddrs(g.cluster, &addrs) == 0 && addrs)
+			json_object_set_new(g.record, "addr", json_string(addrs));
+		rados_buffer_free(addrs);
 	}
 
 	mine.before_start = group_barrier;
