@@ -42,13 +42,12 @@ for n in "${sizes[@]}"; do
 			--group-timeout 300s -q -f json >"$work/$g.$i.json" 2>"$work/$g.$i.err" &
 		pids+=($!)
 	done
-	rc=0
-	for p in "${pids[@]}"; do wait "$p" || rc=$?; done
-	[ "$rc" = 0 ] || {
-		tail -3 "$work"/"$g".*.err >&2
-		echo "bench/group-scale.sh: a member of $n exited $rc" >&2
-		exit 1
-	}
+	bad=0
+	for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
+	# Measured anyway when they had stored their results (the report
+	# says complete): a member that crashed in rados_shutdown on the way
+	# out (see the note in docs/groups.md) still started and reported.
+	[ "$bad" = 0 ] || echo "note: $bad of $n members exited non-zero" >&2
 	t0=$(date +%s.%N)
 	"$ccbench" group report "$g" --group-pool "$pool" -f json >"$work/$g.report.json"
 	t1=$(date +%s.%N)
@@ -71,6 +70,7 @@ io.close(); c.shutdown()
 regs = [json.loads(v) for k, v in grp.items() if k.startswith("member.")]
 started = json.loads(grp["started"])
 last = max(x["registered_at"] for x in regs)
+assert r["status"] == "complete", "group %s: %s" % (g, r["status"])
 print("%-8s %9.1f %9.1f %9.1f %10.0f %6d/%-5d %6d/%-5d" % (
     n, (started["claimed_at"] - last) * 1e3, (started["start_realtime"] - last) * 1e3,
     r["start_skew_ms"], (float(t1) - float(t0)) * 1e3,

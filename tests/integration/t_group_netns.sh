@@ -79,7 +79,8 @@ done
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=$?; done
 [ "$rc" = 0 ] || {
-	tail -n 3 m*.err >&2
+	# The whole of a failed member's stderr (a sanitizer's report is long).
+	for f in m*.err; do [ -s "$f" ] && { echo "== $f"; head -c 6000 "$f"; }; done >&2
 	fail "a member exited $rc"
 }
 ip netns exec $P-m1 "$CCBENCH" group report "$G" -c member.conf -p rbd -f json >r.json ||
