@@ -31,7 +31,7 @@ struct ccb_group_ctx {
 	rados_ioctx_t watch_io; /* watch, notify and acks (librados threads) */
 	uint64_t watch_cookie;
 	bool watching;
-	rados_completion_t notify_comp, publish_comp;
+	rados_completion_t publish_comp;
 
 	/* Written by librados threads in the watch callbacks, under lock. */
 	pthread_mutex_t lock;
