@@ -138,7 +138,7 @@ static const struct ccb_command own_commands[] = {
     },
     {
         .name = "group manifest",
-        .mask = CCB_CMD_MANIFEST | CCB_CMD_WORKLOAD | CCB_CMD_CONN | CCB_CMD_OUTPUT,
+        .mask = CCB_CMD_K8S | CCB_CMD_WORKLOAD | CCB_CMD_CONN | CCB_CMD_OUTPUT,
         .mode = CCB_MODE_SEQ,
         .n_args = 3,
         .args_help = "NAME WORKLOAD",

@@ -200,7 +200,7 @@ int main(int argc, char **argv)
 	const struct ccb_path_ops *ops = ccb_path_for(cli.ops, &cli.opts);
 	if ((ops ? !ops->needs_cluster || ops->needs_cluster(&cli.opts)
 	         : (cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) != 0 &&
-	               !(cli.cmd_mask & CCB_CMD_MANIFEST)) &&
+	               !(cli.cmd_mask & CCB_CMD_K8S)) &&
 	    !(cli.opts.dry_run &&
 	      access(ccb_cluster_conf_path(&cli.opts, err, sizeof(err)), F_OK) < 0)) {
 		r = ccb_cluster_configure(&cli.opts, &probe, err, sizeof(err));

@@ -13,25 +13,25 @@
 /* krbd restore connects too: to put back what --osd-latency set on the OSDs. */
 #define CONN                                                                                       \
 	(CCB_CMD_CONN | CCB_CMD_KRBD | CCB_CMD_FS | CCB_CMD_GROUP | CCB_CMD_SWEEP | CCB_CMD_RESTORE)
-#define RADOS    CCB_CMD_RADOS
-#define CLEANUP  CCB_CMD_CLEANUP
-#define OUT      CCB_CMD_OUTPUT
-#define RBD      CCB_CMD_RBD
-#define KRBD     CCB_CMD_KRBD
-#define RESTORE  CCB_CMD_RESTORE
-#define FS       CCB_CMD_FS
-#define SWEEP    CCB_CMD_SWEEP
-#define REPORT   CCB_CMD_REPORT
-#define COMPARE  CCB_CMD_COMPARE
-#define GROUP    CCB_CMD_GROUP
-#define EXPLAIN  CCB_CMD_EXPLAIN
-#define WORK     CCB_CMD_WORKLOAD
-#define MANIFEST CCB_CMD_MANIFEST
-#define U64MAX   UINT64_MAX
-#define LAYOUT   CCB_OPTF_LAYOUT
-#define TEMP     CCB_OPTF_TEMP
-#define TARGET   CCB_OPTF_TARGET
-#define WIDE     CCB_OPTF_SWEEP_WIDE
+#define RADOS   CCB_CMD_RADOS
+#define CLEANUP CCB_CMD_CLEANUP
+#define OUT     CCB_CMD_OUTPUT
+#define RBD     CCB_CMD_RBD
+#define KRBD    CCB_CMD_KRBD
+#define RESTORE CCB_CMD_RESTORE
+#define FS      CCB_CMD_FS
+#define SWEEP   CCB_CMD_SWEEP
+#define REPORT  CCB_CMD_REPORT
+#define COMPARE CCB_CMD_COMPARE
+#define GROUP   CCB_CMD_GROUP
+#define EXPLAIN CCB_CMD_EXPLAIN
+#define WORK    CCB_CMD_WORKLOAD
+#define K8S     CCB_CMD_K8S
+#define U64MAX  UINT64_MAX
+#define LAYOUT  CCB_OPTF_LAYOUT
+#define TEMP    CCB_OPTF_TEMP
+#define TARGET  CCB_OPTF_TARGET
+#define WIDE    CCB_OPTF_SWEEP_WIDE
 
 /* A choice's valid values, NULL-terminated (fio's posval). */
 #define CHOICES(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -569,7 +569,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .offset = OFF(members),
      .min = 1,
      .max = 1024,
-     .cmds = WORK | MANIFEST,
+     .cmds = WORK | K8S,
      .argname = "N",
      .help = "members of --group"},
     {.name = "group-timeout",
@@ -596,7 +596,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .type = CCB_OPT_NAME,
      .offset = OFF(k8s_namespace),
      .def = "rook-ceph",
-     .cmds = MANIFEST,
+     .cmds = K8S,
      .argname = "NS",
      .help = "group manifest: the namespace of the Jobs (Rook's, where its mon ConfigMap and "
              "Secret are)"},
@@ -604,13 +604,13 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .type = CCB_OPT_STR,
      .offset = OFF(k8s_image),
      .def = "ccbench",
-     .cmds = MANIFEST,
+     .cmds = K8S,
      .argname = "IMAGE",
      .help = "group manifest: the pods' image (docker/Dockerfile's)"},
     {.name = "k8s-secret",
      .type = CCB_OPT_NAME,
      .offset = OFF(k8s_secret),
-     .cmds = MANIFEST,
+     .cmds = K8S,
      .argname = "NAME",
      .help = "group manifest: a Secret holding ceph.conf and keyring, mounted as /etc/ceph "
              "(default: Rook's rook-ceph-mon-endpoints ConfigMap and rook-ceph-mon Secret)"},

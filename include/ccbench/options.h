@@ -35,20 +35,20 @@ enum ccb_opt_type {
 
 /** Commands an option applies to (bit mask). */
 enum ccb_cmd_mask {
-	CCB_CMD_CONN = 1u << 0,      /**< anything that connects */
-	CCB_CMD_RADOS = 1u << 1,     /**< ccbench rados write|seq|rand */
-	CCB_CMD_CLEANUP = 1u << 2,   /**< ccbench cleanup */
-	CCB_CMD_OUTPUT = 1u << 3,    /**< anything that prints a result */
-	CCB_CMD_RBD = 1u << 4,       /**< ccbench rbd read|write|randread|randwrite|rw */
-	CCB_CMD_KRBD = 1u << 5,      /**< ccbench krbd read|randread */
-	CCB_CMD_RESTORE = 1u << 6,   /**< ccbench restore (alias: krbd restore) */
-	CCB_CMD_FS = 1u << 7,        /**< ccbench fs write|read|meta */
-	CCB_CMD_SWEEP = 1u << 8,     /**< ccbench sweep CONFIG */
-	CCB_CMD_REPORT = 1u << 9,    /**< ccbench report RESULTS */
-	CCB_CMD_COMPARE = 1u << 10,  /**< ccbench compare BASELINE CURRENT */
-	CCB_CMD_GROUP = 1u << 11,    /**< ccbench group report|rm|ls */
-	CCB_CMD_EXPLAIN = 1u << 12,  /**< ccbench explain RESULT */
-	CCB_CMD_MANIFEST = 1u << 13, /**< ccbench group manifest NAME WORKLOAD */
+	CCB_CMD_CONN = 1u << 0,     /**< anything that connects */
+	CCB_CMD_RADOS = 1u << 1,    /**< ccbench rados write|seq|rand */
+	CCB_CMD_CLEANUP = 1u << 2,  /**< ccbench cleanup */
+	CCB_CMD_OUTPUT = 1u << 3,   /**< anything that prints a result */
+	CCB_CMD_RBD = 1u << 4,      /**< ccbench rbd read|write|randread|randwrite|rw */
+	CCB_CMD_KRBD = 1u << 5,     /**< ccbench krbd read|randread */
+	CCB_CMD_RESTORE = 1u << 6,  /**< ccbench restore (alias: krbd restore) */
+	CCB_CMD_FS = 1u << 7,       /**< ccbench fs write|read|meta */
+	CCB_CMD_SWEEP = 1u << 8,    /**< ccbench sweep CONFIG */
+	CCB_CMD_REPORT = 1u << 9,   /**< ccbench report RESULTS */
+	CCB_CMD_COMPARE = 1u << 10, /**< ccbench compare BASELINE CURRENT */
+	CCB_CMD_GROUP = 1u << 11,   /**< ccbench group report|rm|ls */
+	CCB_CMD_EXPLAIN = 1u << 12, /**< ccbench explain RESULT */
+	CCB_CMD_K8S = 1u << 13,     /**< ccbench group manifest NAME WORKLOAD */
 };
 
 /** Commands that run a workload (and so can join a group or be swept). */
