@@ -41,10 +41,12 @@ CLUSTER=(
 # mount and unmount it (krbd through fuse + loop), ceph-fuse (the fs tests
 # check file layouts independently through it, and run --mount-via fuse),
 # mkfs.xfs (xfsprogs: --mount on a local XFS), getfattr (attr), fio
-# (bench/), and the packaging tools (the .deb build and its lintian check).
+# (bench/), the packaging tools (the .deb build and its lintian check), and
+# python3-kubernetes (the API models that t_group_manifest checks the
+# `group manifest` Jobs against, offline).
 # "@fuse" is resolved below: the fuse tools that this release's rbd-fuse
 # is built for (fuse on bookworm, fuse3 since trixie).
-TESTS=(rbd-fuse @fuse ceph-fuse xfsprogs attr fio debhelper dpkg-dev lintian)
+TESTS=(rbd-fuse @fuse ceph-fuse xfsprogs attr fio debhelper dpkg-dev lintian python3-kubernetes)
 # Host only: the container engine that builds and runs the images
 # (scripts/container.sh, scripts/release.sh, tests/integration/t_container.sh)
 # and debootstrap, which makes their Debian base images without a registry;

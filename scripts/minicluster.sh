@@ -15,7 +15,9 @@
 #
 # DIR defaults to ./.cluster.  Everything (config, keyrings, data, logs,
 # admin sockets, pid files) lives under DIR; the system /etc/ceph and
-# /var/lib/ceph are never used.  The cluster listens on 127.0.0.1 only:
+# /var/lib/ceph are never used.  The cluster listens on 127.0.0.1 only
+# (MINICLUSTER_ADDR=IP: on that address instead, e.g. inside a network
+# namespace, started with `ip netns exec NS scripts/minicluster.sh start`):
 # 1 mon (msgr v2 + v1 on two free ports; v2 only with --msgr2-only, as
 # `ms bind msgr1 = false` clusters are), 1 mgr, N memstore OSDs, pool
 # "rbd" (rbd pool init), and with --mds one MDS plus a CephFS "cephfs"
@@ -151,6 +153,8 @@ pool-create | pool-rm)
 *) die "unknown command: $CMD (expected start, stop, status, osd-stop, osd-start, pool-create or pool-rm)" ;;
 esac
 [[ "$NUM_OSDS" =~ ^[1-9][0-9]*$ ]] || die "--osds must be a positive integer"
+ADDR=${MINICLUSTER_ADDR:-127.0.0.1}
+[[ "$ADDR" =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ ]] || die "MINICLUSTER_ADDR '$ADDR': not an IPv4 address"
 [[ "$TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer"
 [[ "$SLOW_MS" =~ ^[0-9]+$ ]] || die "--slow must be a whole number of milliseconds"
 # Memstore keeps every object in RAM. "auto" (the default) gives each OSD
@@ -421,9 +425,9 @@ EOF
 # mon_addrs V2PORT V1PORT: the mon's address vector (v2 only with --msgr2-only).
 mon_addrs() {
     if ((MSGR2_ONLY)); then
-        echo "[v2:127.0.0.1:$1]"
+        echo "[v2:$ADDR:$1]"
     else
-        echo "[v2:127.0.0.1:$1,v1:127.0.0.1:$2]"
+        echo "[v2:$ADDR:$1,v1:$ADDR:$2]"
     fi
 }
 
@@ -434,9 +438,9 @@ write_conf() { # write_conf FSID V2PORT V1PORT
 [global]
 	fsid = $fsid
 	mon host = $(mon_addrs "$p2" "$p1")
-	public addr = 127.0.0.1
-	cluster addr = 127.0.0.1
-	public network = 127.0.0.1/32
+	public addr = $ADDR
+	cluster addr = $ADDR
+	public network = $ADDR/32
 	ms bind ipv4 = true
 	ms bind ipv6 = false
 	ms bind msgr1 = $( ((MSGR2_ONLY)) && echo false || echo true)
@@ -567,9 +571,9 @@ start_mon() { # tries new ports if the chosen ones were taken meanwhile
             }
         if run_daemon "mon.$MON_ID" ceph-mon -i "$MON_ID"; then
             if ((MSGR2_ONLY)); then
-                log "mon.$MON_ID listening on 127.0.0.1:$p2 (v2 only: --msgr2-only)"
+                log "mon.$MON_ID listening on $ADDR:$p2 (v2 only: --msgr2-only)"
             else
-                log "mon.$MON_ID listening on 127.0.0.1:$p2 (v2), 127.0.0.1:$p1 (v1)"
+                log "mon.$MON_ID listening on $ADDR:$p2 (v2), $ADDR:$p1 (v1)"
             fi
             return 0
         fi

@@ -156,6 +156,21 @@ static const struct ccb_command own_commands[] = {
         .example = "ccbench group ls -p rbd",
     },
     {
+        .name = "group manifest",
+        .mask = CCB_CMD_K8S | CCB_CMD_WORKLOAD | CCB_CMD_CONN | CCB_CMD_OUTPUT,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 3,
+        .args_help = "NAME WORKLOAD",
+        .summary = "print a Kubernetes Indexed Job that runs a group, one member per pod",
+        .description =
+            "Prints (nothing is contacted) an Indexed Job of --members pods, one per node, "
+            "each a member of group NAME running WORKLOAD (two words, rados write, and its "
+            "options, checked as on its own command line), and a Job that reports the group "
+            "after. The conf and keyring come from Rook's rook-ceph-mon-endpoints ConfigMap "
+            "and rook-ceph-mon Secret, or --k8s-secret: never a key in the manifest.",
+        .example = "ccbench group manifest wk48 --members 8 rados write -p rbd -d 60s -t 32",
+    },
+    {
         .name = "help",
         .mode = CCB_MODE_SEQ,
         .n_args = 2,

@@ -10,6 +10,7 @@
 #include <ccbench/engine.h>
 #include <ccbench/group_member.h>
 #include <ccbench/group_cmd.h>
+#include <ccbench/group_manifest.h>
 #include <ccbench/help.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rados.h>
@@ -76,17 +77,12 @@ static const struct {
 	const char *name; /* NULL: every workload */
 	ccb_command_run run;
 } runs[] = {
-    {"restore", ccb_restore_run},
-    {"krbd restore", ccb_restore_run},
-    {"sweep", ccb_sweep_command},
-    {"report", ccb_report_run},
-    {"explain", ccb_explain_run},
-    {"compare", ccb_compare_run},
-    {"group report", ccb_group_command},
-    {"group rm", ccb_group_command},
-    {"group ls", ccb_group_command},
-    {"capacity", ccb_capacity_command},
-    {NULL, run_workload},
+    {"restore", ccb_restore_run},        {"krbd restore", ccb_restore_run},
+    {"sweep", ccb_sweep_command},        {"report", ccb_report_run},
+    {"explain", ccb_explain_run},        {"compare", ccb_compare_run},
+    {"group report", ccb_group_command}, {"group rm", ccb_group_command},
+    {"group ls", ccb_group_command},     {"group manifest", ccb_group_manifest_command},
+    {"capacity", ccb_capacity_command},  {NULL, run_workload},
 };
 
 static void bind_runs(void)
@@ -199,7 +195,8 @@ int main(int argc, char **argv)
 	 * (it contacts nothing) on a host with no conf file to check. */
 	const struct ccb_path_ops *ops = ccb_path_for(cli.ops, &cli.opts);
 	if ((ops ? !ops->needs_cluster || ops->needs_cluster(&cli.opts)
-	         : (cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) != 0) &&
+	         : (cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) != 0 &&
+	               !(cli.cmd_mask & CCB_CMD_K8S)) &&
 	    !(cli.opts.dry_run &&
 	      access(ccb_cluster_conf_path(&cli.opts, err, sizeof(err)), F_OK) < 0)) {
 		r = ccb_cluster_configure(&cli.opts, &probe, err, sizeof(err));

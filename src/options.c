@@ -380,7 +380,12 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 	if ((cmd & CCB_CMD_CAPACITY) ? capacity_validate(o, err, err_len) < 0
 	                             : open_loop_validate(o, err, err_len) < 0)
 		return -EINVAL;
-	if (!o->group != !ccb_opt_given(o, "members")) {
+	/* group manifest names the group itself (NAME) and needs the size. */
+	if ((cmd & CCB_CMD_K8S) && !ccb_opt_given(o, "members")) {
+		snprintf(err, err_len, "group manifest: --members N: required");
+		return -EINVAL;
+	}
+	if (!(cmd & CCB_CMD_K8S) && !o->group != !ccb_opt_given(o, "members")) {
 		snprintf(err, err_len, "--group NAME and --members N: give both or neither");
 		return -EINVAL;
 	}

@@ -26,6 +26,7 @@
 #define GROUP    CCB_CMD_GROUP
 #define EXPLAIN  CCB_CMD_EXPLAIN
 #define CAPACITY CCB_CMD_CAPACITY
+#define K8S      CCB_CMD_K8S
 #define WORK     CCB_CMD_WORKLOAD
 #define ENGINE   CCB_CMD_ENGINE
 #define U64MAX   UINT64_MAX
@@ -626,7 +627,7 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .offset = OFF(members),
      .min = 1,
      .max = 1024,
-     .cmds = WORK,
+     .cmds = WORK | K8S,
      .argname = "N",
      .help = "members of --group"},
     {.name = "group-timeout",
@@ -649,6 +650,38 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .offset = OFF(group_cleanup),
      .cmds = GROUP,
      .help = "group report: remove the group's objects afterwards"},
+    {.name = "k8s-namespace",
+     .type = CCB_OPT_NAME,
+     .offset = OFF(k8s_namespace),
+     .def = "rook-ceph",
+     .cmds = K8S,
+     .argname = "NS",
+     .help = "group manifest: the namespace of the Jobs (Rook's, where its mon ConfigMap and "
+             "Secret are)"},
+    {.name = "k8s-image",
+     .type = CCB_OPT_STR,
+     .offset = OFF(k8s_image),
+     .def = "ccbench",
+     .cmds = K8S,
+     .argname = "IMAGE",
+     .help = "group manifest: the pods' image (docker/Dockerfile's)"},
+    {.name = "k8s-secret",
+     .type = CCB_OPT_NAME,
+     .offset = OFF(k8s_secret),
+     .cmds = K8S,
+     .argname = "NAME",
+     .help = "group manifest: a Secret holding ceph.conf and keyring, mounted as /etc/ceph "
+             "(default: Rook's rook-ceph-mon-endpoints ConfigMap and rook-ceph-mon Secret)"},
+    {.name = "wait",
+     .type = CCB_OPT_DURATION,
+     .offset = OFF(group_wait_usec),
+     .def = "0s",
+     .min = 0,
+     .max = 86400000000ull,
+     .cmds = GROUP,
+     .argname = "DUR",
+     .help = "group report: wait up to DUR for members still running (or the start), "
+             "re-reading the group every second"},
     /* sweep, report, compare */
     {.name = "json",
      .type = CCB_OPT_STR,

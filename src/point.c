@@ -119,6 +119,8 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	run.op_bytes = o->op_size_bytes;
 	run.before_start = pt->before_start;
 	run.before_start_arg = pt->before_start_arg;
+	run.on_tick = pt->on_tick;
+	run.on_tick_arg = pt->on_tick_arg;
 	/* --total and --duration together: whichever comes first, so that a
 	 * run is bounded by bytes on a fast machine and by time on a slow one. */
 	if (ccb_opt_given(o, "total"))

@@ -141,6 +141,10 @@ struct ccb_run {
 	char fsid[64];
 	int (*before_start)(struct ccb_run *run, void *arg); /**< see struct ccb_point */
 	void *before_start_arg;
+	/** Called by the supervisor (main thread) every tick while the clients
+	 *  run, about 20 times a second; it must not block (see struct ccb_point). */
+	void (*on_tick)(struct ccb_run *run, void *arg);
+	void *on_tick_arg;
 	bool bad_input; /**< prepare() failed on the user's input: exit 2 */
 	/** Supervisor: when completions stopped with ops in flight (0: they did not). */
 	atomic_uint_fast64_t stalled_since_nsec;

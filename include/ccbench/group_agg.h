@@ -21,6 +21,14 @@ struct ccb_path_ops;
 /** The most members a group can have (--members). */
 #define CCB_GROUP_MAX_MEMBERS 1024
 
+/** A member with no result whose last heartbeat (once a second while it
+ * runs) is older than this is lost: killed, hung or cut off. */
+#define CCB_GROUP_LOST_AFTER_S 5.0
+
+/** `group report`'s exit status when a member was lost: the aggregate is
+ * over the others (1 stays for any other incomplete group). */
+#define CCB_GROUP_EXIT_LOST 3
+
 /** How far apart the hosts' clocks may be (they are NTP-synchronised). */
 #define CCB_GROUP_MAX_CLOCK_SKEW_S 60.0
 
@@ -57,16 +65,20 @@ double ccb_group_bytes_between(const uint64_t *bytes, size_t n, double start_s, 
  * The group report, from the group's state and the stored results.
  *
  * @param state    {"name", "params", "started" (object or null),
- *                  "members": {ID: registration}}
+ *                  "members": {ID: registration}, "heartbeats": {ID:
+ *                  {at, bytes, ops, seconds}}, "now": realtime seconds}
  * @param results  {ID: {"start_realtime", "end_realtime", "result"}}
  * @return the report object (new reference), or NULL on ENOMEM:
- *         members[] (state "done", "missing" or "withdrawn", window_bytes,
+ *         members[] (state "done", "running", "lost", "missing" or
+ *         "withdrawn"; a running or lost one's last_heard_realtime_us and
+ *         heard {bytes, ops, seconds}; window_bytes,
  *         window_bandwidth_mib_s, start_realtime_us, start_offset_ms, the
  *         member's result), window {start_realtime_us, end_realtime_us,
  *         seconds} in which all reporting members ran, aggregate {members,
  *         bytes, seconds, bandwidth_mib_s, jain_index, series[]},
- *         start_skew_ms, planned_start_realtime_us, missing[], status
- *         "complete" | "incomplete" | "waiting"; and malformed[]
+ *         start_skew_ms, planned_start_realtime_us, missing[], lost[],
+ *         running[], status "complete" | "incomplete" | "running" (a
+ *         member still beats, no result yet) | "waiting"; and malformed[]
  *         {member (when a member's), reason}: records that do not hold
  *         what ccbench writes (an instant outside 1970..2100, seconds
  *         beyond the samples, wrong types, too many ids), left out of the

@@ -36,6 +36,13 @@
 /** Omap key prefix of a registration: "member.<ID>". */
 #define CCB_GROUP_MEMBER_PREFIX "member."
 
+/** After the group name: the object whose omap holds each running
+ * member's heartbeat {at, bytes, ops, seconds, beat}, keyed by member id.
+ * Beside the group object, not in it: the group object's version then
+ * stays still while members run, so its consistent multi-page reads do
+ * not restart at every beat of a thousand members. */
+#define CCB_GROUP_HEARTBEAT_SUFFIX ".heartbeat"
+
 /** Between the group name and the member id in a result object's name. */
 #define CCB_GROUP_RESULT_INFIX ".result."
 
@@ -104,6 +111,18 @@ int ccb_group_write_object(rados_ioctx_t io, const char *oid, const char *buf, s
 
 /** The name of the object holding @p member's result in @p group. */
 void ccb_group_result_oid(char *buf, size_t len, const char *group, const char *member);
+
+/** The name of group @p group's heartbeat object. */
+void ccb_group_heartbeat_oid(char *buf, size_t len, const char *group);
+
+/**
+ * The heartbeats of group @p group, into @p out {ID: record} (values that
+ * are not JSON objects left out, at most 2 * CCB_GROUP_MAX_MEMBERS keys
+ * read). No heartbeat object is no heartbeat, not an error.
+ *
+ * @return 0, -ETIMEDOUT after --op-timeout, -EINTR on a signal, or -errno.
+ */
+int ccb_group_read_heartbeats(rados_ioctx_t io, const char *group, json_t *out);
 
 /** --group-pool, else --pool, else "rbd". */
 const char *ccb_group_pool(const struct ccb_opts *o);

@@ -53,6 +53,7 @@ enum ccb_cmd_mask {
 	 * (null) takes these and no others, so nothing of a cluster. */
 	CCB_CMD_ENGINE = 1u << 13,
 	CCB_CMD_CAPACITY = 1u << 14, /**< ccbench capacity WORKLOAD (capacity.h) */
+	CCB_CMD_K8S = 1u << 15,      /**< ccbench group manifest NAME WORKLOAD */
 };
 
 /** Commands that run a workload against a cluster (and so can join a group
@@ -184,6 +185,10 @@ struct ccb_opts {
 	uint64_t group_timeout_usec;
 	const char *group_pool;
 	bool group_cleanup;
+	uint64_t group_wait_usec;  /**< group report --wait: for members still running */
+	const char *k8s_namespace; /**< group manifest: the Jobs' namespace */
+	const char *k8s_image;     /**< group manifest: the pods' image */
+	const char *k8s_secret;    /**< group manifest: a Secret with ceph.conf and keyring */
 
 	/* sweep, report, compare. */
 	const char *json_file;

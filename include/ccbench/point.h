@@ -31,6 +31,13 @@ struct ccb_point {
 	 */
 	int (*before_start)(struct ccb_run *run, void *arg);
 	void *before_start_arg;
+	/**
+	 * Called on the main thread every supervisor tick while the clients
+	 * run (a group member's heartbeat); must not block: the progress line,
+	 * signals and stall checks share the thread.
+	 */
+	void (*on_tick)(struct ccb_run *run, void *arg);
+	void *on_tick_arg;
 };
 
 /**

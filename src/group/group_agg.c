@@ -6,6 +6,7 @@
  */
 #include <ccbench/explain.h>
 #include <ccbench/group_agg.h>
+#include <ccbench/hist_json.h>
 #include <ccbench/path.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>
@@ -258,8 +259,45 @@ static int check_result_doc(const json_t *doc, char *why, size_t len)
 		snprintf(why, len, "result.latency_us is not a latency object");
 		return -EINVAL;
 	}
+	v = json_object_get(res, "latency_hist");
+	if (v) {
+		struct ccb_hist *h = malloc(sizeof(*h));
+		int r = h ? ccb_hist_from_json(v, h, why, len) : -ENOMEM;
+
+		free(h);
+		if (r == -ENOMEM)
+			snprintf(why, len, "result.latency_hist: out of memory");
+		if (r < 0)
+			return -EINVAL;
+	}
 	if (json_object_get(res, "status") && !json_is_string(json_object_get(res, "status"))) {
 		snprintf(why, len, "result.status is not a string");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 0 when heartbeat @p hb {at, bytes, ops, seconds} can be shown; else
+ * -EINVAL with the reason. */
+static int check_heartbeat(const json_t *hb, char *why, size_t len)
+{
+	static const char *const counts[] = {"bytes", "ops"};
+	const json_t *s = json_object_get(hb, "seconds");
+
+	if (!json_is_object(hb) || !ccb_group_valid_instant(json_object_get(hb, "at"))) {
+		snprintf(why, len, "heartbeat: \"at\" is not an instant between 1970 and 2100");
+		return -EINVAL;
+	}
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		const json_t *v = json_object_get(hb, counts[k]);
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(why, len, "heartbeat: \"%s\" is not an integer >= 0", counts[k]);
+			return -EINVAL;
+		}
+	}
+	if (!json_is_number(s) || !isfinite(json_number_value(s)) || json_number_value(s) < 0 ||
+	    json_number_value(s) > MAX_RUN_S) {
+		snprintf(why, len, "heartbeat: \"seconds\" is not a run's length");
 		return -EINVAL;
 	}
 	return 0;
@@ -268,7 +306,7 @@ static int check_result_doc(const json_t *doc, char *why, size_t len)
 /* 0 when registration @p reg can be shown; else -EINVAL with the reason. */
 static int check_registration(const json_t *reg, char *why, size_t len)
 {
-	static const char *const strings[] = {"state", "host", "reason"};
+	static const char *const strings[] = {"state", "host", "reason", "addr"};
 	const json_t *v;
 
 	if (!json_is_object(reg))
@@ -410,7 +448,10 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	const json_t *params = json_object_get(state, "params");
 	const json_t *started = json_object_get(state, "started");
 	const json_t *regs = json_object_get(state, "members");
+	const json_t *beats = json_object_get(state, "heartbeats");
+	double now = ccb_report_num(state, "now");
 	json_t *ids, *report = NULL, *members = json_array(), *missing = json_array(), *v;
+	json_t *lost = json_array(), *running = json_array();
 	json_t *agg_series = json_array();
 	struct agg_member *done = NULL;
 	double *starts = NULL, *bw = NULL;
@@ -418,6 +459,10 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	size_t n_done = 0, n_starts = 0, n_ids, n_secs, i;
 	double w0 = -INFINITY, w1 = INFINITY, planned = ccb_report_num(started, "start_realtime");
 	double agg_bytes = 0, lat_weighted = 0, lat_ops = 0;
+	/* Every reporting member's ops in one histogram: the aggregate's
+	 * percentiles are those of the union, never an average of the members'. */
+	struct ccb_hist *lat_all = malloc(sizeof(*lat_all)), *lat_one = malloc(sizeof(*lat_one));
+	size_t lat_members = 0;
 	bool have_window;
 
 	/* A started group is exactly the members named in its claim; later
@@ -434,8 +479,10 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	done = calloc(n_ids ? n_ids : 1, sizeof(*done));
 	starts = calloc(n_ids ? n_ids : 1, sizeof(*starts));
 	bw = calloc(n_ids ? n_ids : 1, sizeof(*bw));
-	if (!ids || !members || !missing || !malformed || !agg_series || !done || !starts || !bw)
+	if (!ids || !members || !missing || !lost || !running || !malformed || !agg_series ||
+	    !done || !starts || !bw || !lat_all || !lat_one)
 		goto out;
+	ccb_hist_init(lat_all);
 
 	json_array_foreach(ids, i, v)
 	{
@@ -443,6 +490,7 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		const json_t *reg = json_object_get(regs, id);
 		const json_t *doc = json_object_get(results, id);
 		const json_t *res = json_object_get(doc, "result");
+		const json_t *hb = doc ? NULL : json_object_get(beats, id);
 		const char *reg_state;
 		double start;
 		char why[160];
@@ -456,7 +504,8 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		 * out, never half-used: one poisoned member cannot stall or blow up
 		 * the report (or `group ls`) for everyone. */
 		if (check_registration(reg, why, sizeof(why)) < 0 ||
-		    (doc && check_result_doc(doc, why, sizeof(why)) < 0)) {
+		    (doc && check_result_doc(doc, why, sizeof(why)) < 0) ||
+		    (hb && check_heartbeat(hb, why, sizeof(why)) < 0)) {
 			json_object_set_new(e, "state", json_string("malformed"));
 			json_object_set_new(e, "reason", json_string(why));
 			note_malformed(malformed, id, why);
@@ -466,6 +515,9 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		start = doc ? ccb_report_num(doc, "start_realtime")
 		            : ccb_report_num(reg, "start_realtime");
 		json_object_set_new(e, "host", json_string(reg ? ccb_report_str(reg, "host") : ""));
+		if (json_object_get(reg, "addr") &&
+		    json_string_length(json_object_get(reg, "addr")) <= 256)
+			json_object_set(e, "addr", json_object_get(reg, "addr"));
 		json_object_set_new(e, "pid",
 		                    json_integer(json_integer_value(json_object_get(reg, "pid"))));
 		if (start > 0) {
@@ -490,9 +542,28 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 			w0 = fmax(w0, start);
 			w1 = fmin(w1, start + done[n_done].seconds);
 			n_done++;
+		} else if (hb) {
+			/* No result, but heard from while it ran: running while its
+			 * beats (once a second) keep coming, lost once they stopped
+			 * CCB_GROUP_LOST_AFTER_S ago (killed, hung, cut off). Either
+			 * way out of the aggregate, and said so with how far it got. */
+			double at = ccb_report_num(hb, "at");
+			bool gone = now > 0 && now - at > CCB_GROUP_LOST_AFTER_S;
+
+			json_object_set_new(e, "state", json_string(gone ? "lost" : "running"));
+			json_object_set_new(e, "last_state", json_string(reg_state));
+			json_object_set_new(e, "last_heard_realtime_us", ccb_group_json_us(at));
+			json_object_set_new(
+			    e, "heard",
+			    json_pack("{s:I, s:I, s:f}", "bytes",
+			              json_integer_value(json_object_get(hb, "bytes")), "ops",
+			              json_integer_value(json_object_get(hb, "ops")), "seconds",
+			              ccb_report_num(hb, "seconds")));
+			json_array_append_new(gone ? lost : running, json_string(id));
 		} else {
-			/* Registered or running, never reported: it died, hangs, or
-			 * has not finished yet. Never silently left out. */
+			/* Registered or running, never reported nor heard from: it
+			 * died before its first beat, hangs, or is an older ccbench.
+			 * Never silently left out. */
 			json_object_set_new(e, "state", json_string("missing"));
 			json_object_set_new(e, "last_state", json_string(reg_state));
 			json_array_append_new(missing, json_string(id));
@@ -520,11 +591,19 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		                                                 m->seconds, w0, w1)
 		                       : 0;
 		const json_t *lat = json_object_get(m->result, "latency_us");
+		char why[160];
 
 		bw[i] = have_window ? b / MIB / (w1 - w0) : 0;
 		agg_bytes += b;
 		lat_weighted += ccb_report_num(lat, "mean") * ccb_report_num(lat, "n");
 		lat_ops += ccb_report_num(lat, "n");
+		/* Checked with the result (check_result_doc). */
+		if (json_object_get(m->result, "latency_hist") &&
+		    ccb_hist_from_json(json_object_get(m->result, "latency_hist"), lat_one, why,
+		                       sizeof(why)) == 0) {
+			ccb_hist_merge(lat_all, lat_one);
+			lat_members++;
+		}
 		json_object_set_new(m->entry, "window_bytes", json_real(b));
 		json_object_set_new(m->entry, "window_bandwidth_mib_s", json_real(bw[i]));
 	}
@@ -557,10 +636,12 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	                    json_integer(json_integer_value(json_object_get(params, "members"))));
 	json_object_set_new(
 	    report, "status",
-	    json_string(!json_is_object(started) ? "waiting"
+	    json_string(!json_is_object(started)   ? "waiting"
+	                : json_array_size(running) ? "running"
 	                : (json_int_t)n_done ==
 	                            json_integer_value(json_object_get(params, "members")) &&
-	                        json_array_size(missing) == 0 && json_array_size(malformed) == 0
+	                        json_array_size(missing) == 0 && json_array_size(malformed) == 0 &&
+	                        json_array_size(lost) == 0
 	                    ? "complete"
 	                    : "incomplete"));
 	if (planned > 0)
@@ -580,10 +661,18 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	              agg_bytes, "seconds", have_window ? w1 - w0 : 0.0, "bandwidth_mib_s",
 	              have_window ? agg_bytes / MIB / (w1 - w0) : 0.0, "latency_mean_us",
 	              lat_ops > 0 ? lat_weighted / lat_ops : 0.0, "series", agg_series));
+	/* Over each reporting member's whole run (the histograms are not per
+	 * second); null when no member stored one (an older ccbench). */
+	json_object_set_new(json_object_get(report, "aggregate"), "latency_us",
+	                    lat_members ? ccb_result_latency(lat_all) : json_null());
+	json_object_set_new(json_object_get(report, "aggregate"), "latency_members",
+	                    json_integer((json_int_t)lat_members));
 	json_object_set_new(json_object_get(report, "aggregate"), "jain_index",
 	                    n_done ? json_real(ccb_jain_index(bw, n_done)) : json_null());
 	json_object_set(report, "members", members);
 	json_object_set(report, "missing", missing);
+	json_object_set(report, "lost", lost);
+	json_object_set(report, "running", running);
 	json_object_set(report, "malformed", malformed);
 	/* Over the members' results: hosts of a group may run other client
 	 * releases. */
@@ -593,11 +682,15 @@ out:
 	for (i = 0; done && i < n_done; i++)
 		free(done[i].bytes);
 	free(done);
+	free(lat_all);
+	free(lat_one);
 	free(starts);
 	free(bw);
 	json_decref(ids);
 	json_decref(members);
 	json_decref(missing);
+	json_decref(lost);
+	json_decref(running);
 	json_decref(malformed);
 	json_decref(agg_series);
 	return report;

@@ -3,6 +3,8 @@
  * from the cluster, aggregate it (group_agg.c), render it
  * (group_report.c), remove it.
  */
+#include <ccbench/clock.h>
+#include <ccbench/engine.h>
 #include <ccbench/escape.h>
 #include <ccbench/group_agg.h>
 #include <ccbench/group_cmd.h>
@@ -15,8 +17,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rados/librados.h>
+
+static double realtime_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static bool valid_name(const char *s)
 {
@@ -43,9 +54,22 @@ static int gather(rados_ioctx_t io, const char *name, json_t **state_out, json_t
 	regs = ccb_gstate_members(&st);
 	params = ccb_gstate_get(&st, "params");
 	started = ccb_gstate_get(&st, "started");
-	state =
-	    json_pack("{s:s, s:o, s:o, s:O}", "name", name, "params", params ? params : json_null(),
-	              "started", started ? started : json_null(), "members", regs);
+	state = json_pack("{s:s, s:o, s:o, s:O, s:f}", "name", name, "params",
+	                  params ? params : json_null(), "started", started ? started : json_null(),
+	                  "members", regs, "now", realtime_s());
+	/* Heartbeats tell a member still running from a lost one; without
+	 * them (unreadable) members without a result are only "missing". */
+	if (state) {
+		json_t *beats = json_object();
+
+		r = beats ? ccb_group_read_heartbeats(io, name, beats) : -ENOMEM;
+		if (r < 0)
+			fprintf(stderr, "ccbench: group %s: reading the heartbeats: %s\n", name,
+			        strerror(-r));
+		else
+			json_object_set(state, "heartbeats", beats);
+		json_decref(beats);
+	}
 	/* The same ids the report takes, checked the same way: a poisoned
 	 * claim cannot send us reading a million objects. */
 	ignored = json_array();
@@ -111,6 +135,12 @@ static int remove_group(rados_ioctx_t io, const char *name)
 		json_decref(names);
 		return r;
 	}
+	{
+		char hb[256];
+
+		ccb_group_heartbeat_oid(hb, sizeof(hb), name);
+		json_array_append_new(names, json_string(hb));
+	}
 	json_array_append_new(names, json_string(name));
 	json_array_foreach(names, i, v)
 	{
@@ -149,29 +179,75 @@ static void warn_malformed(const char *name, const json_t *rep)
 	}
 }
 
+/* Nothing left to wait for: every member done, lost, withdrawn or malformed. */
+static bool settled(const json_t *rep)
+{
+	const char *s = ccb_report_str(rep, "status");
+
+	return strcmp(s, "waiting") != 0 && strcmp(s, "running") != 0 &&
+	       json_array_size(json_object_get(rep, "missing")) == 0;
+}
+
+/* Sleep @p nsec, in ticks that notice a signal. @return false on a signal. */
+static bool pause_nsec(uint64_t nsec)
+{
+	uint64_t end = ccb_now_nsec() + nsec;
+
+	while (!ccb_signal_pending && ccb_now_nsec() < end) {
+		struct timespec tick = {0, 100000000l};
+		nanosleep(&tick, NULL);
+	}
+	return !ccb_signal_pending;
+}
+
+/* The report, read again every second while members still run, up to --wait. */
+static int read_report(const struct ccb_opts *o, rados_ioctx_t io, const char *name,
+                       json_t **rep_out)
+{
+	uint64_t deadline = ccb_now_nsec() + o->group_wait_usec * 1000ull;
+
+	for (;;) {
+		json_t *state = NULL, *results = NULL, *rep;
+		int r = gather(io, name, &state, &results);
+
+		if (r == -ENOENT) {
+			fprintf(stderr,
+			        "ccbench: group %s: no such group in pool %s namespace %s\n", name,
+			        ccb_group_pool(o), CCB_GROUP_NAMESPACE);
+			return 2;
+		}
+		if (r < 0) {
+			fprintf(stderr, "ccbench: group %s: rados_read_op_omap_get_vals2(%s): %s\n",
+			        name, name, strerror(-r));
+			return 1;
+		}
+		rep = ccb_group_aggregate(state, results);
+		json_decref(state);
+		json_decref(results);
+		if (!rep)
+			return 1;
+		if (settled(rep) || ccb_now_nsec() >= deadline || !pause_nsec(1000000000ull)) {
+			*rep_out = rep;
+			return 0;
+		}
+		json_decref(rep);
+	}
+}
+
 static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
 {
 	const struct ccb_opts *o = &cli->opts;
-	json_t *state = NULL, *results = NULL, *rep;
-	int r = gather(io, name, &state, &results), status;
+	json_t *rep = NULL;
+	int r = read_report(o, io, name, &rep), status;
+	size_t n_lost;
 
-	if (r == -ENOENT) {
-		fprintf(stderr, "ccbench: group %s: no such group in pool %s namespace %s\n", name,
-		        ccb_group_pool(o), CCB_GROUP_NAMESPACE);
-		return 2;
-	}
-	if (r < 0) {
-		fprintf(stderr, "ccbench: group %s: rados_read_op_omap_get_vals2(%s): %s\n", name,
-		        name, strerror(-r));
-		return 1;
-	}
-	rep = ccb_group_aggregate(state, results);
-	json_decref(state);
-	json_decref(results);
-	if (!rep)
-		return 1;
+	if (r)
+		return r;
 	warn_malformed(name, rep);
-	status = strcmp(ccb_report_str(rep, "status"), "complete") == 0 ? 0 : 1;
+	n_lost = json_array_size(json_object_get(rep, "lost"));
+	status = n_lost                                                   ? CCB_GROUP_EXIT_LOST
+	         : strcmp(ccb_report_str(rep, "status"), "complete") == 0 ? 0
+	                                                                  : 1;
 	switch (o->format) {
 	case CCB_FMT_JSON:
 		r = json_dumpf(rep, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ? -EIO
@@ -192,7 +268,22 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 		status = 1;
 	if (o->svg_file && ccb_report_to_file(o->svg_file, "--svg", rep, ccb_group_render_svg) < 0)
 		status = 1;
-	if (status == 1 && !strcmp(ccb_report_str(rep, "status"), "incomplete"))
+	if (n_lost)
+		fprintf(
+		    stderr,
+		    "ccbench: group %s: incomplete: %zu of %lld lost (killed or cut off while "
+		    "running: no heartbeat for %.0f s); the aggregate is over the %lld others\n",
+		    name, n_lost,
+		    (long long)json_integer_value(json_object_get(rep, "members_expected")),
+		    CCB_GROUP_LOST_AFTER_S,
+		    (long long)json_integer_value(
+		        json_object_get(json_object_get(rep, "aggregate"), "members")));
+	else if (status == 1 && !strcmp(ccb_report_str(rep, "status"), "running"))
+		fprintf(stderr,
+		        "ccbench: group %s: %zu member(s) still running; `--wait DUR` waits for "
+		        "them\n",
+		        name, json_array_size(json_object_get(rep, "running")));
+	else if (status == 1 && !strcmp(ccb_report_str(rep, "status"), "incomplete"))
 		fprintf(stderr,
 		        "ccbench: group %s: incomplete: %lld of %lld members in the aggregate "
 		        "(%zu missing, the others withdrawn)\n",

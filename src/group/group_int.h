@@ -5,6 +5,7 @@
 #ifndef CCBENCH_GROUP_INT_H
 #define CCBENCH_GROUP_INT_H
 
+#include <ccbench/engine.h>
 #include <ccbench/options.h>
 #include <ccbench/point.h>
 
@@ -30,7 +31,7 @@ struct ccb_group_ctx {
 	rados_ioctx_t watch_io; /* watch, notify and acks (librados threads) */
 	uint64_t watch_cookie;
 	bool watching;
-	rados_completion_t notify_comp, publish_comp;
+	rados_completion_t publish_comp;
 
 	/* Written by librados threads in the watch callbacks, under lock. */
 	pthread_mutex_t lock;
@@ -43,7 +44,15 @@ struct ccb_group_ctx {
 	uint64_t launch_nsec; /* monotonic: --group-timeout counts from here */
 	double planned_start, measured_start; /* realtime seconds */
 	size_t members_seen;
+
+	/* The heartbeat (group_beat.c), main thread only. */
+	rados_completion_t beat_comp; /* the beat in flight, or NULL */
+	uint64_t next_beat_nsec;      /* monotonic */
+	uint64_t beats;
 };
+
+/* How often a running member beats: at most once a second. */
+#define CCB_GROUP_BEAT_NSEC 1000000000ull
 
 /* "ccbench: group NAME: CALL(WHAT, pool P namespace N): reason" on stderr. */
 void ccb_group_err(const struct ccb_group_ctx *g, const char *call, const char *what, int r);
@@ -59,6 +68,11 @@ void ccb_group_remove_registration(struct ccb_group_ctx *g);
 void ccb_group_withdraw(struct ccb_group_ctx *g, const char *reason);
 /* The undo log's entry for the registration. */
 int ccb_group_undo_registration(void *arg);
+/* The engine's tick while the member runs: a heartbeat when one is due
+ * and none is in flight. Never blocks. */
+void ccb_group_beat_tick(struct ccb_run *run, void *arg);
+/* Wait (bounded) for the beat in flight. @return its value, -ETIMEDOUT, -EINTR. */
+int ccb_group_beat_end(struct ccb_group_ctx *g);
 /* After the run: store the result, mark the registration, learn the skew. */
 int ccb_group_finish(struct ccb_group_ctx *g, json_t *res);
 

@@ -188,6 +188,13 @@ int ccb_group_finish(struct ccb_group_ctx *g, json_t *res)
 			g->lost = true;
 		}
 	}
+	/* No beat may land after the result: the report would not care, but
+	 * the op must not outlive the member's connection either. */
+	r = ccb_group_beat_end(g);
+	if (ccb_group_gave_up(r) && !g->lost) {
+		ccb_group_err(g, "rados_aio_write_op_operate", "heartbeat", r);
+		g->lost = true;
+	}
 	if (!res) {
 		ccb_group_mark_withdrawn(g, "the run produced no result");
 		return -EIO;
@@ -235,6 +242,8 @@ int ccb_group_finish(struct ccb_group_ctx *g, json_t *res)
 		fprintf(stderr,
 		        "ccbench: group %s: removed while this member ran; result not kept\n",
 		        g->name);
+		ccb_group_remove_object(g->io, oid);
+		ccb_group_heartbeat_oid(oid, sizeof(oid), g->name);
 		ccb_group_remove_object(g->io, oid);
 		return r;
 	}

@@ -111,9 +111,27 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		else
 			fprintf(out, " %9s\n", "-");
 	}
-	fprintf(out, "%-36s %-9s %-11s %10s %12.2f  (%.1f MiB in %.2f s)\n", "aggregate", "", "",
-	        "", ccb_report_num(agg, "bandwidth_mib_s"), ccb_report_num(agg, "bytes") / MIB,
+	fprintf(out, "%-36s %-9s %-11s %10s %12.2f  (%.1f MiB in %.2f s)", "aggregate", "", "", "",
+	        ccb_report_num(agg, "bandwidth_mib_s"), ccb_report_num(agg, "bytes") / MIB,
 	        ccb_report_num(agg, "seconds"));
+	/* A lost member is out of the window: the aggregate says so itself. */
+	if (json_array_size(json_object_get(rep, "lost")))
+		fprintf(out, "  incomplete: %zu of %lld lost",
+		        json_array_size(json_object_get(rep, "lost")),
+		        (long long)json_integer_value(json_object_get(rep, "members_expected")));
+	fputc('\n', out);
+	if (json_is_object(json_object_get(agg, "latency_us"))) {
+		const json_t *lat = json_object_get(agg, "latency_us");
+
+		fprintf(out,
+		        "%-10s p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f ms over the %.0f "
+		        "ops of %lld members (their histograms merged)\n",
+		        "latency", ccb_report_num(lat, "p50") / 1e3,
+		        ccb_report_num(lat, "p90") / 1e3, ccb_report_num(lat, "p99") / 1e3,
+		        ccb_report_num(lat, "p99_9") / 1e3, ccb_report_num(lat, "max") / 1e3,
+		        ccb_report_num(lat, "n"),
+		        (long long)json_integer_value(json_object_get(agg, "latency_members")));
+	}
 	if (json_is_number(json_object_get(agg, "jain_index")))
 		fprintf(out,
 		        "%-10s Jain's index %.4f over the members' window bandwidth (1 = equal)\n",
@@ -126,6 +144,24 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		fprintf(out, "%s: ", json_object_get(m, "member") ? "" : "group record");
 		ccb_text_put(out, ccb_report_str(m, "reason"));
 		fputs("; not in the aggregate\n", out);
+	}
+	json_array_foreach(json_object_get(rep, "members"), i, m)
+	{
+		const json_t *heard = json_object_get(m, "heard");
+		bool lost = strcmp(ccb_report_str(m, "state"), "lost") == 0;
+		char heard_at[64], mb[160];
+
+		if (!lost && strcmp(ccb_report_str(m, "state"), "running") != 0)
+			continue;
+		ccb_text_esc(ccb_report_str(m, "member"), mb, sizeof(mb));
+		ccb_group_format_realtime(ccb_report_num(m, "last_heard_realtime_us") / 1e6,
+		                          heard_at, sizeof(heard_at));
+		fprintf(out,
+		        "%-10s member %s: last heard %s, %.2f s into its run, %.1f MiB in %.0f ops "
+		        "so far; %s\n",
+		        lost ? "LOST" : "RUNNING", mb, heard_at, ccb_report_num(heard, "seconds"),
+		        ccb_report_num(heard, "bytes") / MIB, ccb_report_num(heard, "ops"),
+		        lost ? "not in the aggregate" : "no result yet, not in the aggregate");
 	}
 	if (json_array_size(json_object_get(rep, "missing")))
 		fprintf(out,
@@ -219,8 +255,16 @@ int ccb_group_render_csv(const json_t *rep, FILE *out)
 	ccb_csv_cell(out, ccb_report_str(rep, "group"));
 	fputs(",aggregate,,", out);
 	ccb_csv_cell(out, ccb_report_str(rep, "status"));
-	fprintf(out, ",,,%.3f,,,%.0f,%.3f,,,,,", ccb_report_num(agg, "seconds"),
+	fprintf(out, ",,,%.3f,,,%.0f,%.3f,,", ccb_report_num(agg, "seconds"),
 	        ccb_report_num(agg, "bytes"), ccb_report_num(agg, "bandwidth_mib_s"));
+	/* The merged histogram's percentiles, when the members stored theirs. */
+	if (json_is_object(json_object_get(agg, "latency_us"))) {
+		const json_t *lat = json_object_get(agg, "latency_us");
+
+		fprintf(out, "%.3f,%.3f,%.3f,", ccb_report_num(lat, "p50"),
+		        ccb_report_num(lat, "p99"), ccb_report_num(lat, "p99_9"));
+	} else
+		fputs(",,,", out);
 	ccb_csv_cell(out, ex);
 	fputc('\n', out);
 	return ferror(out) ? -EIO : 0;

@@ -815,6 +815,8 @@ int ccb_run_execute(struct ccb_run *run)
 		steady_tick(run, ccb_now_nsec());
 		trim_tick(run, ccb_now_nsec(), &last_trim, &trims);
 		ccb_progress_tick(&prog, run, ccb_now_nsec());
+		if (run->on_tick)
+			run->on_tick(run, run->on_tick_arg);
 		nanosleep(&ts, NULL);
 	}
 	ccb_progress_done(&prog);

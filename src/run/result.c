@@ -2,6 +2,7 @@
  * The result model. Built once per run from the clients' merged
  * histograms and series; every report format reads this object.
  */
+#include <ccbench/hist_json.h>
 #include <ccbench/redact.h>
 #include <ccbench/result.h>
 #include <ccbench/openloop.h>
@@ -153,6 +154,10 @@ json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc,
 	                              (json_int_t)bw.samples, "mean", bw.mean_mib_s, "stddev",
 	                              bw.stddev_mib_s, "min", bw.min_mib_s, "max", bw.max_mib_s));
 	json_object_set_new(res, "latency_us", ccb_result_latency(all));
+	/* A group member's histogram, sparse: the group report merges the
+	 * members' into the exact percentiles of all their ops. */
+	if (run->opts->group)
+		json_object_set_new(res, "latency_hist", ccb_hist_to_json(all));
 	json_object_set_new(res, "clients_n", json_integer(run->n_clients));
 	json_object_set_new(res, "queue_depth", json_integer((json_int_t)run->queue_depth));
 	/* One name for every path's op size (-b, --io-size, --block-size). */

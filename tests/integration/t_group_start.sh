@@ -1,5 +1,6 @@
 # Three members on one host start together (skew under 50 ms); the report
 # shows all three and an aggregate equal to the sum over the common window;
+# the group's latency is that of all members' ops (merged histograms);
 # --svg is well-formed XML; csv has a row per member plus the aggregate;
 # group ls lists the group, group rm removes every object of it.
 set -euo pipefail
@@ -56,6 +57,24 @@ assert 0 < agg["jain_index"] <= 1
 for m in r["members"]:
     for k in ["p50", "p99", "p99_9"]:
         assert m["latency_us"][k] > 0
+# The group's latency is the union of the members' ops (their stored
+# histograms merged): every op counted once, its max the members' max, and
+# each percentile between the members' (a quantile of a union lies within
+# its parts'), never their average unless it happens to be.
+lat = agg["latency_us"]
+assert agg["latency_members"] == 3, agg["latency_members"]
+assert lat["n"] == sum(m["latency_us"]["n"] for m in r["members"]), lat["n"]
+assert lat["max"] == max(m["latency_us"]["max"] for m in r["members"]), lat
+for k in ["p50", "p90", "p99", "p99_9"]:
+    lo = min(m["latency_us"][k] for m in r["members"])
+    hi = max(m["latency_us"][k] for m in r["members"])
+    assert lo <= lat[k] <= hi, (k, lo, lat[k], hi)
+for m in mine:
+    h = m["latency_hist"]
+    assert h["count"] == m["latency_us"]["n"] and len(h["buckets"]) % 2 == 0
+print("note: latency_hist record %d bytes (%d buckets) for %d ops" % (
+    len(json.dumps(mine[0]["latency_hist"], separators=(",", ":"))),
+    len(mine[0]["latency_hist"]["buckets"]) // 2, mine[0]["latency_hist"]["count"]))
 PY
 python3 -c 'import sys, xml.etree.ElementTree as E; t=E.parse(sys.argv[1]); assert t.getroot().tag.endswith("svg"); assert len(t.getroot().findall(".//{http://www.w3.org/2000/svg}polyline")) >= 4' g.svg ||
 	fail "svg not well-formed or without a line per member and the aggregate"

@@ -544,7 +544,7 @@ static void test_family_words(void **state)
 	assert_string_equal(a->cli.help_group, "krbd");
 	args_free(a);
 	a = parse("group", NULL);
-	expect_err(a, "group: expected report, rm or ls");
+	expect_err(a, "group: expected report, rm, ls or manifest");
 	assert_null(strstr(a->err, "not"));
 	args_free(a);
 	a = parse("fs", "--help", "x", NULL);

@@ -17,6 +17,7 @@
 #include "ccbench/chart.h"
 #include "ccbench/group_agg.h"
 #include "ccbench/group_cmd.h"
+#include "ccbench/hist_json.h"
 #include "ccbench/group_member.h"
 #include "ccbench/group_store.h"
 #include "ccbench/options.h"
@@ -229,6 +230,81 @@ static void test_aggregate_window(void **state)
 	json_decref(res);
 }
 
+/* The aggregate's latency is that of every member's ops together: the
+ * members' stored histograms merged, never an average of their
+ * percentiles. Member b is slow in its tail, c has most of the ops. */
+static void test_aggregate_latency_merged(void **state)
+{
+	double a[] = {10, 10, 10};
+	struct ccb_hist *all = malloc(sizeof(*all)), *h = malloc(sizeof(*h));
+	json_t *st = json_pack("{s:s, s:{s:i}, s:{s:f, s:[s, s, s]}, s:{s:o, s:o, s:o}}", "name",
+	                       "g", "params", "members", 3, "started", "start_realtime", 1000.0,
+	                       "members", "a", "b", "c", "members", "a", reg(1, "done"), "b",
+	                       reg(2, "done"), "c", reg(3, "done"));
+	json_t *res = json_object(), *rep, *lat;
+	static const char *const ids[] = {"a", "b", "c"};
+	static const double pcts[] = {50, 90, 99, 99.9};
+	static const char *const keys[] = {"p50", "p90", "p99", "p99_9"};
+	double avg_p99 = 0;
+
+	(void)state;
+	ccb_hist_init(all);
+	for (unsigned m = 0; m < 3; m++) {
+		json_t *d = doc(1000.0, 3.0, a, 3, "ok");
+		unsigned n = m == 2 ? 20000 : 2000;
+
+		ccb_hist_init(h);
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t v = 1000000 + (uint64_t)i * 997 % 4000000;
+			if (m == 1 && i % 50 == 0)
+				v = 300000000 + i; /* b's slow tail */
+			ccb_hist_record(h, v);
+			ccb_hist_record(all, v);
+		}
+		avg_p99 += (double)ccb_hist_percentile(h, 99) / 3e3;
+		json_object_set_new(json_object_get(d, "result"), "latency_hist",
+		                    ccb_hist_to_json(h));
+		json_object_set_new(res, ids[m], d);
+	}
+	rep = ccb_group_aggregate(st, res);
+	assert_non_null(rep);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "complete");
+	lat = json_object_get(json_object_get(rep, "aggregate"), "latency_us");
+	assert_true(json_is_object(lat));
+	assert_int_equal(json_integer_value(
+	                     json_object_get(json_object_get(rep, "aggregate"), "latency_members")),
+	                 3);
+	assert_close(json_number_value(json_object_get(lat, "n")), 24000, 0, "ops");
+	for (size_t k = 0; k < 4; k++)
+		assert_close(json_number_value(json_object_get(lat, keys[k])),
+		             (double)ccb_hist_percentile(all, pcts[k]) / 1e3, 1e-9, keys[k]);
+	assert_close(json_number_value(json_object_get(lat, "max")), (double)all->max_nsec / 1e3,
+	             1e-9, "max");
+	/* The average of the members' p99 would have been far off. */
+	assert_true(fabs(avg_p99 - json_number_value(json_object_get(lat, "p99"))) > 100);
+	json_decref(rep);
+
+	/* A member whose histogram is not ccbench's is left out, named. */
+	json_object_set_new(json_object_get(json_object_get(res, "b"), "result"), "latency_hist",
+	                    json_pack("{s:i, s:i, s:i, s:i, s:f, s:f, s:[i, i]}", "sub_bits", 6,
+	                              "count", 1, "min_ns", 1, "max_ns", 1, "sum_ns", 1.0,
+	                              "sumsq_ns", 1.0, "buckets", 99999, 1));
+	rep = ccb_group_aggregate(st, res);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "incomplete");
+	assert_int_equal(json_array_size(json_object_get(rep, "malformed")), 1);
+	assert_non_null(strstr(json_string_value(json_object_get(
+	                           json_array_get(json_object_get(rep, "malformed"), 0), "reason")),
+	                       "latency_hist"));
+	assert_int_equal(json_integer_value(
+	                     json_object_get(json_object_get(rep, "aggregate"), "latency_members")),
+	                 2);
+	json_decref(rep);
+	json_decref(st);
+	json_decref(res);
+	free(all);
+	free(h);
+}
+
 static void test_aggregate_missing_and_withdrawn(void **state)
 {
 	double a[] = {10, 10, 10}, b[] = {20, 5};
@@ -262,6 +338,65 @@ static void test_aggregate_missing_and_withdrawn(void **state)
 	    json_integer_value(json_object_get(json_object_get(rep, "aggregate"), "members")), 1);
 	assert_close(json_number_value(json_object_get(json_object_get(rep, "window"), "seconds")),
 	             3.0, 1e-9, "window");
+	json_decref(rep);
+	json_decref(st);
+	json_decref(res);
+}
+
+/* A member killed mid-run: no result, its heartbeats stopped. Lost once
+ * silent CCB_GROUP_LOST_AFTER_S, out of the window and the sum, said with
+ * how far it got; running (not lost) while its beats are fresh. */
+static void test_aggregate_lost(void **state)
+{
+	double a[] = {10, 10, 10, 10}, c[] = {30, 30, 30, 30};
+	json_t *st = json_pack("{s:s, s:{s:i}, s:{s:f, s:[s, s, s]}, s:{s:o, s:o, s:o}, s:f, "
+	                       "s:{s:{s:f, s:I, s:I, s:f}}}",
+	                       "name", "g", "params", "members", 3, "started", "start_realtime",
+	                       1000.0, "members", "a", "b", "c", "members", "a", reg(1, "done"),
+	                       "b", reg(2, "running"), "c", reg(3, "done"), "now", 1010.0,
+	                       "heartbeats", "b", "at", 1001.5, "bytes", (json_int_t)41943040,
+	                       "ops", (json_int_t)10, "seconds", 1.5);
+	json_t *res = json_pack("{s:o, s:o}", "a", doc(1000.0, 4.0, a, 4, "ok"), "c",
+	                        doc(1000.0, 4.0, c, 4, "ok"));
+	json_t *rep, *b, *agg;
+
+	(void)state;
+	rep = ccb_group_aggregate(st, res);
+	assert_non_null(rep);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "incomplete");
+	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(rep, "lost"), 0)),
+	                    "b");
+	b = json_array_get(json_object_get(rep, "members"), 1);
+	assert_string_equal(json_string_value(json_object_get(b, "state")), "lost");
+	assert_int_equal(json_integer_value(json_object_get(b, "last_heard_realtime_us")),
+	                 1001500000);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(b, "heard"), "bytes")),
+	                 41943040);
+	/* Out of the aggregate: two members, their 40 MiB/s over the whole 4 s. */
+	agg = json_object_get(rep, "aggregate");
+	assert_int_equal(json_integer_value(json_object_get(agg, "members")), 2);
+	assert_close(json_number_value(json_object_get(agg, "bandwidth_mib_s")), 40, 1e-6, "bw");
+	assert_close(json_number_value(json_object_get(json_object_get(rep, "window"), "seconds")),
+	             4.0, 1e-9, "window");
+	json_decref(rep);
+
+	/* Heard from 2 s ago: still running, not lost; the group is running. */
+	json_object_set_new(st, "now", json_real(1003.5));
+	rep = ccb_group_aggregate(st, res);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "running");
+	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 0);
+	assert_string_equal(json_string_value(json_object_get(
+	                        json_array_get(json_object_get(rep, "members"), 1), "state")),
+	                    "running");
+	json_decref(rep);
+
+	/* A heartbeat that is not ccbench's: the member is malformed, not lost. */
+	json_object_set_new(json_object_get(json_object_get(st, "heartbeats"), "b"), "bytes",
+	                    json_integer(-1));
+	rep = ccb_group_aggregate(st, res);
+	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 0);
+	assert_int_equal(json_array_size(json_object_get(rep, "malformed")), 1);
 	json_decref(rep);
 	json_decref(st);
 	json_decref(res);
@@ -566,8 +701,10 @@ int main(void)
 	    cmocka_unit_test(test_skew),
 	    cmocka_unit_test(test_bytes_between),
 	    cmocka_unit_test(test_aggregate_window),
+	    cmocka_unit_test(test_aggregate_latency_merged),
 	    cmocka_unit_test(test_aggregate_missing_and_withdrawn),
 	    cmocka_unit_test(test_aggregate_waiting),
+	    cmocka_unit_test(test_aggregate_lost),
 	    cmocka_unit_test(test_poisoned_values),
 	    cmocka_unit_test(test_poisoned_types),
 	    cmocka_unit_test(test_poisoned_missing_fields),

@@ -592,6 +592,16 @@ static void test_steady_options(void **state)
 	set_ok(&o, "members", "2");
 	validate_fails(&o, CMD_RADOS | CCB_CMD_WORKLOAD, "not with --group");
 
+	/* group report --wait: a bounded duration, 0 (no wait) to a day. */
+	ccb_opts_defaults(&o);
+	assert_true(o.group_wait_usec == 0);
+	set_ok(&o, "wait", "30s");
+	assert_true(o.group_wait_usec == 30000000ull);
+	set_ok(&o, "wait", "0");
+	set_bad("wait", "2d");
+	set_bad("wait", "-1s");
+	set_bad("wait", "soon");
+
 	/* The result records the spec as normalised, the ramp in seconds. */
 	rados_base(&o);
 	set_ok(&o, "until-steady", "10");
