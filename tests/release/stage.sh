@@ -35,6 +35,8 @@
 #   ec_pools              rbd and rados on an EC 2+1 data pool: the pools in the
 #                         result, space used, explain's EC lines, FastEC where
 #                         the release has it (Tentacle), degraded reads
+#   group_lost_member     a member killed mid-run: its heartbeats (omap, aio)
+#                         name it lost, the report exits 3
 # run.sh checks after each test that nothing was left behind.
 #
 # usage: tests/release/stage.sh [PATTERN]   (CCB_RELEASE names the release)
@@ -49,7 +51,7 @@ rel=${CCB_RELEASE:-}
 SUBSET=(rados_write_seq_rand rbd_readahead rbd_layout krbd_map_fuse_loop fs_stream fs_meta
 	sweep_compare group_start group_conflict explain_paths rados_osd_down rados_quota rados_signals
 	msgr2_only msgr2_paths releases explain_scheduler krbd_map_release state_safety
-	capacity_sched ec_pools)
+	capacity_sched ec_pools group_lost_member)
 # bookworm is the host's own release: test.sh's integration stage has just
 # run every test there (ASan build), the subset among them.  Its release
 # stage shows that a fresh bookworm builds (-Werror, without sanitizers)
