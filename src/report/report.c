@@ -198,8 +198,11 @@ static int write_text(const json_t *r, FILE *out)
 	ccb_text_put(out, ccb_report_str(r, "command"));
 	fputs(" (path ", out);
 	ccb_text_put(out, ccb_report_str(r, "path"));
-	fputs(", fsid ", out);
-	ccb_text_put(out, ccb_report_str(r, "fsid"));
+	/* A path with no cluster (null) has no fsid to name. */
+	if (*ccb_report_str(r, "fsid")) {
+		fputs(", fsid ", out);
+		ccb_text_put(out, ccb_report_str(r, "fsid"));
+	}
 	fputs(")\n", out);
 	{
 		char rel[320];

@@ -203,6 +203,18 @@ expect_refused() {
 	fi
 }
 
+# dead_conf [FILE]: write FILE (dead.conf) naming a mon nobody listens on
+# and this cluster's keyring, so that any attempt to connect waits for
+# --connect-timeout. refused_fast PATTERN ARGS...: ccbench ARGS against
+# it is refused within 2 s with one message matching PATTERN: bad input
+# is answered before the cluster is touched.
+dead_conf() {
+	printf '[global]\nmon host = 127.0.0.1:9\n[client]\nkeyring = %s/keyring\n' "$CLUSTER_DIR" \
+		>"${1:-dead.conf}"
+}
+dead() { "$CCBENCH" "$@" -c dead.conf --connect-timeout 20s; }
+refused_fast() { expect_refused --within 2 --one "$1" dead "${@:2}"; }
+
 # usecs SECS: SECS (such as 10 or 2.5) in microseconds.
 usecs() {
 	local i=${1%%.*} f

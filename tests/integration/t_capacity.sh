@@ -21,24 +21,17 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-cat >dead.conf <<CONF
-[global]
-mon host = 127.0.0.1:9
-[client]
-keyring = $CLUSTER_DIR/keyring
-CONF
-dead() { "$CCBENCH" "$@" -c dead.conf --connect-timeout 20s; }
-check() { expect_refused --within 2 --one "$1" dead "${@:2}"; }
-check "--slo: required" capacity rados write -p x
-check "expected a percentile p50, p90, p99 or p99.9" capacity rados write -p x --slo 'p98<=10ms'
-check "expected a duration above 0 with its unit" capacity rados write -p x --slo 'p99<=10'
-check "p99 given twice" capacity rados write -p x --slo 'p99<=10ms,p99<=1ms'
-check "out of range" capacity rados write -p x --slo 'p99<=10ms' --precision 0
-check "out of range" capacity rados write -p x --slo 'p99<=10ms' --step-time 0
-check "--rate: not with capacity" capacity rados write -p x --slo 'p99<=10ms' --rate 5
-check "not a workload with a stream of ops" capacity fs meta --slo 'p99<=10ms'
-check "--image: not an option of this command" capacity rados write -p x --slo 'p99<=1ms' --image y
-check "expected WORKLOAD" capacity rados --slo 'p99<=1ms'
+dead_conf
+refused_fast "--slo: required" capacity rados write -p x
+refused_fast "expected a percentile p50, p90, p99 or p99.9" capacity rados write -p x --slo 'p98<=10ms'
+refused_fast "expected a duration above 0 with its unit" capacity rados write -p x --slo 'p99<=10'
+refused_fast "p99 given twice" capacity rados write -p x --slo 'p99<=10ms,p99<=1ms'
+refused_fast "out of range" capacity rados write -p x --slo 'p99<=10ms' --precision 0
+refused_fast "out of range" capacity rados write -p x --slo 'p99<=10ms' --step-time 0
+refused_fast "--rate: not with capacity" capacity rados write -p x --slo 'p99<=10ms' --rate 5
+refused_fast "not a workload with a stream of ops" capacity fs meta --slo 'p99<=10ms'
+refused_fast "--image: not an option of this command" capacity rados write -p x --slo 'p99<=1ms' --image y
+refused_fast "expected WORKLOAD" capacity rados --slo 'p99<=1ms'
 
 D=50ms M=4 LIMIT=80
 run() { "$CCBENCH" rados write -p "$POOL" -b 4K --max-in-flight $M --osd-latency $D -d 2s -q -f json "$@"; }

@@ -2,7 +2,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-printf '[global]\nmon host = 127.0.0.1:9\n[client]\nkeyring = %s/keyring\n' "$CLUSTER_DIR" >dead.conf
+dead_conf
 timed "$CCBENCH" rados write -p "$POOL" -c dead.conf --connect-timeout 3s -q
 [ "$RC" = 1 ] || fail "exit $RC"
 [ "$ELAPSED" -ge 2 ] && [ "$ELAPSED" -le 8 ] || fail "took $ELAPSED s"
