@@ -3,7 +3,7 @@
 # and the checks for circles and layers between source files
 # (scripts/circles.py, scripts/layers.py), an ASan+UBSan build with
 # -Werror, the cmocka unit tests, the fuzz targets (bounded time each, one
-# per core), then the integration tests in two lanes, each against a
+# per core), then the integration tests in three lanes, each against a
 # throwaway cluster that tests/integration/run.sh starts and always stops
 # (among them the container test and the real rbd driver in a qemu guest),
 # TSan, and last the release stages: for each Ceph release (Debian 12 /
@@ -22,7 +22,7 @@
 #            output rules, bad input) against a throwaway cluster. CI runs
 #            the full suite.
 #   CCB_RELEASES="trixie forky"  the release stages to run (default: all)
-#   CCB_IT_LANES=N  integration lanes, each with a cluster (default 2; 1 to 4)
+#   CCB_IT_LANES=N  integration lanes, each with a cluster (default 3, --quick 2; 1 to 4)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -112,7 +112,7 @@ if ((quick)); then
 	exit $?
 fi
 stage "fuzzing" "$top/tests/fuzz/run.sh"
-stage "integration tests" env CCB_IT_LANES="${CCB_IT_LANES:-2}" CCBENCH="$build/ccbench" \
+stage "integration tests" env CCB_IT_LANES="${CCB_IT_LANES:-3}" CCBENCH="$build/ccbench" \
 	"$top/tests/integration/run.sh" "$@"
 # TSan build: unit tests and one integration test per path
 stage "TSan" "$top/scripts/tsan.sh"

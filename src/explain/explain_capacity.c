@@ -105,14 +105,30 @@ static void why_limit(json_t *list, const char *kind, const json_t *lim, const j
 		    "submitted late with a slot free), so %s may be the client's, not the "
 		    "cluster's",
 		    target, lag / 1e3, what);
+	/* A busy client CPU is said as the lag is; it sets the figure itself
+	 * unless the step also saw a limit the cluster enforces (a scheduler
+	 * limit, an injected delay), which is then said after it: a loaded
+	 * client host does not lift that limit. */
+	sched = has_warn(lex, "scheduler");
 	if ((cpu = has_warn(lex, "client-cpu"))) {
-		ccb_explain_add(list, kind, "distrust", json_pack("{s:f}", "target_ops_s", target),
-		                "the client set %s: its CPU at %.4g ops/s (%s); not the cluster's "
-		                "capacity",
-		                what, target, str_or(cpu, "text", "busy"));
-		return;
+		bool enforced = sched || (d_us > 0 && slots > 0);
+
+		if (enforced)
+			ccb_explain_add(list, kind, "distrust",
+			                json_pack("{s:f}", "target_ops_s", target),
+			                "the client's CPU was busy at %.4g ops/s (%s): %s may be "
+			                "lower than the cluster's",
+			                target, str_or(cpu, "text", "busy"), what);
+		else
+			ccb_explain_add(list, kind, "distrust",
+			                json_pack("{s:f}", "target_ops_s", target),
+			                "the client set %s: its CPU at %.4g ops/s (%s); not the "
+			                "cluster's capacity",
+			                what, target, str_or(cpu, "text", "busy"));
+		if (!enforced)
+			return;
 	}
-	if ((sched = has_warn(lex, "scheduler"))) {
+	if (sched) {
 		ccb_explain_add(
 		    list, kind, "warn",
 		    json_pack("{s:f, s:f, s:O}", "target_ops_s", target, "achieved_ops_s", ach,
