@@ -5,6 +5,8 @@
 #
 # usage: tests/integration/run.sh [TEST_NAME_PATTERN]
 #   CCBENCH=path/to/ccbench (default: build/ccbench)
+#   CCB_IT_LANES=N        run the tests in N lanes (1 to 4, default 1), each
+#                         against a cluster of its own (see "lanes" below)
 #   CCB_IT_OSD_MEM=SIZE   memstore bytes per OSD (default: minicluster's auto)
 #   CCB_SLOW_MS=MS        slow the cluster down (minicluster.sh --slow): every
 #                         OSD delays each client message by up to MS ms
