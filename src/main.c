@@ -159,6 +159,11 @@ int main(int argc, char **argv)
 	int r;
 
 	bind_runs();
+	r = ccb_paths_init();
+	if (r < 0) {
+		fprintf(stderr, "ccbench: internal error: the option table: %s\n", strerror(-r));
+		return 1;
+	}
 	if (ccb_cli_parse(argc, argv, &cli, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);
 		ccb_help_hint(stderr, cli.command ? cli.command : cli.help_group);

@@ -3,48 +3,26 @@
  * options.c writes them), so a row says what each value is. A choice's
  * valid values are data (.choices), read by the parser, --help, the man
  * page and the completion alike. The parsers are in options.c.
+ *
+ * The rows here are the ones several paths share (the connection, the
+ * engine, the image layout) and the ones of the commands above the paths
+ * (group, sweep, report, output). A path's own rows live with the path,
+ * in its *_commands.c, as fio's engines carry theirs; its registry row
+ * (src/paths/registry.c) hands them to ccb_opt_table_build() at start-up,
+ * which puts the one table together in the order --help shows: the
+ * shared rows, each path's own, then the late ones.
  */
+#include <ccbench/option_rows.h>
 #include <ccbench/options.h>
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define OFF(f) offsetof(struct ccb_opts, f)
-/* krbd restore connects too: to put back what --osd-latency set on the OSDs. */
-#define CONN                                                                                       \
-	(CCB_CMD_CONN | CCB_CMD_KRBD | CCB_CMD_FS | CCB_CMD_GROUP | CCB_CMD_SWEEP | CCB_CMD_RESTORE)
-#define RADOS    CCB_CMD_RADOS
-#define CLEANUP  CCB_CMD_CLEANUP
-#define OUT      CCB_CMD_OUTPUT
-#define RBD      CCB_CMD_RBD
-#define KRBD     CCB_CMD_KRBD
-#define RESTORE  CCB_CMD_RESTORE
-#define FS       CCB_CMD_FS
-#define SWEEP    CCB_CMD_SWEEP
-#define REPORT   CCB_CMD_REPORT
-#define COMPARE  CCB_CMD_COMPARE
-#define GROUP    CCB_CMD_GROUP
-#define EXPLAIN  CCB_CMD_EXPLAIN
-#define CAPACITY CCB_CMD_CAPACITY
-#define K8S      CCB_CMD_K8S
-#define WORK     CCB_CMD_WORKLOAD
-#define ENGINE   CCB_CMD_ENGINE
-#define U64MAX   UINT64_MAX
-#define LAYOUT   CCB_OPTF_LAYOUT
-#define TEMP     CCB_OPTF_TEMP
-#define TARGET   CCB_OPTF_TARGET
-#define WIDE     CCB_OPTF_SWEEP_WIDE
-/* The op size's names: rados bench's -b, rbd bench's --io-size, dd's bs;
- * the default of the last two is their commands' (struct ccb_command). */
-#define SPELLING CCB_OPTF_SPELLING
-
-/* A choice's valid values, NULL-terminated (fio's posval). */
-#define CHOICES(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-/* 1 TiB ops make no sense for a benchmark and keep products within 64 bits. */
-#define MAX_OP_BYTES (1ull << 30)
-
-const struct ccb_opt_desc ccb_opt_table[] = {
+/* Shared by several paths' commands, and the engine's: first in --help. */
+static const struct ccb_opt_desc shared_rows[] = {
     {.name = "conf",
      .short_name = 'c',
      .type = CCB_OPT_STR,
@@ -187,14 +165,6 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .cmds = RADOS | RBD | KRBD | ENGINE,
      .argname = "BYTES",
      .help = "stop after BYTES (with --duration too: whichever comes first)"},
-    {.name = "max-objects",
-     .type = CCB_OPT_UINT,
-     .offset = OFF(max_objects),
-     .min = 1,
-     .max = 1ull << 40,
-     .cmds = RADOS,
-     .argname = "N",
-     .help = "stop writing after N objects"},
     {.name = "until-steady",
      .type = CCB_OPT_STEADY,
      .offset = OFF(until_steady),
@@ -300,16 +270,6 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .cmds = RADOS | CLEANUP,
      .argname = "NAME",
      .help = "object name prefix (default: unique per run)"},
-    {.name = "no-cleanup",
-     .type = CCB_OPT_FLAG,
-     .offset = OFF(no_cleanup),
-     .cmds = RADOS,
-     .help = "keep the objects written (for seq/rand)"},
-    {.name = "no-verify",
-     .type = CCB_OPT_FLAG,
-     .offset = OFF(no_verify),
-     .cmds = RADOS,
-     .help = "do not check object headers on reads"},
     {.name = "reuse",
      .type = CCB_OPT_FLAG,
      .offset = OFF(reuse),
@@ -327,14 +287,6 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .help =
          "cleanup --run-name: remove RUN.<digits> objects even when RUN.meta is missing; restore: "
          "also undo records of runs that may be alive (another PID namespace or host)"},
-    /* rbd */
-    {.name = "image",
-     .type = CCB_OPT_STR,
-     .offset = OFF(image),
-     .cmds = RBD,
-     .argname = "POOL/NAME",
-     .help = "use this existing image (read-only for read modes) instead of a temporary one",
-     .flags = TARGET},
     {.name = "size",
      .short_name = 's',
      .type = CCB_OPT_BYTES,
@@ -402,11 +354,6 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .argname = "POOL",
      .help = "a run whose data pool (rados: --pool) is POOL needs FastEC on it, as "
              "--data-pool-type fastec (a sweep's fixed parameter over a pool axis)"},
-    {.name = "allow-write-existing",
-     .type = CCB_OPT_FLAG,
-     .offset = OFF(allow_write_existing),
-     .cmds = RBD,
-     .help = "let a write mode write into --image"},
     {.name = "keep",
      .type = CCB_OPT_FLAG,
      .offset = OFF(keep),
@@ -422,70 +369,6 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .argname = "BYTES",
      .help = "bytes per I/O",
      .flags = SPELLING},
-    {.name = "pattern",
-     .type = CCB_OPT_CHOICE,
-     .offset = OFF(pattern),
-     .def = "seq",
-     .choices = CHOICES("seq", "rand"),
-     .cmds = RBD,
-     .help = "offsets for modes that do not say (rw)"},
-    {.name = "rw-mix-read",
-     .type = CCB_OPT_UINT,
-     .offset = OFF(rw_mix_read_pct),
-     .def = "50",
-     .max = 100,
-     .cmds = RBD,
-     .argname = "PCT",
-     .help = "share of reads in rw mode"},
-    {.name = "readahead",
-     .type = CCB_OPT_BYTES,
-     .offset = OFF(readahead_bytes),
-     .max = 1ull << 32,
-     .cmds = RBD,
-     .argname = "BYTES",
-     .help = "rbd_readahead_max_bytes (0 disables)"},
-    {.name = "readahead-trigger",
-     .type = CCB_OPT_UINT,
-     .offset = OFF(readahead_trigger),
-     .min = 1,
-     .max = 1u << 20,
-     .cmds = RBD,
-     .argname = "N",
-     .help = "rbd_readahead_trigger_requests"},
-    {.name = "readahead-disable-after",
-     .type = CCB_OPT_BYTES,
-     .offset = OFF(readahead_disable_after_bytes),
-     .def = "0",
-     .max = U64MAX,
-     .cmds = RBD,
-     .argname = "BYTES",
-     .help = "rbd_readahead_disable_after_bytes (0: never)"},
-    {.name = "cache-policy",
-     .type = CCB_OPT_CHOICE,
-     .offset = OFF(cache_policy),
-     .choices = CHOICES("writeback", "writethrough", "writearound"),
-     .cmds = RBD,
-     .help = "rbd_cache_policy"},
-    {.name = "cache-size",
-     .type = CCB_OPT_BYTES,
-     .offset = OFF(cache_size_bytes),
-     .max = 1ull << 40,
-     .cmds = RBD,
-     .argname = "BYTES",
-     .help = "rbd_cache_size"},
-    {.name = "no-cache",
-     .type = CCB_OPT_FLAG,
-     .offset = OFF(no_cache),
-     .cmds = RBD,
-     .help = "rbd_cache=false"},
-    {.name = "sim-osd-latency",
-     .type = CCB_OPT_DURATION,
-     .offset = OFF(sim_osd_latency_usec),
-     .min = 1,
-     .max = 10000000,
-     .cmds = RBD,
-     .argname = "DUR",
-     .help = "inject about DUR of OSD latency on the client (a simulated run)"},
     {.name = "osd-latency",
      .type = CCB_OPT_DURATION,
      .offset = OFF(osd_latency_usec),
@@ -505,7 +388,6 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .help = "allow --osd-latency on the cluster with this fsid (any cluster, not only a throwaway "
              "one: every client of it is slowed down)",
      .flags = WIDE},
-    /* krbd */
     {.name = "device",
      .type = CCB_OPT_STR,
      .offset = OFF(device),
@@ -513,65 +395,11 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .argname = "DEV",
      .help = "block device to read (/dev/rbdN, /dev/rbd/POOL/IMAGE, any block device)",
      .flags = TARGET},
-    {.name = "map",
-     .type = CCB_OPT_STR,
-     .offset = OFF(map),
-     .cmds = KRBD,
-     .argname = "POOL/IMAGE",
-     .help = "map this image for the run, unmap at the end",
-     .flags = TARGET},
-    {.name = "map-via",
-     .type = CCB_OPT_CHOICE,
-     .offset = OFF(map_via),
-     .def = "auto",
-     .choices = CHOICES("auto", "kernel", "fuse-loop"),
-     .cmds = KRBD,
-     .help = "how --map exposes the image"},
-    {.name = "map-options",
-     .type = CCB_OPT_STR,
-     .offset = OFF(map_options),
-     .cmds = KRBD,
-     .argname = "OPTS",
-     .help = "kernel map options (queue_depth=N,alloc_size=N,...)"},
-    {.name = "read-ahead-kb",
-     .type = CCB_OPT_UINT,
-     .offset = OFF(read_ahead_kb),
-     .max = 1u << 20,
-     .cmds = KRBD,
-     .argname = "KB",
-     .help = "set /sys/block/DEV/queue/read_ahead_kb for the run (restored after)"},
-    {.name = "offset",
-     .type = CCB_OPT_BYTES,
-     .offset = OFF(offset_bytes),
-     .def = "0",
-     .max = U64MAX,
-     .cmds = KRBD,
-     .argname = "BYTES",
-     .help = "start reading at BYTES"},
-    {.name = "streams",
-     .type = CCB_OPT_UINT,
-     .offset = OFF(streams),
-     .def = "1",
-     .min = 1,
-     .max = 256,
-     .cmds = KRBD,
-     .argname = "N",
-     .help = "readers on separate regions"},
     {.name = "direct",
      .type = CCB_OPT_FLAG,
      .offset = OFF(direct),
      .cmds = KRBD | FS,
      .help = "O_DIRECT (krbd: reads through io_uring at --queue-depth; fs: the files, on a mount)"},
-    /* fs */
-    {.name = "file-size",
-     .type = CCB_OPT_BYTES,
-     .offset = OFF(file_size_bytes),
-     .def = "1G",
-     .min = 4096,
-     .max = 1ull << 50,
-     .cmds = FS,
-     .argname = "BYTES",
-     .help = "bytes per file (per client), like dd count x bs"},
     {.name = "block-size",
      .type = CCB_OPT_BYTES,
      .offset = OFF(op_size_bytes),
@@ -581,40 +409,11 @@ const struct ccb_opt_desc ccb_opt_table[] = {
      .argname = "BYTES",
      .help = "bytes per write or read call, like dd bs",
      .flags = SPELLING},
-    {.name = "dir",
-     .type = CCB_OPT_STR,
-     .offset = OFF(dir),
-     .cmds = FS,
-     .argname = "FS_PATH",
-     .help = "directory of the run in the file system (below --mount DIR with --mount; default "
-             "/ccbench-RUN; removed unless --keep)"},
-    {.name = "files",
-     .type = CCB_OPT_STR,
-     .offset = OFF(files_spec),
-     .def = "1:4k:0:1",
-     .cmds = FS,
-     .argname = "N[:MAX[:MIN[:DIRS]]]",
-     .help = "fs meta: bonnie++ -n spec, N x 1024 files (also given as -n SPEC)"},
-    {.name = "mount",
-     .type = CCB_OPT_STR,
-     .offset = OFF(mount),
-     .cmds = FS,
-     .argname = "DIR",
-     .help = "run in this mounted directory (a CephFS kernel or ceph-fuse mount, or any local file "
-             "system) through POSIX calls; --dir is then below DIR"},
-    {.name = "mount-via",
-     .type = CCB_OPT_CHOICE,
-     .offset = OFF(mount_via),
-     .choices = CHOICES("libcephfs", "fuse", "kernel"),
-     .cmds = FS,
-     .help = "the client: libcephfs in ccbench (the default), or ccbench mounts the CephFS itself, "
-             "one mount per client (ceph-fuse, or mount -t ceph), unmounted at the end"},
-    {.name = "mount-options",
-     .type = CCB_OPT_STR,
-     .offset = OFF(mount_options),
-     .cmds = FS,
-     .argname = "OPTS",
-     .help = "with --mount-via: -o of mount -t ceph (rasize=N,wsize=N,...) or of ceph-fuse"},
+    {.name = NULL},
+};
+
+/* Above the paths (group, sweep, report, compare, output): last in --help. */
+static const struct ccb_opt_desc late_rows[] = {
     /* group */
     {.name = "group",
      .type = CCB_OPT_NAME,
@@ -816,18 +615,70 @@ const struct ccb_opt_desc ccb_opt_table[] = {
     {.name = NULL},
 };
 
-_Static_assert(sizeof(ccb_opt_table) / sizeof(ccb_opt_table[0]) - 1 <=
-                   sizeof(((struct ccb_opts *)0)->given) / sizeof(bool),
-               "ccb_opts.given is too small for the option table");
+/* The assembled table, with room for as many rows as ccb_opts.given has
+ * flags, and its end row. */
+#define MAX_ROWS (sizeof(((struct ccb_opts *)0)->given) / sizeof(bool))
+static struct ccb_opt_desc table[MAX_ROWS + 1];
+static size_t n_rows;
+const struct ccb_opt_desc *ccb_opt_table;
+
+/* Append @p rows (ending in a row with no name) to the table; -E2BIG past
+ * its room, -EEXIST for a name already in it (two paths may not both own
+ * an option: the parser would find only the first). */
+static int append(const struct ccb_opt_desc *rows, size_t *n)
+{
+	for (const struct ccb_opt_desc *r = rows; r->name; r++) {
+		if (*n >= MAX_ROWS)
+			return -E2BIG;
+		for (size_t i = 0; i < *n; i++)
+			if (strcmp(table[i].name, r->name) == 0)
+				return -EEXIST;
+		table[(*n)++] = *r;
+	}
+	return 0;
+}
+
+int ccb_opt_table_build(const struct ccb_opt_desc *const *groups, size_t n_groups)
+{
+	size_t n = 0;
+	int rc;
+
+	if (ccb_opt_table)
+		return 0;
+	rc = append(shared_rows, &n);
+	for (size_t g = 0; g < n_groups && rc == 0; g++)
+		rc = append(groups[g], &n);
+	if (rc == 0)
+		rc = append(late_rows, &n);
+	if (rc < 0)
+		return rc;
+	table[n] = (struct ccb_opt_desc){.name = NULL};
+	n_rows = n;
+	ccb_opt_table = table;
+	return 0;
+}
+
+/* Every use of the table comes after ccb_opt_table_build(): a program that
+ * forgot it would parse without its paths' options, so it stops here. */
+static const struct ccb_opt_desc *built(void)
+{
+	if (!ccb_opt_table) {
+		fprintf(stderr, "ccbench: internal error: the option table was not built "
+		                "(ccb_paths_init() first)\n");
+		abort();
+	}
+	return ccb_opt_table;
+}
 
 size_t ccb_opt_count(void)
 {
-	return sizeof(ccb_opt_table) / sizeof(ccb_opt_table[0]) - 1;
+	built();
+	return n_rows;
 }
 
 const struct ccb_opt_desc *ccb_opt_find(const char *name)
 {
-	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
+	for (const struct ccb_opt_desc *d = built(); d->name; d++)
 		if (strcmp(d->name, name) == 0)
 			return d;
 	return NULL;

@@ -10,6 +10,7 @@
  * Exit status: 0, 1 (a template or write error), 2 (bad usage).
  */
 #include <ccbench/gendoc.h>
+#include <ccbench/path.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -56,6 +57,11 @@ int main(int argc, char **argv)
 	char err[256] = "";
 	int r;
 
+	r = ccb_paths_init();
+	if (r < 0) {
+		fprintf(stderr, "ccbench-gendoc: the option table: %s\n", strerror(-r));
+		return 1;
+	}
 	if (argc == 5 && strcmp(argv[1], "man") == 0) {
 		char *tmpl = read_file(argv[2]);
 

@@ -236,8 +236,21 @@ struct ccb_opt_desc {
 	unsigned flags; /**< enum ccb_opt_flags bits */
 };
 
-/** The table, terminated by an entry with name == NULL. */
-extern const struct ccb_opt_desc ccb_opt_table[];
+/**
+ * The table, terminated by an entry with name == NULL: the shared rows,
+ * each path's own, the late ones (src/options_table.c). NULL until
+ * ccb_opt_table_build(); every option call needs it built.
+ */
+extern const struct ccb_opt_desc *ccb_opt_table;
+
+/**
+ * Put the table together, once: the shared rows, each of @p groups (a
+ * path's own rows, ending in a row with no name, in the registry's order)
+ * and the late rows. ccb_paths_init() (src/paths/registry.c) calls it with
+ * every path's rows; a later call keeps the first table. 0, -E2BIG past
+ * the room ccb_opts.given has, -EEXIST for a name two rows share.
+ */
+int ccb_opt_table_build(const struct ccb_opt_desc *const *groups, size_t n_groups);
 
 /** Number of descriptors in ccb_opt_table. */
 size_t ccb_opt_count(void);

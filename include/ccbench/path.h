@@ -190,6 +190,14 @@ const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
 struct ccb_command;
 const struct ccb_command *ccb_path_commands(size_t i, size_t *n_paths);
 
+/**
+ * Start-up: give the option table every path's own option rows, in the
+ * registry's order (ccb_opt_table_build()). Before any option is parsed
+ * or shown: main(), ccbench-gendoc, the tests and the fuzz targets call it
+ * first. 0, or ccb_opt_table_build()'s -errno (src/paths/registry.c).
+ */
+int ccb_paths_init(void);
+
 /** The table a run of @p ops's command with @p o goes through (see variant). */
 const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o);
 

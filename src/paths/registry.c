@@ -1,6 +1,7 @@
 /*
  * The path registry: the list of every path's ops table, and the table a
- * run goes through. A new path is one file and one line here. It names
+ * run goes through. A new path is one folder and one line here: its ops
+ * table, its command rows and its own option rows. It names
  * every table, so it sits above all the paths; the helpers the paths call
  * themselves are path.c, below them.
  */
@@ -26,15 +27,16 @@ static const struct {
 	bool any_mode;
 	enum ccb_mode mode;
 	const struct ccb_command *commands; /* ending in a row with no name */
+	const struct ccb_opt_desc *options; /* its own option rows, likewise */
 } paths[] = {
-    {&ccb_path_rados, true, 0, ccb_rados_commands},
-    {&ccb_path_rbd, true, 0, ccb_rbd_commands},
-    {&ccb_path_krbd, true, 0, ccb_krbd_commands},
-    {&ccb_path_cephfs_meta, false, CCB_MODE_RW, NULL},
-    {&ccb_path_cephfs, true, 0, ccb_cephfs_commands},
-    {&ccb_path_posix_meta, false, CCB_MODE_RW, NULL},
-    {&ccb_path_posix, true, 0, NULL},
-    {&ccb_path_null, true, 0, ccb_null_commands},
+    {&ccb_path_rados, true, 0, ccb_rados_commands, ccb_rados_options},
+    {&ccb_path_rbd, true, 0, ccb_rbd_commands, ccb_rbd_options},
+    {&ccb_path_krbd, true, 0, ccb_krbd_commands, ccb_krbd_options},
+    {&ccb_path_cephfs_meta, false, CCB_MODE_RW, NULL, NULL},
+    {&ccb_path_cephfs, true, 0, ccb_cephfs_commands, ccb_fs_options},
+    {&ccb_path_posix_meta, false, CCB_MODE_RW, NULL, NULL},
+    {&ccb_path_posix, true, 0, NULL, NULL},
+    {&ccb_path_null, true, 0, ccb_null_commands, NULL},
 };
 
 #define N_PATHS (sizeof(paths) / sizeof(paths[0]))
@@ -52,6 +54,17 @@ const struct ccb_command *ccb_path_commands(size_t i, size_t *n_paths)
 {
 	*n_paths = N_PATHS;
 	return i < N_PATHS ? paths[i].commands : NULL;
+}
+
+int ccb_paths_init(void)
+{
+	const struct ccb_opt_desc *groups[N_PATHS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_PATHS; i++)
+		if (paths[i].options)
+			groups[n++] = paths[i].options;
+	return ccb_opt_table_build(groups, n);
 }
 
 const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o)

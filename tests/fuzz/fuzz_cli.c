@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/path.h>
 #include <ccbench/cli.h>
 #include <ccbench/help.h>
 
@@ -36,6 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int argc = 0;
 	size_t start = 0;
 
+	/* Once; later calls return at once (the option table is built). */
+	if (ccb_paths_init() < 0)
+		abort();
 	if (!buf)
 		return 0;
 	memcpy(buf, data, size);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <ccbench/path.h>
 #include <ccbench/group_agg.h>
 #include <ccbench/group_cmd.h>
 #include <ccbench/group_member.h>
@@ -45,6 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *in = json_loadb((const char *)data, size, 0, NULL), *state, *results, *rep;
 	char why[512];
 
+	/* Once; later calls return at once (the option table is built). */
+	if (ccb_paths_init() < 0)
+		abort();
 	if (!json_is_object(in)) {
 		json_decref(in);
 		return 0;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/path.h>
 #include <ccbench/explain.h>
 #include <ccbench/group_report.h>
 #include <ccbench/report.h>
@@ -126,6 +127,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *kind = json_string_value(json_object_get(doc, "kind"));
 	char err[512] = "";
 
+	/* Once; later calls return at once (the option table is built). */
+	if (ccb_paths_init() < 0)
+		abort();
 	if (!json_is_object(doc)) {
 		json_decref(doc);
 		return 0;

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <ccbench/path.h>
 #include <ccbench/osd_inject.h>
 #include <ccbench/restore.h>
 #include <ccbench/undo.h>
@@ -79,6 +80,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *all = NULL, *v;
 	const char *key;
 
+	/* Once; later calls return at once (the option table is built). */
+	if (ccb_paths_init() < 0)
+		abort();
 	if (!in)
 		return 0;
 	memcpy(in, data, size);

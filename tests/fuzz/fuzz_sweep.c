@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <ccbench/path.h>
 #include <ccbench/sweep.h>
 
 #include "sandbox.h"
@@ -62,6 +63,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[1024] = "";
 	size_t n_points = matrix_points(data, size);
 
+	/* Once; later calls return at once (the option table is built). */
+	if (ccb_paths_init() < 0)
+		abort();
 	if (n_points > 2000 && n_points <= 100000)
 		return 0;
 	ccb_fuzz_write_file(path, data, size);

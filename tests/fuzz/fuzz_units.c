@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/path.h>
 #include <ccbench/steady.h>
 #include <ccbench/units.h>
 
@@ -33,6 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *s = malloc(size + 1), buf[64];
 	uint64_t v;
 
+	/* Once; later calls return at once (the option table is built). */
+	if (ccb_paths_init() < 0)
+		abort();
 	if (!s)
 		return 0;
 	memcpy(s, data, size);

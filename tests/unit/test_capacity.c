@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/capacity.h"
 #include "ccbench/capacity_report.h"
 #include "ccbench/explain.h"
@@ -361,6 +362,8 @@ static void test_explain_open_loop(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_search_finds_the_slo_rate),
 	    cmocka_unit_test(test_search_precision_and_bounds),

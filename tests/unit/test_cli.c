@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/cli.h"
 #include "ccbench/path_rados.h"
 
@@ -672,6 +673,8 @@ static void test_command_bind(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rados_write),    cmocka_unit_test(test_command_bind),
 	    cmocka_unit_test(test_modes),          cmocka_unit_test(test_options_anywhere),

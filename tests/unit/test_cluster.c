@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/cluster.h"
 #include "ccbench/options.h"
 
@@ -331,6 +332,8 @@ static void test_has_flag(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_ceph_args_absent, teardown_env),
 	    cmocka_unit_test_teardown(test_ceph_args_spellings, teardown_env),

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/cluster_sched.h"
 
 static const json_t *mclock(const json_t *s)
@@ -153,6 +154,8 @@ static void test_missing(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_wpq),
 	    cmocka_unit_test(test_pacific_mclock),

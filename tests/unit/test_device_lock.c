@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ccbench/path.h"
 #include "ccbench/read_ahead.h"
 #include "ccbench/sysfs.h"
 #include "ccbench/undo.h"
@@ -261,6 +262,8 @@ static void crash_restore_leaves_a_held_device(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(parse_checks_every_field),
 	    cmocka_unit_test(own_record_parses),

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/cluster_sched.h"
 #include "ccbench/cluster_state.h"
 #include "ccbench/explain.h"
@@ -1577,6 +1578,8 @@ static void test_crafted_strings(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_littles_law),
 	    cmocka_unit_test(test_fs_mount),

@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/explain.h"
 
 /* A result of @p mode with @p op_bytes on a 2+1 pool (stripe_unit 4K), FastEC @p fast. */
@@ -114,6 +115,8 @@ static void test_space(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_partial_stripe_write),
 	    cmocka_unit_test(test_small_read),

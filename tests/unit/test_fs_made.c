@@ -13,6 +13,8 @@
 
 #include "../../src/paths/fs/path_cephfs_int.h"
 
+#include "ccbench/path.h"
+
 static void test_made_find(void **state)
 {
 	struct ccb_fs_made *s = ccb_fs_made_new();
@@ -69,6 +71,8 @@ static void test_made_none(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_made_find),
 	    cmocka_unit_test(test_made_grows),

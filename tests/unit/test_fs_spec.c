@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/cli.h"
 #include "ccbench/options.h"
 #include "../../src/paths/fs/path_cephfs.h"
@@ -209,6 +210,8 @@ static void test_validate_rules(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_spec_valid),
 	    cmocka_unit_test(test_spec_invalid),

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ccbench/path.h"
 #include "ccbench/gendoc.h"
 #include "ccbench/help.h"
 
@@ -368,6 +369,8 @@ static void test_bash_completes(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_man),
 	    cmocka_unit_test(test_man_template_errors),

@@ -694,6 +694,8 @@ static void test_chart_poisoned(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_params_rados),
 	    cmocka_unit_test(test_params_rbd_pass_and_total),

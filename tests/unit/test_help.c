@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/help.h"
 
 /* What @p fn writes, as a string (free it). */
@@ -281,6 +282,8 @@ static void test_wrap(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_overview),       cmocka_unit_test(test_command_help),
 	    cmocka_unit_test(test_rbd_read_help),  cmocka_unit_test(test_defaults),

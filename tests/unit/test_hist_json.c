@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/hist_json.h"
 
 #define MEMBERS 7
@@ -219,6 +220,8 @@ static void test_refused_too_many(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_merged_records_equal_one_histogram),
 	    cmocka_unit_test(test_empty_round_trip),

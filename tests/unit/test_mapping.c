@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ccbench/path.h"
 #include "ccbench/clock.h"
 #include "ccbench/engine.h"
 #include "ccbench/fs_mount.h"
@@ -826,6 +827,8 @@ static void test_fsmount_records(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_v2_only_mons_get_prefer_crc),
 	    cmocka_unit_test(test_v1_mons_keep_the_default),

@@ -14,6 +14,8 @@
 
 #include "../../src/paths/mountinfo.h"
 
+#include "ccbench/path.h"
+
 static void test_parse_ceph_fuse(void **state)
 {
 	struct ccb_mountinfo mi;
@@ -113,6 +115,8 @@ static void test_of_and_at(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_ceph_fuse),
 	    cmocka_unit_test(test_parse_kernel_no_optional_fields),

@@ -130,6 +130,8 @@ static void test_null_registry(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_null_write),
 	    cmocka_unit_test(test_null_read),

@@ -941,6 +941,8 @@ static void test_to_json_given(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_table_sane),
 	    cmocka_unit_test(test_defaults_parse),

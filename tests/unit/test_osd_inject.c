@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/osd_inject.h"
 
 #define FSID "851b3071-421f-462f-9581-928bca62601d"
@@ -155,6 +156,8 @@ static void test_record(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_loopback),
 	    cmocka_unit_test(test_policy),

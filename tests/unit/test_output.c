@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "ccbench/path.h"
 #include <ccbench/escape.h>
 #include <ccbench/cli.h>
 #include <ccbench/report.h>
@@ -453,6 +454,8 @@ static void test_sweep_without_row_key(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_may_follow),
 	    cmocka_unit_test(test_output_sticky_links),

@@ -270,6 +270,8 @@ static void test_fs_variant(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fs_variant),
 	    cmocka_unit_test(test_commands_name_their_table),

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/pool_info.h"
 
 static json_t *dump(void)
@@ -176,6 +177,8 @@ static void test_space(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_replicated), cmocka_unit_test(test_erasure),
 	    cmocka_unit_test(test_bounds),     cmocka_unit_test(test_df),

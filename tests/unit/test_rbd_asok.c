@@ -23,6 +23,8 @@
 
 #include "../../src/paths/rbd/rbd_asok.h"
 
+#include "ccbench/path.h"
+
 /* Two sections as Tentacle's client printed them (trimmed), and a labeled one. */
 static const char counter_dump[] =
     "{\"AsyncMessenger::Worker\": [{\"labels\": {\"id\": \"0\"}, \"counters\": "
@@ -187,6 +189,8 @@ static void test_flatten_shape(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counter_dump),
 	    cmocka_unit_test(test_perf_dump_fallback),

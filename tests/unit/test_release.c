@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/release.h"
 
 /* The daemons' strings, as `ceph versions` printed them on each release. */
@@ -243,6 +244,8 @@ static void test_of_doc(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),   cmocka_unit_test(test_client),
 	    cmocka_unit_test(test_cluster), cmocka_unit_test(test_compare),

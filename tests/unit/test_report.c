@@ -1402,6 +1402,8 @@ static void test_sweep_caveats(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_shape, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_values, setup3, teardown),

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ccbench/path.h"
 #include "ccbench/cli.h"
 #include "ccbench/secret_opts.h"
 
@@ -212,6 +213,8 @@ static void test_read_refused(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_split),         cmocka_unit_test(test_split_nothing_secret),
 	    cmocka_unit_test(test_split_refused), cmocka_unit_test(test_round_trip),

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/stats.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -346,6 +347,8 @@ static void test_welch(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_init_empty),
 	    cmocka_unit_test(test_add_growth),

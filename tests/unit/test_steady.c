@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/steady.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -342,6 +343,8 @@ static void test_ramp_of(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_good),    cmocka_unit_test(test_parse_bad),
 	    cmocka_unit_test(test_parse_garbage), cmocka_unit_test(test_steady_after_ramp),

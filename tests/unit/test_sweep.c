@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ccbench/path.h"
 #include "ccbench/options.h"
 #include "ccbench/sweep.h"
 #include "ccbench/sweep_point.h"
@@ -796,6 +797,8 @@ static void test_categorical_recommendation(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_config_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_path_params_errors, setup, teardown),

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/sweep.h"
 #include "ccbench/sweep_space.h"
 
@@ -84,6 +85,8 @@ static void test_space_table(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_row_key),
 	    cmocka_unit_test(test_space_table),

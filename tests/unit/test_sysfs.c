@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ccbench/path.h"
 #include "ccbench/host.h"
 #include "ccbench/read_ahead.h"
 #include "ccbench/sysfs.h"
@@ -371,6 +372,8 @@ static void rbd_devices_found_by_image(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest parse[] = {
 	    cmocka_unit_test(parse_accepts_plain_numbers),
 	    cmocka_unit_test(parse_rejects_junk),

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ccbench/path.h"
 #include "ccbench/engine.h"
 #include "ccbench/restore.h"
 #include "ccbench/undo.h"
@@ -844,6 +845,8 @@ static void test_cluster_parse(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	/* test_state_command_redacted's child: record, then die without unwinding. */
 	if (getenv("CCB_UNDO_TEST_CHILD"))
 		_exit(ccb_undo_push_state("x", plain_undo_noop, NULL, NULL,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ccbench/path.h"
 #include "ccbench/units.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -467,6 +468,8 @@ static void test_fsid(void **state)
 
 int main(void)
 {
+	if (ccb_paths_init() < 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_u64),         cmocka_unit_test(test_parse_bytes),
 	    cmocka_unit_test(test_parse_duration),    cmocka_unit_test(test_parse_null),

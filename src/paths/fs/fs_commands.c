@@ -1,10 +1,11 @@
 /*
- * The fs path's command rows (fs write|read|meta): its registry row in
+ * The fs path's command and option rows (fs write|read|meta): its registry row in
  * src/paths/registry.c names them, and src/cli.c lists them in the
  * registry's order. What the rows say is rendered as the help, the man
  * page, the completion and docs/commands.md.
  */
 #include <ccbench/cli.h>
+#include <ccbench/option_rows.h>
 #include <ccbench/path.h>
 
 #include "fs_commands.h"
@@ -67,4 +68,53 @@ const struct ccb_command ccb_cephfs_commands[] = {
         .example = "ccbench fs meta -n 1:4k:1k:4",
     },
     {0},
+};
+
+/* The options only this path's commands take (the files, the mount): the
+ * shared ones are in src/options_table.c. */
+const struct ccb_opt_desc ccb_fs_options[] = {
+    {.name = "file-size",
+     .type = CCB_OPT_BYTES,
+     .offset = OFF(file_size_bytes),
+     .def = "1G",
+     .min = 4096,
+     .max = 1ull << 50,
+     .cmds = FS,
+     .argname = "BYTES",
+     .help = "bytes per file (per client), like dd count x bs"},
+    {.name = "dir",
+     .type = CCB_OPT_STR,
+     .offset = OFF(dir),
+     .cmds = FS,
+     .argname = "FS_PATH",
+     .help = "directory of the run in the file system (below --mount DIR with --mount; default "
+             "/ccbench-RUN; removed unless --keep)"},
+    {.name = "files",
+     .type = CCB_OPT_STR,
+     .offset = OFF(files_spec),
+     .def = "1:4k:0:1",
+     .cmds = FS,
+     .argname = "N[:MAX[:MIN[:DIRS]]]",
+     .help = "fs meta: bonnie++ -n spec, N x 1024 files (also given as -n SPEC)"},
+    {.name = "mount",
+     .type = CCB_OPT_STR,
+     .offset = OFF(mount),
+     .cmds = FS,
+     .argname = "DIR",
+     .help = "run in this mounted directory (a CephFS kernel or ceph-fuse mount, or any local file "
+             "system) through POSIX calls; --dir is then below DIR"},
+    {.name = "mount-via",
+     .type = CCB_OPT_CHOICE,
+     .offset = OFF(mount_via),
+     .choices = CHOICES("libcephfs", "fuse", "kernel"),
+     .cmds = FS,
+     .help = "the client: libcephfs in ccbench (the default), or ccbench mounts the CephFS itself, "
+             "one mount per client (ceph-fuse, or mount -t ceph), unmounted at the end"},
+    {.name = "mount-options",
+     .type = CCB_OPT_STR,
+     .offset = OFF(mount_options),
+     .cmds = FS,
+     .argname = "OPTS",
+     .help = "with --mount-via: -o of mount -t ceph (rasize=N,wsize=N,...) or of ceph-fuse"},
+    {.name = NULL},
 };

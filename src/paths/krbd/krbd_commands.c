@@ -1,10 +1,11 @@
 /*
- * The krbd path's command rows (krbd read|randread, and restore under
+ * The krbd path's command and option rows (krbd read|randread, and restore under
  * its older name): its registry row in src/paths/registry.c names them, and
  * src/cli.c lists them in the registry's order. What the rows say is
  * rendered as the help, the man page, the completion and docs/commands.md.
  */
 #include <ccbench/cli.h>
+#include <ccbench/option_rows.h>
 #include <ccbench/path.h>
 
 #include "krbd_commands.h"
@@ -58,4 +59,54 @@ const struct ccb_command ccb_krbd_commands[] = {
         .example = "ccbench krbd restore",
     },
     {0},
+};
+
+/* The options only this path's commands take (the mapping, read_ahead_kb, the streams): the
+ * shared ones are in src/options_table.c. */
+const struct ccb_opt_desc ccb_krbd_options[] = {
+    {.name = "map",
+     .type = CCB_OPT_STR,
+     .offset = OFF(map),
+     .cmds = KRBD,
+     .argname = "POOL/IMAGE",
+     .help = "map this image for the run, unmap at the end",
+     .flags = TARGET},
+    {.name = "map-via",
+     .type = CCB_OPT_CHOICE,
+     .offset = OFF(map_via),
+     .def = "auto",
+     .choices = CHOICES("auto", "kernel", "fuse-loop"),
+     .cmds = KRBD,
+     .help = "how --map exposes the image"},
+    {.name = "map-options",
+     .type = CCB_OPT_STR,
+     .offset = OFF(map_options),
+     .cmds = KRBD,
+     .argname = "OPTS",
+     .help = "kernel map options (queue_depth=N,alloc_size=N,...)"},
+    {.name = "read-ahead-kb",
+     .type = CCB_OPT_UINT,
+     .offset = OFF(read_ahead_kb),
+     .max = 1u << 20,
+     .cmds = KRBD,
+     .argname = "KB",
+     .help = "set /sys/block/DEV/queue/read_ahead_kb for the run (restored after)"},
+    {.name = "offset",
+     .type = CCB_OPT_BYTES,
+     .offset = OFF(offset_bytes),
+     .def = "0",
+     .max = U64MAX,
+     .cmds = KRBD,
+     .argname = "BYTES",
+     .help = "start reading at BYTES"},
+    {.name = "streams",
+     .type = CCB_OPT_UINT,
+     .offset = OFF(streams),
+     .def = "1",
+     .min = 1,
+     .max = 256,
+     .cmds = KRBD,
+     .argname = "N",
+     .help = "readers on separate regions"},
+    {.name = NULL},
 };

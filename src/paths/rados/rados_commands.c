@@ -1,10 +1,11 @@
 /*
- * The rados path's command rows (rados write|seq|rand and cleanup): its
+ * The rados path's command and option rows (rados write|seq|rand and cleanup): its
  * registry row in src/paths/registry.c names them, and src/cli.c lists
  * them in the registry's order. What the rows say is rendered as the help,
  * the man page, the completion and docs/commands.md.
  */
 #include <ccbench/cli.h>
+#include <ccbench/option_rows.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rados.h>
 
@@ -60,4 +61,28 @@ const struct ccb_command ccb_rados_commands[] = {
         .example = "ccbench cleanup -p rbd --run-name r1",
     },
     {0},
+};
+
+/* The options only this path's commands take (--max-objects, --no-cleanup, --no-verify): the
+ * shared ones are in src/options_table.c. */
+const struct ccb_opt_desc ccb_rados_options[] = {
+    {.name = "max-objects",
+     .type = CCB_OPT_UINT,
+     .offset = OFF(max_objects),
+     .min = 1,
+     .max = 1ull << 40,
+     .cmds = RADOS,
+     .argname = "N",
+     .help = "stop writing after N objects"},
+    {.name = "no-cleanup",
+     .type = CCB_OPT_FLAG,
+     .offset = OFF(no_cleanup),
+     .cmds = RADOS,
+     .help = "keep the objects written (for seq/rand)"},
+    {.name = "no-verify",
+     .type = CCB_OPT_FLAG,
+     .offset = OFF(no_verify),
+     .cmds = RADOS,
+     .help = "do not check object headers on reads"},
+    {.name = NULL},
 };
