@@ -362,8 +362,6 @@ static void test_explain_open_loop(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_search_finds_the_slo_rate),
 	    cmocka_unit_test(test_search_precision_and_bounds),
@@ -373,5 +371,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_limits),
 	    cmocka_unit_test(test_explain_open_loop),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -673,8 +673,6 @@ static void test_command_bind(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rados_write),    cmocka_unit_test(test_command_bind),
 	    cmocka_unit_test(test_modes),          cmocka_unit_test(test_options_anywhere),
@@ -686,5 +684,7 @@ int main(void)
 	    cmocka_unit_test(test_examples_parse), cmocka_unit_test(test_op_size_names),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

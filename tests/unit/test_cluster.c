@@ -332,8 +332,6 @@ static void test_has_flag(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_ceph_args_absent, teardown_env),
 	    cmocka_unit_test_teardown(test_ceph_args_spellings, teardown_env),
@@ -349,5 +347,7 @@ int main(void)
 	    cmocka_unit_test(test_has_flag),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

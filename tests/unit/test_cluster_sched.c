@@ -154,8 +154,6 @@ static void test_missing(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_wpq),
 	    cmocka_unit_test(test_pacific_mclock),
@@ -163,5 +161,7 @@ int main(void)
 	    cmocka_unit_test(test_missing),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

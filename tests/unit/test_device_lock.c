@@ -262,8 +262,6 @@ static void crash_restore_leaves_a_held_device(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(parse_checks_every_field),
 	    cmocka_unit_test(own_record_parses),
@@ -274,5 +272,7 @@ int main(void)
 	    cmocka_unit_test(crash_restore_leaves_a_held_device),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1578,8 +1578,6 @@ static void test_crafted_strings(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_littles_law),
 	    cmocka_unit_test(test_fs_mount),
@@ -1608,5 +1606,7 @@ int main(void)
 	    cmocka_unit_test(test_crafted_strings),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

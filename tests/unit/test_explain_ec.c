@@ -115,8 +115,6 @@ static void test_space(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_partial_stripe_write),
 	    cmocka_unit_test(test_small_read),
@@ -124,5 +122,7 @@ int main(void)
 	    cmocka_unit_test(test_replicated_says_nothing),
 	    cmocka_unit_test(test_space),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,13 +71,13 @@ static void test_made_none(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_made_find),
 	    cmocka_unit_test(test_made_grows),
 	    cmocka_unit_test(test_made_none),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

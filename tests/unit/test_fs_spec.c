@@ -210,8 +210,6 @@ static void test_validate_rules(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_spec_valid),
 	    cmocka_unit_test(test_spec_invalid),
@@ -219,5 +217,7 @@ int main(void)
 	    cmocka_unit_test(test_validate_rules),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

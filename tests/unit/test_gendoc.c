@@ -369,8 +369,6 @@ static void test_bash_completes(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_man),
 	    cmocka_unit_test(test_man_template_errors),
@@ -379,5 +377,7 @@ int main(void)
 	    cmocka_unit_test(test_bash_completes),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -694,8 +694,6 @@ static void test_chart_poisoned(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_params_rados),
 	    cmocka_unit_test(test_params_rbd_pass_and_total),
@@ -714,5 +712,7 @@ int main(void)
 	    cmocka_unit_test(test_chart_poisoned),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

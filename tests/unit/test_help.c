@@ -282,13 +282,13 @@ static void test_wrap(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_overview),       cmocka_unit_test(test_command_help),
 	    cmocka_unit_test(test_rbd_read_help),  cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_hint_and_words), cmocka_unit_test(test_wrap),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -458,8 +458,6 @@ static void test_merge(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_bucket_layout),
 	    cmocka_unit_test(test_bucket_known_values),
@@ -472,5 +470,7 @@ int main(void)
 	    cmocka_unit_test(test_merge),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

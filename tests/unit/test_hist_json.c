@@ -220,13 +220,13 @@ static void test_refused_too_many(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_merged_records_equal_one_histogram),
 	    cmocka_unit_test(test_empty_round_trip),
 	    cmocka_unit_test(test_refused),
 	    cmocka_unit_test(test_refused_too_many),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

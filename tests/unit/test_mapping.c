@@ -827,8 +827,6 @@ static void test_fsmount_records(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_v2_only_mons_get_prefer_crc),
 	    cmocka_unit_test(test_v1_mons_keep_the_default),
@@ -860,6 +858,8 @@ int main(void)
 	    cmocka_unit_test(test_fsmount_records),
 	    cmocka_unit_test(test_krbd_adopts_only_what_is_provably_ours),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	int failed = cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
 
 	failed += cmocka_run_group_tests_name("restore", restore, setup_restore, teardown_restore);

@@ -115,8 +115,6 @@ static void test_of_and_at(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_ceph_fuse),
 	    cmocka_unit_test(test_parse_kernel_no_optional_fields),
@@ -124,5 +122,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_too_long),
 	    cmocka_unit_test(test_of_and_at),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,13 +130,13 @@ static void test_null_registry(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_null_write),
 	    cmocka_unit_test(test_null_read),
 	    cmocka_unit_test(test_null_registry),
 	    cmocka_unit_test(test_null_own_options),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

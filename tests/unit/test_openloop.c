@@ -417,8 +417,6 @@ static void test_engine_double_capacity_not_held(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_uniform_exact), cmocka_unit_test(test_poisson_rate_and_cv),
 	    cmocka_unit_test(test_backlog_bound), cmocka_unit_test(test_lag_only_with_a_free_slot),
@@ -426,5 +424,7 @@ int main(void)
 	};
 
 	alarm(60);
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

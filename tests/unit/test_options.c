@@ -139,6 +139,27 @@ static void test_table_sane(void **state)
 	}
 }
 
+/* A path's own rows (in its folder) are in the one table, between the
+ * shared rows and the late ones, and building again keeps the table. */
+static void test_path_rows_assembled(void **state)
+{
+	const struct ccb_opt_desc *table = ccb_opt_table, *pool = ccb_opt_find("pool"),
+	                          *image = ccb_opt_find("image"), *mount = ccb_opt_find("mount"),
+	                          *max_objects = ccb_opt_find("max-objects"),
+	                          *group = ccb_opt_find("group");
+
+	(void)state;
+	assert_non_null(image);
+	assert_non_null(mount);
+	assert_non_null(max_objects);
+	assert_int_equal(image->cmds, CCB_CMD_RBD);
+	assert_true(pool < max_objects && max_objects < image && image < mount && mount < group);
+	assert_int_equal(ccb_paths_init(), 0);
+	assert_ptr_equal(ccb_opt_table, table);
+	assert_int_equal(ccb_opt_table_build(NULL, 0), 0);
+	assert_ptr_equal(ccb_opt_find("image"), image);
+}
+
 /* Every default parses through the same path as user input, and lands where ccb_opts_defaults puts
  * it. */
 static void test_defaults_parse(void **state)
@@ -941,10 +962,9 @@ static void test_to_json_given(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_table_sane),
+	    cmocka_unit_test(test_path_rows_assembled),
 	    cmocka_unit_test(test_defaults_parse),
 	    cmocka_unit_test(test_given),
 	    cmocka_unit_test(test_queue_depth_range),
@@ -967,5 +987,7 @@ int main(void)
 	    cmocka_unit_test(test_to_json_given),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,12 +156,12 @@ static void test_record(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_loopback),
 	    cmocka_unit_test(test_policy),
 	    cmocka_unit_test(test_record),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -454,8 +454,6 @@ static void test_sweep_without_row_key(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_may_follow),
 	    cmocka_unit_test(test_output_sticky_links),
@@ -463,5 +461,7 @@ int main(void)
 	    cmocka_unit_test(test_saved_views_escaped),
 	    cmocka_unit_test(test_sweep_without_row_key),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

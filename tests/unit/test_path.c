@@ -270,8 +270,6 @@ static void test_fs_variant(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fs_variant),
 	    cmocka_unit_test(test_commands_name_their_table),
@@ -284,5 +282,7 @@ int main(void)
 	    cmocka_unit_test(test_siblings),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,12 +177,12 @@ static void test_space(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_replicated), cmocka_unit_test(test_erasure),
 	    cmocka_unit_test(test_bounds),     cmocka_unit_test(test_df),
 	    cmocka_unit_test(test_space),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -189,8 +189,6 @@ static void test_flatten_shape(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counter_dump),
 	    cmocka_unit_test(test_perf_dump_fallback),
@@ -198,5 +196,7 @@ int main(void)
 	    cmocka_unit_test(test_flatten_shape),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -244,13 +244,13 @@ static void test_of_doc(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),   cmocka_unit_test(test_client),
 	    cmocka_unit_test(test_cluster), cmocka_unit_test(test_compare),
 	    cmocka_unit_test(test_of_doc),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

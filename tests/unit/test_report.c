@@ -1402,8 +1402,6 @@ static void test_sweep_caveats(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_shape, setup3, teardown),
 	    cmocka_unit_test_setup_teardown(test_values, setup3, teardown),
@@ -1426,5 +1424,7 @@ int main(void)
 	    cmocka_unit_test(test_sweep_caveats),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -213,13 +213,13 @@ static void test_read_refused(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_split),         cmocka_unit_test(test_split_nothing_secret),
 	    cmocka_unit_test(test_split_refused), cmocka_unit_test(test_round_trip),
 	    cmocka_unit_test(test_cli_parse),     cmocka_unit_test(test_read_refused),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -347,8 +347,6 @@ static void test_welch(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_init_empty),
 	    cmocka_unit_test(test_add_growth),
@@ -363,5 +361,7 @@ int main(void)
 	    cmocka_unit_test(test_welch),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -343,8 +343,6 @@ static void test_ramp_of(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_good),    cmocka_unit_test(test_parse_bad),
 	    cmocka_unit_test(test_parse_garbage), cmocka_unit_test(test_steady_after_ramp),
@@ -352,5 +350,7 @@ int main(void)
 	    cmocka_unit_test(test_ramp_of),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

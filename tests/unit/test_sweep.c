@@ -797,8 +797,6 @@ static void test_categorical_recommendation(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_config_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_path_params_errors, setup, teardown),
@@ -820,5 +818,7 @@ int main(void)
 	    cmocka_unit_test(test_categorical_recommendation),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

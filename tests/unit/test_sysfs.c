@@ -372,8 +372,6 @@ static void rbd_devices_found_by_image(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest parse[] = {
 	    cmocka_unit_test(parse_accepts_plain_numbers),
 	    cmocka_unit_test(parse_rejects_junk),
@@ -393,6 +391,8 @@ int main(void)
 	    cmocka_unit_test(disk_names),
 	    cmocka_unit_test(rbd_devices_found_by_image),
 	};
+	if (ccb_paths_init() < 0)
+		return 1;
 	int failed = cmocka_run_group_tests_name("sysfs parse", parse, NULL, NULL);
 
 	failed += cmocka_run_group_tests_name("sysfs tree", tree, setup_tree, teardown_tree);

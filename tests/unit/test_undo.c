@@ -845,8 +845,6 @@ static void test_cluster_parse(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	/* test_state_command_redacted's child: record, then die without unwinding. */
 	if (getenv("CCB_UNDO_TEST_CHILD"))
 		_exit(ccb_undo_push_state("x", plain_undo_noop, NULL, NULL,
@@ -877,5 +875,7 @@ int main(void)
 	    cmocka_unit_test(test_cluster_parse),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -468,8 +468,6 @@ static void test_fsid(void **state)
 
 int main(void)
 {
-	if (ccb_paths_init() < 0)
-		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_u64),         cmocka_unit_test(test_parse_bytes),
 	    cmocka_unit_test(test_parse_duration),    cmocka_unit_test(test_parse_null),
@@ -479,5 +477,7 @@ int main(void)
 	    cmocka_unit_test(test_format_pct),        cmocka_unit_test(test_fsid),
 	};
 
+	if (ccb_paths_init() < 0)
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
