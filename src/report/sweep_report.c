@@ -837,7 +837,8 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 	fprintf(out, ",runs,runs_ok,bandwidth_mib_s_mean,bandwidth_mib_s_stddev,"
 	             "bandwidth_mib_s_min,bandwidth_mib_s_max,iops_mean,latency_p50_us_mean,"
 	             "latency_p99_us_mean,tradeoff_4k_p99_us_mean,bandwidth_mib_s_ci95_low,"
-	             "bandwidth_mib_s_ci95_high,steady_runs,explain\n");
+	             "bandwidth_mib_s_ci95_high,steady_runs,amplification_mean,"
+	             "raw_per_stored_mean,space_unreliable_runs,explain\n");
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *a = json_object_get(p, "aggregate");
@@ -882,6 +883,13 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 		if (json_object_get(a, "steady_runs"))
 			fprintf(out, "%lld",
 			        (long long)json_integer_value(json_object_get(a, "steady_runs")));
+		/* Empty where no run wrote to a described pool (reads, fs). */
+		struct ccb_sweep_space sp;
+		if (ccb_sweep_space_mean(p, &sp))
+			fprintf(out, ",%.3f,%.3f,%u", sp.amplification, sp.raw_per_stored,
+			        sp.unreliable);
+		else
+			fprintf(out, ",,,");
 		point_explain(p, eb, sizeof(eb));
 		fputc(',', out);
 		ccb_csv_cell(out, eb);

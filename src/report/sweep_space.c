@@ -46,32 +46,43 @@ static void point_label(const json_t *p, char *buf, size_t len)
 	}
 }
 
+unsigned ccb_sweep_space_mean(const json_t *p, struct ccb_sweep_space *out)
+{
+	const json_t *run;
+	size_t j;
+
+	*out = (struct ccb_sweep_space){0};
+	json_array_foreach(json_object_get(p, "runs"), j, run)
+	{
+		const json_t *s = json_object_get(run, "space");
+
+		if (!json_is_number(json_object_get(s, "amplification")))
+			continue;
+		out->pool = json_object_get(json_object_get(run, "pools"), "data");
+		out->amplification += json_number_value(json_object_get(s, "amplification"));
+		out->raw_per_stored += json_number_value(json_object_get(s, "raw_per_stored"));
+		out->unreliable += json_is_false(json_object_get(s, "reliable"));
+		out->runs++;
+	}
+	if (out->runs) {
+		out->amplification /= out->runs;
+		out->raw_per_stored /= out->runs;
+	}
+	return out->runs;
+}
+
 void ccb_sweep_space_table(const json_t *doc, FILE *out)
 {
-	const json_t *p, *run;
+	const json_t *p;
 	bool header = false;
-	size_t i, j;
+	size_t i;
 
 	json_array_foreach(json_object_get(doc, "points"), i, p)
 	{
-		double amp = 0, per = 0;
-		unsigned n = 0, unreliable = 0;
-		const json_t *pool = NULL;
+		struct ccb_sweep_space sp;
 		char label[256], kind[64];
 
-		json_array_foreach(json_object_get(p, "runs"), j, run)
-		{
-			const json_t *s = json_object_get(run, "space");
-
-			if (!json_is_number(json_object_get(s, "amplification")))
-				continue;
-			pool = json_object_get(json_object_get(run, "pools"), "data");
-			amp += json_number_value(json_object_get(s, "amplification"));
-			per += json_number_value(json_object_get(s, "raw_per_stored"));
-			unreliable += json_is_false(json_object_get(s, "reliable"));
-			n++;
-		}
-		if (!n)
+		if (!ccb_sweep_space_mean(p, &sp))
 			continue;
 		if (!header) {
 			fprintf(out,
@@ -81,8 +92,8 @@ void ccb_sweep_space_table(const json_t *doc, FILE *out)
 			header = true;
 		}
 		point_label(p, label, sizeof(label));
-		ccb_report_pool_kind(pool, kind, sizeof(kind));
-		fprintf(out, "  %3zu  %-56s %-16s %8.2f %6.2f%s\n", i + 1, label, kind, amp / n,
-		        per / n, unreliable ? " !" : "");
+		ccb_report_pool_kind(sp.pool, kind, sizeof(kind));
+		fprintf(out, "  %3zu  %-56s %-16s %8.2f %6.2f%s\n", i + 1, label, kind,
+		        sp.amplification, sp.raw_per_stored, sp.unreliable ? " !" : "");
 	}
 }

@@ -1,6 +1,7 @@
 /*
- * Unit tests for src/report/sweep_space.c (a sweep's space table) and the
- * row axis a pool comparison gets (src/sweep/sweep.c ccb_sweep_row_key).
+ * Unit tests for src/report/sweep_space.c (a sweep's space table and CSV
+ * columns) and the row axis a pool comparison gets (src/sweep/sweep.c
+ * ccb_sweep_row_key).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,11 +84,42 @@ static void test_space_table(void **state)
 	json_decref(doc);
 }
 
+/* The sweep CSV carries the same figures: three columns before explain,
+ * empty for a point with no space record. */
+static void test_space_csv(void **state)
+{
+	json_t *doc =
+	    json_pack("{s:[o,o,{s:s, s:[]}]}", "points", point("ccb-r3", "replicated", 0, 3.0, 1),
+	              point("ccb-ec21", "erasure", 2, 1.5, 0), "command", "rbd read", "runs");
+	char *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(ccb_sweep_render_csv(doc, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, ",amplification_mean,raw_per_stored_mean,space_unreliable_runs,"
+	                            "explain\n"));
+	line = strstr(buf, "\n1,");
+	assert_non_null(line);
+	assert_non_null(strstr(line, ",3.000,3.000,0,"));
+	line = strstr(buf, "\n2,");
+	assert_non_null(line);
+	assert_non_null(strstr(line, ",1.500,1.500,1,"));
+	line = strstr(buf, "\n3,");
+	assert_non_null(line);
+	assert_null(strstr(line, ".500"));
+	assert_non_null(strstr(line, ",,,,"));
+	free(buf);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_row_key),
 	    cmocka_unit_test(test_space_table),
+	    cmocka_unit_test(test_space_csv),
 	};
 	if (ccb_paths_init() < 0)
 		return 1;
