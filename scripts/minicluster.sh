@@ -3,7 +3,7 @@
 #
 # Usage:
 #   scripts/minicluster.sh start  [--osds N] [--mds] [--osd-mem BYTES|auto]
-#                                 [--slow MS] [--msgr2-only]
+#                                 [--slow MS] [--msgr2-only] [--bluestore]
 #                                 [--timeout SECS] [DIR]
 #   scripts/minicluster.sh status [DIR]
 #   scripts/minicluster.sh stop   [--keep] [DIR]
@@ -22,6 +22,12 @@
 # `ms bind msgr1 = false` clusters are), 1 mgr, N memstore OSDs, pool
 # "rbd" (rbd pool init), and with --mds one MDS plus a CephFS "cephfs"
 # (pools cephfs_metadata, cephfs_data).  cephx is on.
+#
+# --bluestore: the OSDs are bluestore on a sparse file each (DIR/dev/osd.N/
+# block, 10 GiB apparent, what they write on disk), as production OSDs are,
+# with a small cache: slower to start and to write than memstore, but the
+# mon's USED is then what the OSDs allocated (replicas, EC parity), not
+# STORED again. For the space tests; --osd-mem does not apply.
 #
 # `start` prints progress on stderr and, once the cluster is usable, one line
 # on stdout:  CEPH_CONF=DIR/ceph.conf
@@ -90,6 +96,7 @@ shift
 NUM_OSDS=3
 WITH_MDS=0
 MSGR2_ONLY=0
+BLUESTORE=0
 OSD_MEM=auto
 SLOW_MS=${CCB_SLOW_MS:-0}
 TIMEOUT=60
@@ -108,6 +115,7 @@ while (($#)); do
     --osds=*) NUM_OSDS=${1#*=} ;;
     --mds) WITH_MDS=1 ;;
     --msgr2-only) MSGR2_ONLY=1 ;;
+    --bluestore) BLUESTORE=1 ;;
     --osd-mem) OSD_MEM=${2:?--osd-mem needs a size}; shift ;;
     --osd-mem=*) OSD_MEM=${1#*=} ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift ;;
@@ -525,8 +533,15 @@ write_conf() { # write_conf FSID V2PORT V1PORT
 	admin socket = $RUN/\$name.asok
 	pid file = $RUN/\$name.pid
 	osd class dir = $CLASS_DIR
-	osd objectstore = memstore
-	memstore device bytes = $OSD_MEM_BYTES
+$(if ((BLUESTORE)); then
+	printf '\t; --bluestore: a sparse file per OSD; a small cache, no fsck, no discard\n'
+	printf '\tosd objectstore = bluestore\n\tbluestore block create = true\n'
+	printf '\tbluestore block size = 10737418240\n\tbluestore fsck on mount = false\n'
+	printf '\tbluestore cache autotune = false\n\tbluestore cache size = 67108864\n'
+	printf '\tbdev enable discard = false\n'
+else
+	printf '\tosd objectstore = memstore\n\tmemstore device bytes = %s\n' "$OSD_MEM_BYTES"
+fi)
 	osd memory target = 939524096
 	osd op complaint time = 5
 	osd check max object name len on startup = false
@@ -910,7 +925,11 @@ do_start() {
     START_OK=1
     trap - EXIT
     log "cluster ready in $(elapsed "$t0") s: ${daemons[*]}"
-    log "memstore: $((OSD_MEM_BYTES >> 20)) MiB per OSD (--osd-mem)"
+    if ((BLUESTORE)); then
+        log "bluestore: a sparse 10 GiB file per OSD (--bluestore)"
+    else
+        log "memstore: $((OSD_MEM_BYTES >> 20)) MiB per OSD (--osd-mem)"
+    fi
     ((SLOW_MS)) && log "slowed: OSDs delay client messages by up to $SLOW_MS ms (--slow)"
     log "  source $DIR/env   or   export CEPH_CONF=$CONF"
     echo "CEPH_CONF=$CONF"

@@ -36,7 +36,27 @@ static void ec_write(const json_t *r, const json_t *e, json_int_t k, json_int_t 
 	ccb_explain_fmt_bytes(op, ob, sizeof(ob));
 	ccb_explain_fmt_bytes(stripe, sb, sizeof(sb));
 	ccb_explain_fmt_bytes(su, ub, sizeof(ub));
-	/* rados writes whole objects: full stripes but the object's tail. */
+	/* rados writes whole objects: full stripes but the object's tail,
+	 * which the pool pads to a whole stripe (STORED and USED count it). */
+	if (strcmp(str_or(r, "path", ""), "rados") == 0 && stripe > 0 &&
+	    (long long)op % (long long)stripe != 0) {
+		double padded =
+		    (double)(((long long)op + (long long)stripe - 1) / (long long)stripe) * stripe;
+		char pb[32];
+
+		ccb_explain_fmt_bytes(padded, pb, sizeof(pb));
+		ccb_explain_add(
+		    list, "ec", padded >= 1.5 * op ? "warn" : "info",
+		    json_pack("{s:f, s:f, s:f}", "op_bytes", op, "stripe_bytes", stripe,
+		              "padded_bytes", padded),
+		    "%s objects in an erasure-coded %lld+%lld pool: each is padded to whole "
+		    "stripes of %s, so it stores %s plus %lld parity chunks: %.2f raw bytes "
+		    "per byte written, where whole stripes cost %.2f (objects of a multiple "
+		    "of %s avoid it)",
+		    ob, (long long)k, (long long)m, sb, pb, (long long)m,
+		    padded * (double)(k + m) / (double)k / op, (double)(k + m) / (double)k, sb);
+		return;
+	}
 	if (strcmp(str_or(r, "path", ""), "rados") == 0) {
 		ccb_explain_add(
 		    list, "ec", "info",

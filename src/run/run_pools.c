@@ -171,7 +171,7 @@ void ccb_run_space(struct ccb_run *run, rados_t r, bool start, const volatile si
 	const json_t *data = json_object_get(json_object_get(run->extra, "pools"), "data");
 	const char *pool = json_string_value(json_object_get(data, "name"));
 	json_t *sp = json_object_get(run->extra, "space"), *before, *after, *s;
-	uint64_t bytes = 0, max_stored, obj_bytes;
+	uint64_t bytes = 0, max_stored, obj_bytes, max_objects, width;
 
 	if (!run->is_write || !pool || !r)
 		return;
@@ -196,17 +196,24 @@ void ccb_run_space(struct ccb_run *run, rados_t r, bool start, const volatile si
 		return;
 	}
 	/* What the run could have added: an image's whole size (rbd), else
-	 * its bytes and a small meta object (rados). */
+	 * its bytes (rados). */
 	max_stored = (uint64_t)json_integer_value(json_object_get(run->layout, "size"));
 	if (!max_stored)
 		max_stored = bytes;
-	/* A run's small objects beside its data: rados's meta, librbd's own. */
-	max_stored += 65536;
 	obj_bytes = (uint64_t)json_integer_value(json_object_get(run->layout, "object_size"));
 	if (!obj_bytes)
 		obj_bytes = 4 << 20;
-	s = ccb_pool_space(pool, before, after, bytes, max_stored,
-	                   (max_stored + obj_bytes - 1) / obj_bytes + 2);
+	max_objects = (max_stored + obj_bytes - 1) / obj_bytes + 2;
+	/* An EC pool stores each object in whole stripes (k x stripe_unit):
+	 * its STORED counts a 4K object of a 2+1 pool with 4K units as 8K
+	 * (seen on bluestore, t_ec_used). Such padding is the run's own. */
+	width = (uint64_t)json_integer_value(
+	    json_object_get(json_object_get(data, "erasure"), "stripe_width"));
+	if (width && obj_bytes % width)
+		max_stored = max_objects * ((obj_bytes + width - 1) / width * width);
+	/* A run's small objects beside its data: rados's meta, librbd's own. */
+	max_stored += 65536;
+	s = ccb_pool_space(pool, before, after, bytes, max_stored, max_objects);
 	json_decref(after);
 	if (s)
 		json_object_set_new(run->extra, "space", s);

@@ -67,6 +67,26 @@ static void test_partial_stripe_write(void **state)
 	assert_non_null(strstr(texts(result("write", 12288, 0, 0), "ec"), "read-modify-write"));
 }
 
+/* rados writes whole objects: one of a stripe's multiple costs (k+m)/k, a
+ * smaller one is padded to the stripe (4K on 2+1 with 4K units: 3.00, as
+ * measured on bluestore by t_ec_used). */
+static void test_rados_object_padding(void **state)
+{
+	json_t *r = result("write", 4096, 0, 0);
+
+	(void)state;
+	json_object_set_new(r, "path", json_string("rados"));
+	assert_non_null(strstr(texts(r, "ec"),
+	                       "padded to whole stripes of 8K, so it stores 8K plus 1 "
+	                       "parity chunks: 3.00 raw bytes per byte written"));
+	r = result("write", 65536, 0, 0);
+	json_object_set_new(r, "path", json_string("rados"));
+	assert_non_null(strstr(texts(r, "ec"), "full stripes of 8K, no read before the write"));
+	r = result("write", 12288, 0, 0);
+	json_object_set_new(r, "path", json_string("rados"));
+	assert_non_null(strstr(texts(r, "ec"), "16K plus 1 parity chunks: 2.00 raw bytes"));
+}
+
 static void test_small_read(void **state)
 {
 	(void)state;
@@ -117,6 +137,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_partial_stripe_write),
+	    cmocka_unit_test(test_rados_object_padding),
 	    cmocka_unit_test(test_small_read),
 	    cmocka_unit_test(test_degraded),
 	    cmocka_unit_test(test_replicated_says_nothing),
