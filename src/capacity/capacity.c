@@ -48,8 +48,23 @@ struct search {
 	int argc;
 	char **argv;
 	json_t *steps;
-	int status; /* of the last point run */
+	int status;      /* of the last point run */
+	char error[512]; /* where and why the point that failed did */
 };
+
+/* Keep the first failed point's place and error (its result's "error"),
+ * for the document and explain: a search that ends on a fault says which. */
+static void note_failure(struct search *s, int status, const json_t *res, const char *where)
+{
+	const char *e = json_string_value(json_object_get(res, "error"));
+
+	if (status == 0 || status >= 128 || s->error[0])
+		return;
+	snprintf(s->error, sizeof(s->error), "%s: %s", where,
+	         e     ? e
+	         : res ? ccb_report_str(res, "status")
+	               : "no result");
+}
 
 static void set_given(struct ccb_opts *o, const char *name, bool given)
 {
@@ -114,12 +129,13 @@ static json_t *step_json(struct search *s, unsigned index, const char *phase, do
 	               ccb_report_num(ol, "dropped") == 0;
 	char why[128] = "";
 	bool met = ol && ccb_slo_met(&s->slo, resp, NULL, why, sizeof(why));
-	const char *verdict = status >= 128 ? "interrupted"
-	                      : !ol         ? "failed"
-	                      : !carried    ? "not carried"
-	                      : !met        ? "over SLO"
-	                      : status != 0 ? "failed"
-	                                    : "meets SLO";
+	/* A run that failed (an op timed out, an error) is no figure, whatever
+	 * its open-loop counts say; one that was not held still returns 0. */
+	const char *verdict = status >= 128        ? "interrupted"
+	                      : status != 0 || !ol ? "failed"
+	                      : !carried           ? "not carried"
+	                      : !met               ? "over SLO"
+	                                           : "meets SLO";
 	json_t *j = json_pack(
 	    "{s:I, s:s, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:b, s:s, s:b, s:s, s:o, s:o, s:o, "
 	    "s:f, s:s, s:f}",
@@ -141,7 +157,8 @@ static json_t *step_json(struct search *s, unsigned index, const char *phase, do
 		json_object_set_new(j, "slo_broken", json_string(why));
 	/* What explain reads of a step: its own list, the client's CPU, the
 	 * injected latency (each as the point's result has it). */
-	static const char *const keep[] = {"explain", "client_cpu", "latency_injection", "reason"};
+	static const char *const keep[] = {"explain", "client_cpu", "latency_injection", "reason",
+	                                   "error"};
 	for (size_t i = 0; res && i < sizeof(keep) / sizeof(keep[0]); i++)
 		if (json_object_get(res, keep[i]))
 			json_object_set(j, keep[i], json_object_get(res, keep[i]));
@@ -155,11 +172,14 @@ static int step(struct search *s, const char *phase, double rate, bool *pass)
 	uint64_t t0 = ccb_now_nsec();
 	json_t *res = NULL, *j;
 	unsigned index = (unsigned)json_array_size(s->steps) + 1;
+	char where[96];
 
 	if (!s->base.quiet)
 		fprintf(stderr, "ccbench: capacity: step %u (%s): %.6g ops/s\n", index, phase,
 		        rate);
 	s->status = run_point(s, rate, 0, s->base.step_time_usec, &res);
+	snprintf(where, sizeof(where), "step %u (%s, %.6g ops/s)", index, phase, rate);
+	note_failure(s, s->status, res, where);
 	j = step_json(s, index, phase, rate, s->status, res, (double)(ccb_now_nsec() - t0) / 1e9,
 	              pass);
 	if (j) {
@@ -274,7 +294,8 @@ static int probe(struct search *s, json_t *doc, double *ops_s)
 {
 	uint64_t usec = s->base.step_time_usec / 4;
 	uint64_t top = ccb_path_queue_depth(ccb_path_for(s->wcli->ops, &s->base), &s->base);
-	json_t *curve = json_array(), *res = NULL;
+	json_t *curve = json_array(), *res = NULL, *point;
+	char where[64];
 	int st = 0;
 
 	usec = usec < PROBE_MIN_USEC   ? PROBE_MIN_USEC
@@ -292,12 +313,17 @@ static int probe(struct search *s, json_t *doc, double *ops_s)
 		json_decref(res);
 		res = NULL;
 		st = run_point(s, 0, depth, last ? usec : PROBE_MIN_USEC, &res);
-		json_array_append_new(curve,
-		                      json_pack("{s:I, s:f, s:o, s:s}", "in_flight",
-		                                (json_int_t)(depth * s->base.clients), "ops_s",
-		                                ccb_report_num(res, "iops"), "latency_us",
-		                                pcts(json_object_get(res, "latency_us")), "status",
-		                                res ? ccb_report_str(res, "status") : "failed"));
+		snprintf(where, sizeof(where), "the closed loop at %llu in flight",
+		         (unsigned long long)(depth * s->base.clients));
+		note_failure(s, st, res, where);
+		point = json_pack("{s:I, s:f, s:o, s:s}", "in_flight",
+		                  (json_int_t)(depth * s->base.clients), "ops_s",
+		                  ccb_report_num(res, "iops"), "latency_us",
+		                  pcts(json_object_get(res, "latency_us")), "status",
+		                  res ? ccb_report_str(res, "status") : "failed");
+		if (point && json_object_get(res, "error"))
+			json_object_set(point, "error", json_object_get(res, "error"));
+		json_array_append_new(curve, point);
 		if (last || st != 0 || ccb_signal_pending)
 			break;
 	}
@@ -439,6 +465,7 @@ int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv)
 		if (st == 0 && !(probe_ops_s > 0)) {
 			fprintf(stderr,
 			        "ccbench: capacity: the closed-loop probe completed no op\n");
+			snprintf(s.error, sizeof(s.error), "the closed-loop probe completed no op");
 			st = 1;
 		}
 	}
@@ -460,6 +487,12 @@ int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv)
 		json_object_set_new(
 		    doc, "partial",
 		    json_string("interrupted: the curve holds the steps run so far"));
+	else if (st != 0) {
+		json_object_set_new(doc, "partial",
+		                    json_string("failed: the curve holds the steps run before"));
+		if (s.error[0])
+			json_object_set_new(doc, "error", json_string(s.error));
+	}
 	json_object_set_new(doc, "explain", ccb_explain_capacity(doc));
 	r = ccb_capacity_emit(doc, &cli->opts);
 	if (st >= 128 && !cli->opts.quiet)

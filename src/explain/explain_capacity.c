@@ -196,6 +196,12 @@ json_t *ccb_explain_capacity(const json_t *doc)
 
 	if (!list)
 		return NULL;
+	/* A search that ended on a fault claims nothing past it: say where. */
+	if (json_is_string(json_object_get(doc, "error")))
+		ccb_explain_add(list, "capacity-failed", "warn", NULL,
+		                "the search ended on a failed run, %s; the curve holds the "
+		                "steps before it, and no step after it counts",
+		                str_or(doc, "error", "?"));
 	json_array_foreach(terms, i, t) slo_us = fmin(slo_us, num(t, "limit_us"));
 	json_array_foreach(steps, i, st)
 	{

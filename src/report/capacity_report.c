@@ -103,6 +103,10 @@ int ccb_capacity_render_text(const json_t *doc, FILE *out)
 		ccb_text_esc(ccb_report_str(doc, "partial"), a, sizeof(a));
 		fprintf(out, "%-18s %s\n", "partial", a);
 	}
+	if (json_object_get(doc, "error")) {
+		ccb_text_esc(ccb_report_str(doc, "error"), a, sizeof(a));
+		fprintf(out, "%-18s %s\n", "error", a);
+	}
 	if (probe)
 		fprintf(
 		    out, "%-18s closed loop, %.0f in flight per client: %.4g ops/s, p99 %s ms\n",
