@@ -26,6 +26,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	ccb_fuzz_path(path, sizeof(path), "config.json");
+	/* The defaults come from the option table, which the registry builds. */
+	if (ccb_paths_init() < 0)
+		abort();
 	/* As `ccbench sweep CONFIG` with no options gives them to every point. */
 	ccb_opts_defaults(&sweep_opts);
 	return 0;
@@ -63,9 +66,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[1024] = "";
 	size_t n_points = matrix_points(data, size);
 
-	/* Once; later calls return at once (the option table is built). */
-	if (ccb_paths_init() < 0)
-		abort();
 	if (n_points > 2000 && n_points <= 100000)
 		return 0;
 	ccb_fuzz_write_file(path, data, size);

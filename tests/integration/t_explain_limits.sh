@@ -59,9 +59,22 @@ jget hr.json '[e["text"] for e in d["explain"] if e["kind"] == "network"][0]' |
 "$CCBENCH" rados write -p "$POOL" --clients 8 -t 32 -d 4s --total 2G -q -f json >cpu.json
 echo "8 x 32 write: $(kinds cpu.json)"
 whys cpu.json
-kinds cpu.json | grep -q "client-cpu:" || fail "no client-cpu entry: $(jget cpu.json 'd["client_cpu"], d["thread_cpu"]')"
 [ "$(jget cpu.json 'len(d["thread_cpu"]["clients"])')" = 8 ] || fail "not 8 client threads' CPU"
-"$CCBENCH" explain cpu.json | grep -q "^why .*CPU" || fail "explain: no CPU line"
+# The rule: the host's CPUs at least 90 % busy (or ccbench's own share at
+# least 85 %) gives a client-cpu entry. With other lanes beside it the OSDs
+# can stall instead (CI of stop 37: 84 % busy, 5 s with no completion):
+# then the host rule is not due, and a warning (a stall, Little's law, one
+# thread's CPU) must say what held the run.
+busy=$(jget cpu.json 'd["thread_cpu"]["host_busy_share"]')
+own=$(jget cpu.json '(d["client_cpu"]["user_s"] + d["client_cpu"]["sys_s"]) / d["client_cpu"]["wall_s"] / d["client_cpu"]["online_cpus"]')
+if python3 -c "import sys; sys.exit(not ($busy >= 0.90 or $own >= 0.85))"; then
+	kinds cpu.json | grep -q "client-cpu:" || fail "host $busy busy, own $own: no client-cpu entry: $(jget cpu.json 'd["client_cpu"], d["thread_cpu"]')"
+	"$CCBENCH" explain cpu.json | grep -q "^why .*CPU" || fail "explain: no CPU line"
+else
+	kinds cpu.json | grep -Eq "stall:warn|littles-law:warn|client-cpu:warn" ||
+		fail "host only $busy busy and no warning (stall, littles-law, a thread's CPU) says what held the run"
+	echo "    note: host $busy busy (under 0.90): not CPU-bound this time; $(kinds cpu.json)"
+fi
 
 # A loop device whose pages another process holds mapped: the drop cannot
 # empty them, the read comes from memory, and the result says so.
