@@ -253,6 +253,14 @@ static int check_result_doc(const json_t *doc, char *why, size_t len)
 			return -EINVAL;
 		}
 	}
+	v = json_object_get(json_object_get(res, "group"), "partial");
+	if (v && (!json_is_object(v) || !json_is_number(json_object_get(v, "silent_s")) ||
+	          !(json_number_value(json_object_get(v, "silent_s")) >= 0) ||
+	          json_number_value(json_object_get(v, "silent_s")) > MAX_RUN_S)) {
+		snprintf(why, len, "result.group.partial is not {silent_s: 0 to %g}",
+		         (double)MAX_RUN_S);
+		return -EINVAL;
+	}
 	v = json_object_get(res, "latency_us");
 	if (v && (!json_is_object(v) || json_number_value(json_object_get(v, "n")) < 0 ||
 	          json_number_value(json_object_get(v, "mean")) < 0)) {
@@ -490,6 +498,7 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 		const json_t *reg = json_object_get(regs, id);
 		const json_t *doc = json_object_get(results, id);
 		const json_t *res = json_object_get(doc, "result");
+		const json_t *returned = json_object_get(json_object_get(res, "group"), "partial");
 		const json_t *hb = doc ? NULL : json_object_get(beats, id);
 		const char *reg_state;
 		double start;
@@ -531,6 +540,16 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 			json_object_set_new(e, "state", json_string("withdrawn"));
 			if (json_object_get(reg, "reason"))
 				json_object_set(e, "reason", json_object_get(reg, "reason"));
+		} else if (json_is_object(res) && json_is_object(returned)) {
+			/* Cut off past CCB_GROUP_LOST_AFTER_S and back in time to
+			 * store its result, marked: lost still, out of the
+			 * aggregate, with what it stored beside it. */
+			json_object_set_new(e, "state", json_string("lost"));
+			json_object_set_new(e, "returned", json_true());
+			json_object_set(e, "partial", (json_t *)returned);
+			json_object_set_new(e, "last_heard_realtime_us",
+			                    ccb_group_json_us(ccb_report_num(doc, "end_realtime")));
+			json_array_append_new(lost, json_string(id));
 		} else if (json_is_object(res)) {
 			json_object_set_new(e, "state", json_string("done"));
 			done[n_done].entry = e;

@@ -12,6 +12,7 @@
  */
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
+#include <ccbench/group_agg.h>
 #include <ccbench/group_store.h>
 
 #include "group_int.h"
@@ -30,6 +31,20 @@ static double realtime_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The silence up to @p now (monotonic), kept if the longest; @p acked: a
+ * beat was taken at @p now, the silence ends there. */
+static void silence(struct ccb_group_ctx *g, uint64_t now, bool acked)
+{
+	uint64_t gap = now > g->last_ack_nsec ? now - g->last_ack_nsec : 0;
+
+	if (gap > g->silent_max_nsec) {
+		g->silent_max_nsec = gap;
+		g->silent_from = realtime_s() - (double)gap / 1e9;
+	}
+	if (acked)
+		g->last_ack_nsec = now;
+}
+
 void ccb_group_beat_tick(struct ccb_run *run, void *arg)
 {
 	struct ccb_group_ctx *g = arg;
@@ -39,15 +54,18 @@ void ccb_group_beat_tick(struct ccb_run *run, void *arg)
 	char oid[256], *s;
 	json_t *rec;
 
-	if (g->lost || !g->started || now < g->next_beat_nsec)
+	if (g->lost || !g->started)
 		return;
-	if (g->beat_comp) {
-		/* The cluster has not answered the last one: no second op. */
-		if (!rados_aio_is_complete(g->beat_comp))
-			return;
+	if (!g->last_ack_nsec)
+		g->last_ack_nsec = now;
+	if (g->beat_comp && rados_aio_is_complete(g->beat_comp)) {
+		silence(g, now, rados_aio_get_return_value(g->beat_comp) == 0);
 		rados_aio_release(g->beat_comp);
 		g->beat_comp = NULL;
 	}
+	/* The cluster has not answered the last one: no second op. */
+	if (g->beat_comp || now < g->next_beat_nsec)
+		return;
 	g->next_beat_nsec = now + CCB_GROUP_BEAT_NSEC;
 	ccb_run_totals(run, &t);
 	rec = json_pack("{s:f, s:I, s:I, s:f, s:I}", "at", realtime_s(), "bytes",
@@ -76,8 +94,28 @@ int ccb_group_beat_end(struct ccb_group_ctx *g)
 {
 	int r = 0;
 
-	if (g->beat_comp)
-		r = ccb_group_aio_wait(g->io, g->beat_comp);
+	if (!g->beat_comp)
+		return 0;
+	r = ccb_group_aio_wait(g->io, g->beat_comp);
 	g->beat_comp = NULL;
+	/* A beat still in flight at the end: the silence lasted until its
+	 * answer (or the bounded wait's end). With none in flight the last
+	 * one was answered, and the time since is the run's end, not silence. */
+	if (g->last_ack_nsec)
+		silence(g, ccb_now_nsec(), r == 0);
 	return r;
+}
+
+json_t *ccb_group_beat_partial(const struct ccb_group_ctx *g)
+{
+	double s = (double)g->silent_max_nsec / 1e9;
+
+	if (s <= CCB_GROUP_LOST_AFTER_S)
+		return NULL;
+	return json_pack("{s:f, s:o, s:f, s:s}", "silent_s", s, "silent_from_realtime_us",
+	                 ccb_group_json_us(g->silent_from), "lost_after_s", CCB_GROUP_LOST_AFTER_S,
+	                 "why",
+	                 "the cluster took no heartbeat for longer than the report waits "
+	                 "(a link cut, a cluster that stalled): the report counted this member "
+	                 "lost, and its figures are not the group's window");
 }

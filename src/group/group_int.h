@@ -49,6 +49,12 @@ struct ccb_group_ctx {
 	rados_completion_t beat_comp; /* the beat in flight, or NULL */
 	uint64_t next_beat_nsec;      /* monotonic */
 	uint64_t beats;
+	/* The longest time the cluster took no beat, and from when: past
+	 * CCB_GROUP_LOST_AFTER_S the report counted this member lost (a link
+	 * cut, a stalled cluster), so its result is stored marked partial. */
+	uint64_t last_ack_nsec;   /* monotonic: the last beat acked (or the start) */
+	uint64_t silent_max_nsec; /* the longest gap between acks */
+	double silent_from;       /* realtime seconds: its start */
 };
 
 /* How often a running member beats: at most once a second. */
@@ -73,6 +79,9 @@ int ccb_group_undo_registration(void *arg);
 void ccb_group_beat_tick(struct ccb_run *run, void *arg);
 /* Wait (bounded) for the beat in flight. @return its value, -ETIMEDOUT, -EINTR. */
 int ccb_group_beat_end(struct ccb_group_ctx *g);
+/* The result's "partial" record when the cluster took no beat for longer
+ * than the report waits (CCB_GROUP_LOST_AFTER_S), else NULL (new reference). */
+json_t *ccb_group_beat_partial(const struct ccb_group_ctx *g);
 /* After the run: store the result, mark the registration, learn the skew. */
 int ccb_group_finish(struct ccb_group_ctx *g, json_t *res);
 

@@ -174,7 +174,7 @@ int ccb_group_undo_registration(void *arg)
 int ccb_group_finish(struct ccb_group_ctx *g, json_t *res)
 {
 	char oid[256], *s = NULL;
-	json_t *info, *doc = NULL;
+	json_t *info, *doc = NULL, *partial;
 	struct ccb_gstate st;
 	bool interrupted = res && strcmp(ccb_report_str(res, "status"), "interrupted") == 0;
 	double end;
@@ -205,6 +205,18 @@ int ccb_group_finish(struct ccb_group_ctx *g, json_t *res)
 	                 ccb_group_json_us(g->planned_start), "start_realtime_us",
 	                 ccb_group_json_us(g->measured_start), "end_realtime_us",
 	                 ccb_group_json_us(end));
+	/* Cut off past the report's patience and back: stored, but marked,
+	 * and the report keeps it lost and out of the aggregate. */
+	partial = ccb_group_beat_partial(g);
+	if (info && partial) {
+		fprintf(stderr,
+		        "ccbench: group %s: the cluster took no heartbeat for %.1f s (the report "
+		        "counts a member lost after %.0f s): storing this result marked partial\n",
+		        g->name, ccb_report_num(partial, "silent_s"), CCB_GROUP_LOST_AFTER_S);
+		json_object_set_new(info, "partial", partial);
+	} else {
+		json_decref(partial);
+	}
 	json_object_set_new(res, "group", info);
 	ccb_group_result_oid(oid, sizeof(oid), g->name, g->member);
 	doc = json_pack("{s:s, s:s, s:i, s:f, s:f, s:O}", "member", g->member, "host", g->host,

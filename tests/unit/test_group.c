@@ -402,6 +402,55 @@ static void test_aggregate_lost(void **state)
 	json_decref(res);
 }
 
+/* Cut off and back: member b stored its result marked partial (the cluster
+ * took no beat for 8 s). It stays lost, out of the aggregate, with its
+ * figures beside it; a partial record that is not ccbench's is malformed. */
+static void test_aggregate_returned(void **state)
+{
+	double a[] = {10, 10, 10, 10}, b[] = {5, 0, 0, 0, 0, 0, 0, 0, 0, 5}, c[] = {30, 30, 30, 30};
+	json_t *st = json_pack("{s:s, s:{s:i}, s:{s:f, s:[s, s, s]}, s:{s:o, s:o, s:o}, s:f}",
+	                       "name", "g", "params", "members", 3, "started", "start_realtime",
+	                       1000.0, "members", "a", "b", "c", "members", "a", reg(1, "done"),
+	                       "b", reg(2, "done"), "c", reg(3, "done"), "now", 1020.0);
+	json_t *bd = doc(1000.0, 10.0, b, 10, "ok");
+	json_t *res = json_pack("{s:o, s:O, s:o}", "a", doc(1000.0, 4.0, a, 4, "ok"), "b", bd, "c",
+	                        doc(1000.0, 4.0, c, 4, "ok"));
+	json_t *rep, *m;
+
+	(void)state;
+	json_object_set_new(json_object_get(bd, "result"), "group",
+	                    json_pack("{s:{s:f, s:I, s:f, s:s}}", "partial", "silent_s", 8.0,
+	                              "silent_from_realtime_us", (json_int_t)1001000000,
+	                              "lost_after_s", 5.0, "why", "cut off"));
+	rep = ccb_group_aggregate(st, res);
+	assert_non_null(rep);
+	assert_string_equal(json_string_value(json_object_get(rep, "status")), "incomplete");
+	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 1);
+	m = json_array_get(json_object_get(rep, "members"), 1);
+	assert_string_equal(json_string_value(json_object_get(m, "state")), "lost");
+	assert_true(json_is_true(json_object_get(m, "returned")));
+	assert_close(json_number_value(json_object_get(json_object_get(m, "partial"), "silent_s")),
+	             8.0, 1e-9, "silent");
+	assert_int_equal(json_integer_value(json_object_get(m, "bytes")), 10 * MIB);
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_object_get(rep, "aggregate"), "members")), 2);
+	assert_close(json_number_value(
+	                 json_object_get(json_object_get(rep, "aggregate"), "bandwidth_mib_s")),
+	             40, 1e-6, "bw");
+	json_decref(rep);
+	/* Not ccbench's: a negative silence. */
+	json_object_set_new(
+	    json_object_get(json_object_get(json_object_get(bd, "result"), "group"), "partial"),
+	    "silent_s", json_real(-1));
+	rep = ccb_group_aggregate(st, res);
+	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 0);
+	assert_int_equal(json_array_size(json_object_get(rep, "malformed")), 1);
+	json_decref(rep);
+	json_decref(bd);
+	json_decref(st);
+	json_decref(res);
+}
+
 static void test_aggregate_waiting(void **state)
 {
 	json_t *st =
@@ -705,6 +754,7 @@ int main(void)
 	    cmocka_unit_test(test_aggregate_missing_and_withdrawn),
 	    cmocka_unit_test(test_aggregate_waiting),
 	    cmocka_unit_test(test_aggregate_lost),
+	    cmocka_unit_test(test_aggregate_returned),
 	    cmocka_unit_test(test_poisoned_values),
 	    cmocka_unit_test(test_poisoned_types),
 	    cmocka_unit_test(test_poisoned_missing_fields),
