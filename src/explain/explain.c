@@ -96,8 +96,11 @@ static void littles_law(const json_t *r, json_t *list)
 	double bw = num(r, "bandwidth_mib_s"), bound, ratio, avg, mean_in = -1, occ = -1, edge = 0;
 	char s[32], a[32];
 
-	/* fs meta counts files, not bytes in flight. */
-	if (json_object_get(r, "phases") || n <= 0 || size <= 0 || mean_us <= 0 || ops <= 0)
+	/* fs meta counts files, not bytes in flight. An open loop keeps in
+	 * flight what its arrivals bring, not its slots: the open-loop entry
+	 * says whether the rate held. */
+	if (json_object_get(r, "phases") || json_object_get(r, "open_loop") || n <= 0 ||
+	    size <= 0 || mean_us <= 0 || ops <= 0)
 		return;
 	bound = n * size / (mean_us / 1e6) / 1048576.0;
 	ratio = bw / bound;
@@ -275,10 +278,15 @@ static void host_cpu(const json_t *r, json_t *list)
 	    strcmp(str_or(p, "role", ""), "osd") == 0;
 	if (n <= 0 || mean_in < 0)
 		return;
-	/* A short run's ramp-up and drain explain the shortfall (littles-law). */
+	/* A short run's ramp-up and drain explain the shortfall (littles-law).
+	 * An open loop keeps in flight what its arrivals bring: it kept up
+	 * when its rate held. */
 	const json_t *lat = json_object_get(r, "latency_us");
+	const json_t *ol = json_object_get(r, "open_loop");
 	double edge = (fmax(num(lat, "max"), num(lat, "mean")) + num(lat, "mean")) / 1e6 / secs;
-	if (mean_in >= n * CCB_EXPLAIN_LITTLE_NEAR || 1 - mean_in / n <= edge) {
+	bool kept = ol ? strcmp(str_or(ol, "verdict", ""), "held") == 0
+	               : mean_in >= n * CCB_EXPLAIN_LITTLE_NEAR || 1 - mean_in / n <= edge;
+	if (kept) {
 		/* The client kept its ops in flight, but with the OSDs on this
 		 * host and its CPUs saturated, the OSDs ran on what the client
 		 * left them (8 clients x 32 of 4M writes with zero-copy: ccbench
@@ -296,6 +304,18 @@ static void host_cpu(const json_t *r, json_t *list)
 			    "OSDs run on this host: they had the CPU the client left them, so the "
 			    "figure measures this host, not a cluster on its own hardware",
 			    cpus, json_number_value(host) * 100, own * 100);
+		return;
+	}
+	if (ol) {
+		ccb_explain_add(
+		    list, "client-cpu", "warn",
+		    json_pack("{s:f, s:f, s:f}", "host_busy_share", json_number_value(host),
+		              "own_share", own, "online_cpus", cpus),
+		    "this host's %.0f CPUs were %.0f %% busy, ccbench %.0f %% of them%s, "
+		    "and the open-loop rate was not held: a client with no CPU to "
+		    "spare, so the figure measures this host, not the cluster",
+		    cpus, json_number_value(host) * 100, own * 100,
+		    local ? " (the OSDs run on this host too)" : "");
 		return;
 	}
 	ccb_explain_add(

@@ -183,6 +183,41 @@ static void text_steady(FILE *out, const json_t *ss)
 	}
 }
 
+/*
+ * An open-loop run (--rate): what was asked and what came, the verdict and
+ * its rule, and both latencies -- response from each op's intended start
+ * (the wait in the backlog counts), service from its submission -- with
+ * the issuer's own lag, the client's error rather than the cluster's.
+ */
+static void text_open_loop(FILE *out, const json_t *ol)
+{
+	const json_t *lag = json_object_get(ol, "issuer_lag_us");
+
+	if (!json_is_object(ol))
+		return;
+	fprintf(out, "%-18s target %.1f ops/s (", "open loop", ccb_report_num(ol, "target_ops_s"));
+	ccb_text_put(out, ccb_report_str(ol, "arrivals"));
+	fprintf(out, ", seed %lld, %lld in flight at most), achieved %.1f ops/s: ",
+	        (long long)json_integer_value(json_object_get(ol, "seed")),
+	        (long long)json_integer_value(json_object_get(ol, "max_in_flight")),
+	        ccb_report_num(ol, "achieved_ops_s"));
+	ccb_text_put(out, ccb_report_str(ol, "verdict"));
+	fputs(" (", out);
+	ccb_text_put(out, ccb_report_str(ol, "verdict_rule"));
+	fputs(")\n", out);
+	fprintf(out, "%-18s %lld: %lld issued, %lld late, %lld dropped, %lld left at the end\n",
+	        "  arrivals", (long long)json_integer_value(json_object_get(ol, "arrivals_total")),
+	        (long long)json_integer_value(json_object_get(ol, "issued")),
+	        (long long)json_integer_value(json_object_get(ol, "late")),
+	        (long long)json_integer_value(json_object_get(ol, "dropped")),
+	        (long long)json_integer_value(json_object_get(ol, "left_at_end")));
+	text_latency(out, "  response ms", json_object_get(ol, "response_time_us"));
+	text_latency(out, "  service ms", json_object_get(ol, "service_time_us"));
+	fprintf(out, "%-18s p50 %.3f  p99 %.3f  max %.3f (submission minus intended start)\n",
+	        "  issuer lag ms", ccb_report_num(lag, "p50") / 1e3,
+	        ccb_report_num(lag, "p99") / 1e3, ccb_report_num(lag, "max") / 1e3);
+}
+
 static int write_text(const json_t *r, FILE *out)
 {
 	const json_t *bw = json_object_get(r, "bandwidth_per_second_mib_s");
@@ -249,6 +284,7 @@ static int write_text(const json_t *r, FILE *out)
 	fprintf(out, "%-18s %.1f\n", "iops", ccb_report_num(r, "iops"));
 	text_steady(out, json_object_get(r, "steady_state"));
 	text_latency(out, "latency ms", json_object_get(r, "latency_us"));
+	text_open_loop(out, json_object_get(r, "open_loop"));
 	json_array_foreach((json_t *)clients, i, v)
 	{
 		char label[32];

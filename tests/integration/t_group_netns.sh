@@ -33,17 +33,20 @@ for p in "${pids[@]}"; do wait "$p" || rc=$?; done
 }
 ip netns exec $P-m1 "$CCBENCH" group report "$G" -c member.conf -p rbd -f json >r.json ||
 	fail "group report: exit $?"
-python3 - r.json $N $NET <<'PY'
+# The issue's 50 ms holds with this test alone on the host (17 ms seen);
+# 16 members on 2 CPUs beside other test lanes (CCB_IT_LANES) wake late
+# (70 ms seen in CI), so there the bound is 250 ms.
+python3 - r.json $N $NET "${CCB_IT_LANES:-1}" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 n, net = int(sys.argv[2]), sys.argv[3]
+quiet = sys.argv[4] == "1"
 assert r["status"] == "complete", r["status"]
 ms = r["members"]
 assert len(ms) == n and all(m["state"] == "done" for m in ms), [m["state"] for m in ms]
-# 16 members on 2 CPUs beside two other lanes: a wake-up can be late
-# (a quiet host: 17 ms; CI with lanes: 70 ms). The group explain warns
-# past 10 % of the window.
-assert r["start_skew_ms"] < 250, "start skew %.1f ms" % r["start_skew_ms"]
+bound = 50 if quiet else 250
+assert r["start_skew_ms"] < bound, "start skew %.1f ms (bound %d ms with %s lanes)" % (
+    r["start_skew_ms"], bound, sys.argv[4])
 # Each member's address as the cluster saw it: "v2:IP:PORT/NONCE" or a vector.
 ips = set()
 for m in ms:
@@ -59,6 +62,6 @@ assert agg["members"] == n
 assert abs(agg["bandwidth_mib_s"] - s) <= 0.005 * s, (agg["bandwidth_mib_s"], s)
 j = agg["jain_index"]
 assert 1.0 / n <= j <= 1.0, j
-print("note: %d members on %d addresses, start skew %.1f ms, aggregate %.1f MiB/s, Jain %.3f"
-      % (n, len(ips), r["start_skew_ms"], agg["bandwidth_mib_s"], j))
+print("note: %d members on %d addresses, start skew %.1f ms (bound %d ms), aggregate %.1f MiB/s, Jain %.3f"
+      % (n, len(ips), r["start_skew_ms"], bound, agg["bandwidth_mib_s"], j))
 PY

@@ -1293,6 +1293,54 @@ static void test_client_threads(void **state_)
 	json_decref(l);
 }
 
+/*
+ * An open loop keeps in flight what its arrivals bring, not its slots: a
+ * rate-limited run at 0.2 of 4 in flight is no stall and no Little's-law
+ * shortfall, and on a busy host it is the client's CPU only when the rate
+ * did not hold.
+ */
+static json_t *open_loop_run(const char *verdict)
+{
+	json_t *r = base();
+
+	json_object_set_new(r, "queue_depth", json_integer(4));
+	json_object_set_new(r, "bandwidth_mib_s", json_real(BOUND * 0.2));
+	json_object_set_new(r, "open_loop", json_pack("{s:s}", "verdict", verdict));
+	json_object_set_new(
+	    r, "thread_cpu",
+	    json_pack("{s:f, s:[], s:f}", "wall_s", 2.0, "clients", "host_busy_share", 0.99));
+	json_object_set_new(r, "client_cpu",
+	                    json_pack("{s:f, s:f, s:f, s:i}", "user_s", 0.2, "sys_s", 0.0, "wall_s",
+	                              2.0, "online_cpus", 2));
+	return r;
+}
+
+static void test_open_loop_in_flight(void **state)
+{
+	json_t *l, *e;
+
+	(void)state;
+	assert_null(kind_of(open_loop_run("held"), "littles-law", NULL));
+	l = all_of(open_loop_run("held"), "client-cpu");
+	assert_int_equal(json_array_size(l), 0);
+	json_decref(l);
+	l = all_of(open_loop_run("not held"), "client-cpu");
+	assert_int_equal(json_array_size(l), 1);
+	e = json_array_get(l, 0);
+	assert_string_equal(sev(e), "warn");
+	assert_non_null(strstr(text(e), "the open-loop rate was not held"));
+	json_decref(l);
+	/* The same run closed-loop: 0.2 of 4 in flight is a shortfall. */
+	{
+		json_t *r = open_loop_run("held");
+		json_object_del(r, "open_loop");
+		e = kind_of(r, "littles-law", NULL);
+		assert_non_null(e);
+		assert_string_equal(sev(e), "warn");
+		json_decref(e);
+	}
+}
+
 static void test_stall_diagnosis(void **state_)
 {
 	static const int mid[] = {10, 0, 0, 10};
@@ -1583,6 +1631,7 @@ int main(void)
 	    cmocka_unit_test(test_fs_mount),
 	    cmocka_unit_test(test_littles_law_in_flight),
 	    cmocka_unit_test(test_client_cpu),
+	    cmocka_unit_test(test_open_loop_in_flight),
 	    cmocka_unit_test(test_readahead),
 	    cmocka_unit_test(test_stall),
 	    cmocka_unit_test(test_variance),
