@@ -6,9 +6,14 @@
 # usage: scripts/container.sh [build] [-t TAG]   base (if missing) + image
 #        scripts/container.sh base               only the base image
 #        scripts/container.sh run PODMAN_RUN_ARGS...
+#        scripts/container.sh kube-play PODMAN_KUBE_PLAY_ARGS...
 #   build: TAG defaults to ccbench (localhost/ccbench:latest)
 #   run:   `podman run` with the OCI runtime and resource limits that work
 #          here, e.g. scripts/container.sh run --rm -v $PWD/res:/results ccbench ci quick
+#   kube-play: `podman kube play` with the same runtime and limits (kube
+#          play takes no --ulimit: they go in a containers.conf of its own,
+#          CONTAINERS_CONF, for this call only); its pods' pause process
+#          is catatonit (scripts/deps.sh)
 # Environment: those of scripts/image-lib.sh (CCB_DEBIAN_MIRROR,
 # CCB_OCI_RUNTIME, CCB_BUILD_TIMEOUT, CCB_IMAGE_CACHE).
 #
@@ -37,7 +42,7 @@ top=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 
 cmd=build
 case "${1:-}" in
-build | base | run) cmd=$1; shift ;;
+build | base | run | kube-play) cmd=$1; shift ;;
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
 tag=ccbench
@@ -72,6 +77,16 @@ ccb_need_podman
 if [[ "$cmd" == run ]]; then
     read -ra limits <<<"$(ccb_run_limits)"
     exec podman --runtime "$ccb_runtime" run "${limits[@]}" "$@"
+fi
+if [[ "$cmd" == kube-play ]]; then
+    read -ra limits <<<"$(ccb_run_limits)"
+    conf=$(mktemp /tmp/ccbench-kube-conf.XXXXXX)
+    trap 'rm -f "$conf"' EXIT
+    # "--ulimit nofile=A:A --ulimit nproc=B:B" -> default_ulimits.
+    printf '[containers]\ndefault_ulimits = ["%s", "%s"]\n' "${limits[1]}" "${limits[3]}" >"$conf"
+    rc=0
+    CONTAINERS_CONF=$conf podman --runtime "$ccb_runtime" kube play "$@" || rc=$?
+    exit "$rc"
 fi
 
 # The Debian 12 minbase image is scripts/release.sh's bookworm base

@@ -50,12 +50,14 @@ TESTS=(rbd-fuse @fuse ceph-fuse xfsprogs attr fio debhelper dpkg-dev lintian pyt
 # Host only: the container engine that builds and runs the images
 # (scripts/container.sh, scripts/release.sh, tests/integration/t_container.sh)
 # and debootstrap, which makes their Debian base images without a registry;
+# catatonit, the pause process of the pods `podman kube play` makes
+# (scripts/container.sh kube-play, t_group_kube);
 # the qemu guest of tests/krbd-vm (qemu, a static busybox, cpio, kmod);
 # fuzzing (tests/fuzz) with clang and its libclang_rt.fuzzer / asan / ubsan
 # ("@clang-rt": the libclang-rt-N-dev of this release's clang N); clang-format
 # (scripts/format-check.sh).
 HOST=(
-    podman runc debootstrap
+    podman runc debootstrap catatonit
     qemu-system-x86 busybox-static cpio kmod
     clang @clang-rt clang-format
 )
