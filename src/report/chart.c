@@ -268,7 +268,9 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 		        "<g class=\"vline\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		        "stroke=\"#555\" stroke-dasharray=\"2 3\"/><text x=\"%.1f\" y=\"%.1f\" "
 		        "fill=\"#555\">",
-		        x, T, x, H - B, x + 4, T + 12);
+		        /* Each label one line lower than the one before: two lines
+		         * close together (a capacity and its knee) stay legible. */
+		        x, T, x, H - B, x + 4, T + 12 + 16.0 * (double)k);
 		esc(out, c->vlines[k].label);
 		fprintf(out, "</text></g>\n");
 	}

@@ -318,6 +318,26 @@ static void test_explain_limits(void **state)
 	                          "carried"));
 	free(s);
 	json_decref(ex);
+	/* Injected 2 ms with 4 in flight allows 2000 ops/s: a step failing at
+	 * 216 is far under it, and the cluster's service time is named. */
+	{
+		json_t *d2 = fake_doc(), *l2 = json_array_get(json_object_get(d2, "steps"), 4);
+
+		json_object_set_new(json_object_get(l2, "latency_injection"), "osd_us",
+		                    json_real(2000));
+		json_object_set_new(json_object_get(l2, "service_time_us"), "p99",
+		                    json_real(80000));
+		ex = ccb_explain_capacity(d2);
+		s = json_dumps(ex, 0);
+		assert_null(strstr(s, "simulated latency set the capacity"));
+		assert_non_null(strstr(s, "simulated latency did not set the capacity"));
+		assert_non_null(strstr(s, "allows 2000 ops/s"));
+		assert_non_null(
+		    strstr(s, "the cluster set the capacity: its service time p99 rose"));
+		free(s);
+		json_decref(ex);
+		json_decref(d2);
+	}
 	/* Too few samples for the SLO's p99 at the capacity's step. */
 	json_object_set_new(json_array_get(json_object_get(doc, "steps"), 3), "completed",
 	                    json_real(150));
