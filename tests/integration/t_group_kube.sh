@@ -92,13 +92,30 @@ yaml.safe_dump({"apiVersion": "v1", "kind": "ConfigMap",
                 "data": {"data": f"a={v1}"}}, open(f"{d}/mon-endpoints.yaml", "w"))
 PY
 
+# A container's exit code once it exited: `podman wait` (4.3) answers
+# about 20 s after a kube-played container ended; its state is at once.
+# A pod's container that ended is "stopped" (a plain one "exited").
+exited() {
+	sleep 0.4
+	case "$(timeout 30 podman inspect --format '{{.State.Status}}' "$1" 2>/dev/null)" in
+	exited | stopped) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+exit_code() { # exit_code CONTAINER SECS
+	poll "$2" exited "$1" || return 1
+	timeout 30 podman inspect --format '{{.State.ExitCode}}' "$1"
+}
+
 s=$(date +%s)
 timeout 300 "$ctr" kube-play --configmap "$dir/mon-endpoints.yaml" "$dir/members.yaml" >"$dir/play.out" 2>&1 || {
 	cat "$dir/play.out" >&2
 	fail "kube play of the member pods"
 }
+played=$(($(date +%s) - s))
 for i in $(seq 0 $((N - 1))); do
-	rc=$(timeout 180 podman wait "ccbench-$G-$i-member") || fail "member pod $i: no exit within 180 s"
+	rc=$(exit_code "ccbench-$G-$i-member" 180) ||
+		fail "member pod $i: no exit within 180 s (state: $(timeout 30 podman inspect --format '{{.State.Status}}' "ccbench-$G-$i-member" 2>&1); $(timeout 30 podman logs "ccbench-$G-$i-member" 2>&1 | tail -3 | tr '\n' ' '))"
 	[ "$rc" = 0 ] || {
 		timeout 30 podman logs "ccbench-$G-$i-member" 2>&1 | tail -20 >&2
 		fail "member pod $i exited $rc"
@@ -110,7 +127,8 @@ timeout 300 "$ctr" kube-play --configmap "$dir/mon-endpoints.yaml" "$dir/report.
 	cat "$dir/play.out" >&2
 	fail "kube play of the report pod"
 }
-rc=$(timeout 180 podman wait "ccbench-$G-report-report") || fail "report pod: no exit within 180 s"
+rc=$(exit_code "ccbench-$G-report-report" 180) ||
+	fail "report pod: no exit within 180 s (state: $(timeout 30 podman inspect --format '{{.State.Status}}' "ccbench-$G-report-report" 2>&1))"
 timeout 30 podman logs "ccbench-$G-report-report" >"$dir/report.txt" 2>&1 || true
 [ "$rc" = 0 ] || {
 	cat "$dir/report.txt" >&2
@@ -138,4 +156,4 @@ for i in $(seq 0 $((N - 1))); do
 		fail "member pod $i: no run $G-m$i in its log"
 done
 [ -z "$(ns_objects)" ] || fail "run objects left: $(ns_objects | head -3)"
-echo "note: $N member pods and the report pod played (podman kube play): image $built s, members $members s, report $reported s; $(grep '^aggregate' "$dir/report.txt" | tr -s ' ')"
+echo "note: $N member pods and the report pod played (podman kube play): image $built s, members $members s (kube play $played s), report $reported s; $(grep '^aggregate' "$dir/report.txt" | tr -s ' ')"
