@@ -346,6 +346,16 @@ static void test_aggregate_missing_and_withdrawn(void **state)
 /* A member killed mid-run: no result, its heartbeats stopped. Lost once
  * silent CCB_GROUP_LOST_AFTER_S, out of the window and the sum, said with
  * how far it got; running (not lost) while its beats are fresh. */
+/* The aggregate of @p st and @p res counts one member malformed, none lost. */
+static void assert_one_malformed(const json_t *st, const json_t *res)
+{
+	json_t *rep = ccb_group_aggregate(st, res);
+
+	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 0);
+	assert_int_equal(json_array_size(json_object_get(rep, "malformed")), 1);
+	json_decref(rep);
+}
+
 static void test_aggregate_lost(void **state)
 {
 	double a[] = {10, 10, 10, 10}, c[] = {30, 30, 30, 30};
@@ -394,10 +404,7 @@ static void test_aggregate_lost(void **state)
 	/* A heartbeat that is not ccbench's: the member is malformed, not lost. */
 	json_object_set_new(json_object_get(json_object_get(st, "heartbeats"), "b"), "bytes",
 	                    json_integer(-1));
-	rep = ccb_group_aggregate(st, res);
-	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 0);
-	assert_int_equal(json_array_size(json_object_get(rep, "malformed")), 1);
-	json_decref(rep);
+	assert_one_malformed(st, res);
 	json_decref(st);
 	json_decref(res);
 }
@@ -442,10 +449,7 @@ static void test_aggregate_returned(void **state)
 	json_object_set_new(
 	    json_object_get(json_object_get(json_object_get(bd, "result"), "group"), "partial"),
 	    "silent_s", json_real(-1));
-	rep = ccb_group_aggregate(st, res);
-	assert_int_equal(json_array_size(json_object_get(rep, "lost")), 0);
-	assert_int_equal(json_array_size(json_object_get(rep, "malformed")), 1);
-	json_decref(rep);
+	assert_one_malformed(st, res);
 	json_decref(bd);
 	json_decref(st);
 	json_decref(res);
