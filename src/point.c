@@ -179,6 +179,8 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 		status = ccb_signal_pending ? 128 + ccb_signal_pending : 1;
 		goto out;
 	}
+	if (pt->after_run)
+		pt->after_run(&run, pt->after_run_arg);
 	if (run.ops->finish)
 		run.ops->finish(&run);
 	*result = ccb_result_build(&run, pt->cmd_mask, pt->argc, pt->argv);

@@ -38,6 +38,15 @@ struct ccb_point {
 	 */
 	void (*on_tick)(struct ccb_run *run, void *arg);
 	void *on_tick_arg;
+	/**
+	 * Called on the main thread once the clients stopped, before the
+	 * path's finish and the cleanup (a group member waits for its last
+	 * heartbeat here: the seconds its cleanup takes are not time the
+	 * cluster did not hear from it). Not called when the clients did not
+	 * start.
+	 */
+	void (*after_run)(struct ccb_run *run, void *arg);
+	void *after_run_arg;
 };
 
 /**

@@ -49,6 +49,7 @@ struct ccb_group_ctx {
 	rados_completion_t beat_comp; /* the beat in flight, or NULL */
 	uint64_t next_beat_nsec;      /* monotonic */
 	uint64_t beats;
+	int beat_end_r; /* the last beat's wait at the run's end (0 none) */
 	/* The longest time the cluster took no beat, and from when: past
 	 * CCB_GROUP_LOST_AFTER_S the report counted this member lost (a link
 	 * cut, a stalled cluster), so its result is stored marked partial. */
@@ -77,8 +78,13 @@ int ccb_group_undo_registration(void *arg);
 /* The engine's tick while the member runs: a heartbeat when one is due
  * and none is in flight. Never blocks. */
 void ccb_group_beat_tick(struct ccb_run *run, void *arg);
-/* Wait (bounded) for the beat in flight. @return its value, -ETIMEDOUT, -EINTR. */
+/* Wait (bounded) for the beat in flight. @return its value, -ETIMEDOUT,
+ * -EINTR; 0 with none in flight. */
 int ccb_group_beat_end(struct ccb_group_ctx *g);
+/* The point's after_run: the beat in flight is waited for as soon as the
+ * clients stop, not after the run's cleanup; its value kept in
+ * beat_end_r. */
+void ccb_group_beat_after_run(struct ccb_run *run, void *arg);
 /* The result's "partial" record when the cluster took no beat for longer
  * than the report waits (CCB_GROUP_LOST_AFTER_S), else NULL (new reference). */
 json_t *ccb_group_beat_partial(const struct ccb_group_ctx *g);

@@ -191,6 +191,8 @@ int ccb_group_finish(struct ccb_group_ctx *g, json_t *res)
 	/* No beat may land after the result: the report would not care, but
 	 * the op must not outlive the member's connection either. */
 	r = ccb_group_beat_end(g);
+	if (r == 0)
+		r = g->beat_end_r;
 	if (ccb_group_gave_up(r) && !g->lost) {
 		ccb_group_err(g, "rados_aio_write_op_operate", "heartbeat", r);
 		g->lost = true;

@@ -617,6 +617,8 @@ int ccb_group_run(const struct ccb_point *pt, json_t **result)
 	mine.before_start_arg = &g;
 	mine.on_tick = ccb_group_beat_tick;
 	mine.on_tick_arg = &g;
+	mine.after_run = ccb_group_beat_after_run;
+	mine.after_run_arg = &g;
 	status = ccb_point_run(&mine, result);
 	if (g.refused)
 		status = 2;

@@ -13,11 +13,13 @@
 #include "ccbench/cli.h"
 #include "ccbench/path.h"
 #include "ccbench/point.h"
+#include "ccbench/undo.h"
 
 #include "../../src/paths/null/path_null.h"
 
-/* Parse argv as ccbench would, then run the point it names. */
-static int run_null(const char *word, json_t **res)
+/* Parse argv as ccbench would, then run the point it names (with
+ * @p hooks' before_start, on_tick and after_run when given). */
+static int run_null_hooked(const char *word, const struct ccb_point *hooks, json_t **res)
 {
 	char *argv[] = {"ccbench", "null", (char *)word, "-d", "1s", "-q", NULL};
 	int argc = (int)(sizeof(argv) / sizeof(argv[0])) - 1;
@@ -40,7 +42,20 @@ static int run_null(const char *word, json_t **res)
 	    .argc = argc,
 	    .argv = argv,
 	};
+	if (hooks) {
+		pt.before_start = hooks->before_start;
+		pt.before_start_arg = hooks->before_start_arg;
+		pt.on_tick = hooks->on_tick;
+		pt.on_tick_arg = hooks->on_tick_arg;
+		pt.after_run = hooks->after_run;
+		pt.after_run_arg = hooks->after_run_arg;
+	}
 	return ccb_point_run(&pt, res);
+}
+
+static int run_null(const char *word, json_t **res)
+{
+	return run_null_hooked(word, NULL, res);
 }
 
 static void test_null_write(void **state)
@@ -128,13 +143,78 @@ static void test_null_registry(void **state)
 	assert_string_equal(ccb_cli_command_of(&ccb_path_null, "read"), "null read");
 }
 
+/* The order a group member relies on: before_start, ticks while the
+ * clients run, after_run once they stopped, then the cleanup (the undo
+ * log). A member's last heartbeat is waited for in after_run: waited for
+ * after the cleanup, its seconds counted as silence (CI of 2026-12-04). */
+struct hook_log {
+	char seq[64];
+	size_t n;
+	bool stopped_at_after_run;
+};
+
+static void hook_note(struct hook_log *l, char c)
+{
+	/* Ticks are many: one 't' for them all. */
+	if (c == 't' && l->n && l->seq[l->n - 1] == 't')
+		return;
+	if (l->n + 1 < sizeof(l->seq))
+		l->seq[l->n++] = c;
+}
+
+static int hook_undo(void *arg)
+{
+	hook_note(arg, 'u');
+	return 0;
+}
+
+static int hook_before_start(struct ccb_run *run, void *arg)
+{
+	(void)run;
+	hook_note(arg, 'b');
+	return ccb_undo_push("the hooks' test", hook_undo, arg, NULL) > 0 ? 0 : -ENOMEM;
+}
+
+static void hook_tick(struct ccb_run *run, void *arg)
+{
+	(void)run;
+	hook_note(arg, 't');
+}
+
+static void hook_after_run(struct ccb_run *run, void *arg)
+{
+	struct hook_log *l = arg;
+
+	l->stopped_at_after_run = atomic_load(&run->stop) != CCB_STOP_NONE;
+	hook_note(l, 'a');
+}
+
+static void test_point_hooks_order(void **state)
+{
+	struct hook_log log = {.n = 0};
+	struct ccb_point hooks = {
+	    .before_start = hook_before_start,
+	    .before_start_arg = &log,
+	    .on_tick = hook_tick,
+	    .on_tick_arg = &log,
+	    .after_run = hook_after_run,
+	    .after_run_arg = &log,
+	};
+	json_t *res = NULL;
+
+	(void)state;
+	assert_int_equal(run_null_hooked("write", &hooks, &res), 0);
+	json_decref(res);
+	assert_string_equal(log.seq, "btau");
+	assert_true(log.stopped_at_after_run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_null_write),
-	    cmocka_unit_test(test_null_read),
-	    cmocka_unit_test(test_null_registry),
-	    cmocka_unit_test(test_null_own_options),
+	    cmocka_unit_test(test_null_write),        cmocka_unit_test(test_null_read),
+	    cmocka_unit_test(test_null_registry),     cmocka_unit_test(test_null_own_options),
+	    cmocka_unit_test(test_point_hooks_order),
 	};
 	if (ccb_paths_init() < 0)
 		return 1;
