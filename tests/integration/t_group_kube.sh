@@ -8,7 +8,11 @@
 # on 127.0.0.1), no anti-affinity (one node), and the Secret volume becomes
 # a hostPath directory holding the same two keys, because podman 4.3's kube
 # play crashes on any secret volume (a nil secrets manager in
-# VolumeFromSecret). The ConfigMap goes through kube play's --configmap.
+# VolumeFromSecret). The ConfigMap goes through kube play's --configmap,
+# one copy per pod (named after the test): podman keeps a ConfigMap as a
+# named volume of the host, shared by every pod and every run, and
+# rewrites its files (truncate, write) as each pod is made, so pod 0 read
+# an empty mon address while pod 1 was made (CI of 2026-12-04).
 # The pods' own script writes the conf and keyring, each runs member
 # G-m$JOB_COMPLETION_INDEX, the group completes with 3 members on 3 pod
 # host names, and the report pod exits 0 with the aggregate. Pods, group
@@ -24,6 +28,8 @@ dir=$(mktemp -d "$PWD/gk.XXXXXX")
 pods=()
 for i in $(seq 0 $((N - 1))); do pods+=("ccbench-$G-$i"); done
 pods+=("ccbench-$G-report")
+cms=()
+for i in $(seq 0 $N); do cms+=("rook-ceph-mon-endpoints-$G-$i"); done
 cleanup() {
 	local rc=$? p
 	trap - EXIT
@@ -31,6 +37,9 @@ cleanup() {
 		if timeout 30 podman pod exists "$p" 2>/dev/null; then
 			timeout 60 podman pod rm -f -t 2 "$p" >/dev/null 2>&1 || true
 		fi
+	done
+	for p in "${cms[@]}"; do
+		timeout 30 podman volume rm -f "$p" >/dev/null 2>&1 || true
 	done
 	timeout 60 "$CCBENCH" group rm "$G" --group-pool "$POOL" >/dev/null 2>&1 || true
 	rm -rf "$dir"
@@ -60,9 +69,9 @@ key=$(sed -n 's/^[[:space:]]*key = //p' "$CLUSTER_DIR/keyring" | head -1)
 mkdir -m 0700 "$dir/secret"
 printf 'client.admin' >"$dir/secret/ceph-username"
 printf '%s' "$key" >"$dir/secret/ceph-secret"
-python3 - "$dir" "$v1" <<'PY'
+python3 - "$dir" "$v1" "$G" <<'PY'
 import copy, sys, yaml
-d, v1 = sys.argv[1], sys.argv[2]
+d, v1, g = sys.argv[1], sys.argv[2], sys.argv[3]
 member, report = [j for j in yaml.safe_load_all(open(f"{d}/job.yaml")) if j]
 assert member["spec"]["completionMode"] == "Indexed" and member["spec"]["completions"] == 3
 
@@ -71,6 +80,9 @@ def pod(job, name, index):
     spec.pop("affinity", None)
     spec["hostNetwork"] = True
     for v in spec["volumes"]:
+        if "configMap" in v:
+            assert v["configMap"]["name"] == "rook-ceph-mon-endpoints", v
+            v["configMap"]["name"] = "rook-ceph-mon-endpoints-%s-%d" % (g, n if index is None else index)
         if "secret" in v:
             assert v["secret"]["secretName"] == "rook-ceph-mon", v
             v.pop("secret")
@@ -87,9 +99,10 @@ yaml.safe_dump_all([pod(member, "%s-%d" % (member["metadata"]["name"], i), i) fo
                    open(f"{d}/members.yaml", "w"), sort_keys=False)
 yaml.safe_dump(pod(report, report["metadata"]["name"], None), open(f"{d}/report.yaml", "w"),
                sort_keys=False)
-yaml.safe_dump({"apiVersion": "v1", "kind": "ConfigMap",
-                "metadata": {"name": "rook-ceph-mon-endpoints"},
-                "data": {"data": f"a={v1}"}}, open(f"{d}/mon-endpoints.yaml", "w"))
+for i in range(n + 1):
+    yaml.safe_dump({"apiVersion": "v1", "kind": "ConfigMap",
+                    "metadata": {"name": "rook-ceph-mon-endpoints-%s-%d" % (g, i)},
+                    "data": {"data": f"a={v1}"}}, open(f"{d}/mon-endpoints-{i}.yaml", "w"))
 PY
 
 # A container's exit code once it exited: `podman wait` (4.3) answers
@@ -108,7 +121,8 @@ exit_code() { # exit_code CONTAINER SECS
 }
 
 s=$(date +%s)
-timeout 300 "$ctr" kube-play --configmap "$dir/mon-endpoints.yaml" "$dir/members.yaml" >"$dir/play.out" 2>&1 || {
+cm=$(for i in $(seq 0 $((N - 1))); do printf '%s,' "$dir/mon-endpoints-$i.yaml"; done)
+timeout 300 "$ctr" kube-play --configmap "${cm%,}" "$dir/members.yaml" >"$dir/play.out" 2>&1 || {
 	cat "$dir/play.out" >&2
 	fail "kube play of the member pods"
 }
@@ -123,7 +137,7 @@ for i in $(seq 0 $((N - 1))); do
 done
 members=$(($(date +%s) - s))
 s=$(date +%s)
-timeout 300 "$ctr" kube-play --configmap "$dir/mon-endpoints.yaml" "$dir/report.yaml" >>"$dir/play.out" 2>&1 || {
+timeout 300 "$ctr" kube-play --configmap "$dir/mon-endpoints-$N.yaml" "$dir/report.yaml" >>"$dir/play.out" 2>&1 || {
 	cat "$dir/play.out" >&2
 	fail "kube play of the report pod"
 }
