@@ -53,7 +53,7 @@ netns_up() { # netns_up N NET
 	netns_join $P-c "$2.1"
 	for i in $(seq 1 "$1"); do netns_join $P-m$i "$2.$((10 + i))"; done
 	ip netns exec $P-c env MINICLUSTER_ADDR="$2.1" "$NETNS_TOP/scripts/minicluster.sh" start \
-		--osds 1 --osd-mem 512M "$NETNS_DIR" >cluster.out 2>cluster.err || {
+		--osds 1 --osd-mem 1G "$NETNS_DIR" >cluster.out 2>cluster.err || {
 		tail -5 cluster.err
 		fail "the namespaced cluster did not start"
 	}

@@ -18,7 +18,7 @@ inm1() { ip netns exec $P-m1 "$@"; }
 pids=()
 for i in 1 2 3; do
 	ip netns exec $P-m$i timeout -k 5 120 "$CCBENCH" rados write -c member.conf -p rbd -d 8s \
-		-b 16K -t 2 --run-name "$G$i" --group "$G" --members 3 --group-timeout 60s \
+		-b 4K -t 1 --run-name "$G$i" --group "$G" --members 3 --group-timeout 60s \
 		-q -f json >m$i.json 2>m$i.err &
 	pids+=($!)
 done
