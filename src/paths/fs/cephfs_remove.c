@@ -584,6 +584,29 @@ out:
 	return r == -ENOENT ? 0 : r;
 }
 
+int ccb_fs_ll_unlink_made(void *m, struct ccb_fs_made *made, uint64_t dir_ino, const char *name)
+{
+	struct ceph_mount_info *cm = m;
+	const UserPerm *perms = ceph_mount_perms(cm);
+	struct ceph_statx stx;
+	Inode *pin = NULL, *in = NULL;
+	int r;
+
+	r = ceph_ll_lookup_inode(cm, (struct inodeno_t){dir_ino}, &pin);
+	if (r < 0)
+		return r;
+	r = ceph_ll_lookup(cm, pin, name, &in, &stx, CEPH_STATX_INO | CEPH_STATX_MODE,
+	                   AT_SYMLINK_NOFOLLOW, perms);
+	if (r == 0) {
+		r = !S_ISREG(stx.stx_mode) || ccb_fs_made_find(made, stx.stx_ino) != 0
+		        ? -EEXIST
+		        : ceph_ll_unlink(cm, pin, name, perms);
+		ceph_ll_put(cm, in);
+	}
+	ceph_ll_put(cm, pin);
+	return r;
+}
+
 /* ---- removal on a mount: by path, resolved without links (path_posix.c) -- */
 
 static int do_unlink(struct undo_path *u)

@@ -52,6 +52,9 @@ struct fsmeta {
 	unsigned phase;
 	uint64_t step;
 	struct phase *phases;
+	/* libcephfs: the inodes of the directories the files are in (DIR/meta,
+	 * or its d00000 ...), which deletes go through; NULL on a mount. */
+	uint64_t *dir_ino;
 };
 
 static void meta_release(struct ccb_fsrun *fr)
@@ -61,6 +64,7 @@ static void meta_release(struct ccb_fsrun *fr)
 	for (int i = 0; i < PH_KINDS; i++)
 		free(fm->perm[i]);
 	free(fm->phases);
+	free(fm->dir_ino);
 }
 
 static uint64_t mix64(uint64_t x)
@@ -125,6 +129,14 @@ static int make_tree(struct ccb_run *run, struct fsmeta *fm)
 		return r;
 	}
 	ccb_fs_mark_made(run, fr, fr->ctl, path, -1);
+	if (fr->made) {
+		fm->dir_ino = calloc(fm->spec.dirs > 1 ? fm->spec.dirs : 1, sizeof(*fm->dir_ino));
+		if (!fm->dir_ino)
+			return -ENOMEM;
+		if (fm->spec.dirs <= 1 &&
+		    (r = ccb_fs_record(fr, fr->ctl, path, -1, &fm->dir_ino[0], NULL)) < 0)
+			return r;
+	}
 	/* The directories are set-up, as in bonnie++: made before the clock starts. */
 	for (uint64_t d = 0; fm->spec.dirs > 1 && d < fm->spec.dirs; d++) {
 		snprintf(path, sizeof(path), "%s/meta/d%05" PRIu64, fr->dir, d);
@@ -135,7 +147,8 @@ static int make_tree(struct ccb_run *run, struct fsmeta *fm)
 			        strerror(-r));
 			return r;
 		}
-		if ((r = ccb_fs_record(fr, fr->ctl, path, -1, NULL, NULL)) < 0)
+		if ((r = ccb_fs_record(fr, fr->ctl, path, -1, fm->dir_ino ? &fm->dir_ino[d] : NULL,
+		                       NULL)) < 0)
 			return r;
 		if (ccb_signal_pending)
 			return -EINTR;
@@ -286,10 +299,23 @@ static int meta_exec(struct ccb_fs_op *op)
 		break;
 	default:
 		/* libcephfs follows a link on the way: a DIR/meta another
-		 * client swapped for one would have this unlink take someone
-		 * else's file of the same name. Only a file this run made goes
-		 * (the window between the check and the unlink stays). */
+		 * client swapped for one would have an unlink by path take
+		 * someone else's file of the same name. Only a file this run
+		 * made goes, unlinked from its directory's inode. */
 		op->call = io->calls[CCB_FS_UNLINK];
+		/* Through its directory's inode, the window closed (CI of
+		 * 2026-12-04: a link retargeted between the check below and the
+		 * unlink by path took one of another tree's files). */
+		if (op->made && op->dir_ino) {
+			op->call = "ceph_ll_unlink";
+			r = ccb_fs_ll_unlink_made(op->m, op->made, op->dir_ino,
+			                          strrchr(op->path, '/') + 1);
+			if (r == -EEXIST)
+				snprintf(op->extra, sizeof(op->extra),
+				         " (not the file this run made: another client replaced it "
+				         "or a directory on the way; left)");
+			break;
+		}
 		if (op->made) {
 			uint64_t ino = 0;
 
@@ -337,6 +363,8 @@ int ccb_fs_meta_submit(struct ccb_client *cl, struct ccb_slot *s)
 	          : kind == PH_READ ? CCB_FS_META_READ
 	                            : CCB_FS_META_DELETE;
 	op.len_bytes = s->len_bytes;
+	if (op.kind == CCB_FS_META_DELETE && op.made && fm->dir_ino)
+		op.dir_ino = fm->dir_ino[fm->spec.dirs > 1 ? idx % fm->spec.dirs : 0];
 	return fm->fs.io->submit(cl, s, meta_exec, &op);
 }
 

@@ -96,6 +96,9 @@ struct ccb_fs_op {
 	/* In (libcephfs, whose ops run inline, while the run's state is
 	 * there): what the run made; a delete takes only a file in it. */
 	struct ccb_fs_made *made;
+	/* In (libcephfs, fs meta's delete): the inode of the file's
+	 * directory, which the run made; the unlink goes through it. */
+	uint64_t dir_ino;
 	/* Out: the call that failed, and more to say. */
 	const char *call;
 	char extra[128];
@@ -300,6 +303,17 @@ int ccb_fs_record(struct ccb_fsrun *fr, void *m, const char *path, int fd, uint6
  * parent its entries are removed from. @return 0, -ENOTDIR, -ELOOP or
  * the lookup's -errno (said on stderr); 0 on a mount. */
 int ccb_fs_record_dir(struct ccb_fsrun *fr);
+
+/*
+ * fs meta's delete on libcephfs (mount @p m): unlink @p name from the
+ * directory of inode @p dir_ino, which the run made, found by its inode
+ * and never by a path (libcephfs follows a link on the way, and another
+ * client may retarget one between a check and an unlink by path), and
+ * only when the entry is a file in @p made, looked up just before, not
+ * followed. @return 0, -EEXIST when it is not the run's (left), or the
+ * calls' -errno.
+ */
+int ccb_fs_ll_unlink_made(void *m, struct ccb_fs_made *made, uint64_t dir_ino, const char *name);
 
 /* The record's set (cephfs_remove.c): an empty one, or NULL. */
 struct ccb_fs_made *ccb_fs_made_new(void);
