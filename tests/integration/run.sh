@@ -313,7 +313,13 @@ while take; do
 	done <"$work/before"
 	start=$(date +%s)
 	rc=0
-	(cd "$work" && bash "$t") >"$log" 2>&1 || rc=$?
+	# A directory of its own: in the lane's shared one, t_steady_grid's
+	# early.json made t_output_fifo's `mkfifo early.json` fail (CI of
+	# 2026-12-04). Removed after, never across a mount a test left.
+	tdir=$work/$name.d
+	rm -rf --one-file-system "$tdir"
+	mkdir -p "$tdir"
+	(cd "$tdir" && bash "$t") >"$log" 2>&1 || rc=$?
 	secs=$(($(date +%s) - start))
 	# Give async cleanups (pool deletes, fuse unmounts) a moment to settle.
 	left=""
@@ -357,6 +363,7 @@ while take; do
 	fi
 	[[ "$(itq post "$POOL")" == *suspect* ]] && heal_osds "after $name"
 	unset before_ra
+	[ -n "${CCB_IT_KEEP:-}" ] || rm -rf --one-file-system "$tdir" 2>/dev/null || true
 done
 echo "integration: $((($(date +%s) - t0) / 60)) min $((($(date +%s) - t0) % 60)) s${lane:+ in lane $lane}" >&2
 if [ -n "$lane" ]; then
