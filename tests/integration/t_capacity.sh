@@ -37,9 +37,16 @@ D=50ms M=4 LIMIT=80
 run() { "$CCBENCH" rados write -p "$POOL" -b 4K --max-in-flight $M --osd-latency $D -d 2s -q -f json "$@"; }
 # 5 s at half the limit: 200 arrivals, so that the rule's 1 % allows two
 # late ones (2 s gave 80, where one op held up by a loaded host broke it).
+ol_counts() { jget "$1" '"%d arrivals, %d late, %d left, %d dropped, achieved %.1f, issuer lag p99 %.1f ms" % (tuple(d["open_loop"][k] for k in ("arrivals_total", "late", "left_at_end", "dropped", "achieved_ops_s")) + (d["open_loop"]["issuer_lag_us"]["p99"] / 1e3,))'; }
 run --rate $((LIMIT / 2)) -d 5s >half.json
+# Once more if not held: beside other lanes on 2 CPUs the client's own
+# thread can be kept from issuing for more than a period (CI of
+# 2026-12-04: 5 of 200 late). Twice not held is a failure.
+if [ "$(jget half.json 'd["open_loop"]["verdict"]')" != held ]; then
+	echo "note: 0.5 x not held once ($(ol_counts half.json)), once more"
+	run --rate $((LIMIT / 2)) -d 5s >half.json
+fi
 run --rate $((LIMIT * 2)) >twice.json
-ol_counts() { jget "$1" '"%d arrivals, %d late, %d left, %d dropped, achieved %.1f" % tuple(d["open_loop"][k] for k in ("arrivals_total", "late", "left_at_end", "dropped", "achieved_ops_s"))'; }
 echo "note: 0.5 x: $(ol_counts half.json)"
 jcheck half.json 'd["open_loop"]["verdict"] == "held"' \
 	'd["latency_injection"]["osd_us"] == 50000' \
@@ -85,6 +92,27 @@ d["capacity_ops_s"] /= 2
 json.dump(d, open("half-cap.json", "w"))'
 expect_rc 1 "$CCBENCH" compare cap.json half-cap.json >cmp.txt
 grep -q "REGRESSED" cmp.txt && grep -q "(capacity)" cmp.txt || fail "compare: $(cat cmp.txt)"
+
+# Both loops on one chart: the shipped closed-loop curve, shrunk (1 client,
+# 1 and 8 in flight, 1 s each, the same delay on the OSDs), drawn with the
+# saved search (report --closed-loop). With 50 ms per op, 8 in flight
+# carry about 8 times what 1 does.
+"$CCBENCH" sweep closed-loop-curve -p "$POOL" --osd-latency $D --param clients=1 \
+	--param 'queue-depth=[1,8]' --param duration=1s -q --json closed.json >/dev/null 2>closed.err ||
+	fail "closed-loop sweep: exit $?: $(tail -3 closed.err)"
+"$CCBENCH" report cap.json --closed-loop closed.json --svg both.svg -f json >both.json ||
+	fail "report --closed-loop: exit $?"
+grep -q "closed-loop sweep p99 (clients x depth)" both.svg || fail "both.svg: no closed-loop sweep series"
+grep -q "SLO p99 &lt;= 500 ms" both.svg || fail "both.svg: no SLO line"
+jcheck both.json 'd["kind"] == "capacity" and d["closed_loop_sweep"]["config"] == "closed-loop-curve"' \
+	'[p["in_flight"] for p in d["closed_loop_sweep"]["points"]] == [1, 8]' \
+	'4 < d["closed_loop_sweep"]["points"][1]["ops_s"] / d["closed_loop_sweep"]["points"][0]["ops_s"] < 10'
+"$CCBENCH" report cap.json --closed-loop closed.json | grep -q "^  8 in flight " || fail "text: no closed-loop sweep rows"
+expect_rc 2 "$CCBENCH" report closed.json --closed-loop closed.json 2>bad.err
+grep -q "goes with a saved capacity search" bad.err || fail "--closed-loop on a sweep: $(cat bad.err)"
+expect_rc 2 "$CCBENCH" report cap.json --closed-loop cap.json 2>bad.err
+grep -q "not a sweep" bad.err || fail "--closed-loop of a search: $(cat bad.err)"
+echo "note: closed loop beside the search: $(jget both.json '", ".join("%d in flight %.1f ops/s p99 %.0f ms" % (p["in_flight"], p["ops_s"], p["latency_us"]["p99"] / 1e3) for p in d["closed_loop_sweep"]["points"])')"
 
 # Ctrl-C mid-search (client-side delay: nothing to put back on the OSDs).
 "$CCBENCH" capacity rados write -p "$POOL" -b 4K --max-in-flight $M --slo 'p99<=250ms' \
