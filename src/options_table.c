@@ -500,6 +500,14 @@ static const struct ccb_opt_desc late_rows[] = {
      .cmds = SWEEP | REPORT | GROUP | CAPACITY,
      .argname = "FILE",
      .help = "write a self-contained SVG chart"},
+    {.name = "closed-loop",
+     .type = CCB_OPT_STR,
+     .offset = OFF(closed_loop_file),
+     .cmds = REPORT,
+     .argname = "SWEEP.json",
+     .help = "report of a saved capacity search: draw this saved closed-loop sweep "
+             "(configs/closed-loop-curve.json) on its chart too, each point at its ops/s, "
+             "p50 and p99 (its points listed in the text and -f json views)"},
     {.name = "seed",
      .type = CCB_OPT_UINT,
      .offset = OFF(seed),

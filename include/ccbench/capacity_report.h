@@ -17,6 +17,8 @@
 
 /** Steps a saved document may hold at most (the search's bound, with room). */
 #define CCB_CAPACITY_MAX_STEPS 1000
+/** Points of a closed-loop sweep drawn with a search (report --closed-loop). */
+#define CCB_CAPACITY_MAX_SWEEP_POINTS 64
 
 /** Whether @p doc says it is a capacity search's ("kind": "capacity"). */
 bool ccb_capacity_is_doc(const json_t *doc);
@@ -25,7 +27,8 @@ bool ccb_capacity_is_doc(const json_t *doc);
  * Check a saved capacity document's shape and counts before a view walks
  * it: "steps" a list of at most CCB_CAPACITY_MAX_STEPS objects, "slo" an
  * object with at most 4 terms, "headroom" at most 4 entries, "explain" a
- * list if given.
+ * list if given, "closed_loop_sweep" (report --closed-loop) an object whose
+ * "points" are at most CCB_CAPACITY_MAX_SWEEP_POINTS.
  *
  * @return 0, or -EINVAL with the reason in @p err.
  */

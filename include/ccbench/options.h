@@ -194,6 +194,8 @@ struct ccb_opts {
 	const char *json_file;
 	const char *csv_file;
 	const char *svg_file;
+	const char
+	    *closed_loop_file; /**< report: a closed-loop sweep drawn with a capacity search */
 	uint64_t seed;
 	const char *params[CCB_MAX_SETS]; /**< sweep --param KEY=VALUE, in order */
 	unsigned n_params;

@@ -60,6 +60,15 @@ int ccb_capacity_doc_check(const json_t *doc, char *err, size_t err_len)
 		snprintf(err, err_len, "\"explain\" is not a list");
 		return -EINVAL;
 	}
+	if (json_object_get(doc, "closed_loop_sweep") &&
+	    (!json_is_array(json_object_get(json_object_get(doc, "closed_loop_sweep"), "points")) ||
+	     json_array_size(json_object_get(json_object_get(doc, "closed_loop_sweep"), "points")) >
+	         CCB_CAPACITY_MAX_SWEEP_POINTS)) {
+		snprintf(err, err_len,
+		         "\"closed_loop_sweep\" has no list \"points\" of at most %d points",
+		         CCB_CAPACITY_MAX_SWEEP_POINTS);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -118,6 +127,22 @@ int ccb_capacity_render_text(const json_t *doc, FILE *out)
 		fprintf(out, "%-18s %.4g ops/s, latency p50 %s p99 %s ms\n", a,
 		        ccb_report_num(st, "ops_s"), ms(lat(st, "latency_us", "p50"), c, sizeof(c)),
 		        ms(lat(st, "latency_us", "p99"), d, sizeof(d)));
+	}
+	if (json_object_get(doc, "closed_loop_sweep")) {
+		const json_t *sw = json_object_get(doc, "closed_loop_sweep");
+
+		ccb_text_esc(ccb_report_str(sw, "config"), a, sizeof(a));
+		ccb_text_esc(ccb_report_str(sw, "file"), b, sizeof(b));
+		fprintf(out, "%-18s %s (%s), %zu points, on the chart\n", "closed-loop sweep", a, b,
+		        json_array_size(json_object_get(sw, "points")));
+		json_array_foreach(json_object_get(sw, "points"), i, st)
+		{
+			snprintf(a, sizeof(a), "  %.0f in flight", ccb_report_num(st, "in_flight"));
+			fprintf(out, "%-18s %.4g ops/s, latency p50 %s p99 %s ms\n", a,
+			        ccb_report_num(st, "ops_s"),
+			        ms(lat(st, "latency_us", "p50"), c, sizeof(c)),
+			        ms(lat(st, "latency_us", "p99"), d, sizeof(d)));
+		}
 	}
 	if (json_is_object(knee))
 		fprintf(out, "%-18s %.4g ops/s (response p99 %s ms)\n", "knee",
@@ -229,7 +254,14 @@ int ccb_capacity_render_svg(const json_t *doc, FILE *out)
 	enum { NL = sizeof(lines) / sizeof(lines[0]) };
 	double *buf = calloc(n * (NL + 1) + 1, sizeof(double));
 	double **order = calloc(n + 1, sizeof(double *));
-	struct ccb_chart_series se[NL + 1];
+	struct ccb_chart_series se[NL + 3];
+	/* A closed-loop sweep's points (report --closed-loop), p99 and p50. */
+	const json_t *swp = json_object_get(json_object_get(doc, "closed_loop_sweep"), "points");
+	size_t nsw = json_array_size(swp) < CCB_CAPACITY_MAX_SWEEP_POINTS
+	                 ? json_array_size(swp)
+	                 : CCB_CAPACITY_MAX_SWEEP_POINTS;
+	double swx[CCB_CAPACITY_MAX_SWEEP_POINTS], sw99[CCB_CAPACITY_MAX_SWEEP_POINTS],
+	    sw50[CCB_CAPACITY_MAX_SWEEP_POINTS];
 	/* The closed loop's points (the probe's curve) on the same axes. */
 	const json_t *cl = json_object_get(doc, "closed_loop"), *cp;
 	size_t ncl = json_array_size(cl) < 16 ? json_array_size(cl) : 16;
@@ -279,6 +311,16 @@ int ccb_capacity_render_svg(const json_t *doc, FILE *out)
 	}
 	se[NL] = (struct ccb_chart_series){
 	    .label = "closed loop p99 (1, 4, ... in flight)", .x = clx, .y = cly, .n = ncl};
+	for (i = 0; i < nsw; i++) {
+		cp = json_array_get(swp, i);
+		swx[i] = ccb_report_num(cp, "ops_s");
+		sw99[i] = lat(cp, "latency_us", "p99") / 1e3;
+		sw50[i] = lat(cp, "latency_us", "p50") / 1e3;
+	}
+	se[NL + 1] = (struct ccb_chart_series){
+	    .label = "closed-loop sweep p99 (clients x depth)", .x = swx, .y = sw99, .n = nsw};
+	se[NL + 2] = (struct ccb_chart_series){
+	    .label = "closed-loop sweep p50", .x = swx, .y = sw50, .n = nsw};
 	json_array_foreach(json_object_get(json_object_get(doc, "slo"), "terms"), i, term)
 	{
 		if (nh == 4)
@@ -311,7 +353,7 @@ int ccb_capacity_render_svg(const json_t *doc, FILE *out)
 	    .x_title = "achieved rate (ops/s)",
 	    .y_title = "latency (ms, log)",
 	    .series = se,
-	    .n_series = NL + 1,
+	    .n_series = nsw ? NL + 3 : NL + 1,
 	    .y_log10 = true,
 	    .hlines = hl,
 	    .n_hlines = nh,

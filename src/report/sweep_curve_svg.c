@@ -38,19 +38,14 @@ static double param(const json_t *doc, const json_t *p, const char *key, double 
 	return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
-int ccb_sweep_render_curve_svg(const json_t *doc, FILE *out)
+/* The points with a run that completed, in @p v (n + 1 entries), sorted
+ * by ops in flight. @return their number. */
+static size_t collect(const json_t *doc, struct pt *v)
 {
-	const json_t *points = json_object_get(doc, "points"), *p;
-	size_t n = json_array_size(points), m = 0, i;
-	struct pt *v = calloc(n + 1, sizeof(*v));
-	double *xs = calloc(n + 1, sizeof(double)), *y50 = calloc(n + 1, sizeof(double));
-	double *y99 = calloc(n + 1, sizeof(double));
-	char title[256];
-	int r = -ENOMEM;
+	const json_t *p;
+	size_t m = 0, i;
 
-	if (!v || !xs || !y50 || !y99)
-		goto out;
-	json_array_foreach(points, i, p)
+	json_array_foreach(json_object_get(doc, "points"), i, p)
 	{
 		if (!json_integer_value(
 		        json_object_get(json_object_get(p, "aggregate"), "runs_ok")))
@@ -62,6 +57,42 @@ int ccb_sweep_render_curve_svg(const json_t *doc, FILE *out)
 		m++;
 	}
 	qsort(v, m, sizeof(*v), by_in_flight);
+	return m;
+}
+
+json_t *ccb_sweep_curve_points(const json_t *doc)
+{
+	size_t n = json_array_size(json_object_get(doc, "points")), m, i;
+	struct pt *v = calloc(n + 1, sizeof(*v));
+	json_t *a = json_array();
+
+	if (!v || !a) {
+		free(v);
+		json_decref(a);
+		return NULL;
+	}
+	m = collect(doc, v);
+	for (i = 0; i < m; i++)
+		json_array_append_new(a, json_pack("{s:f, s:f, s:{s:f, s:f}}", "in_flight",
+		                                   v[i].in_flight, "ops_s", v[i].ops_s,
+		                                   "latency_us", "p50", v[i].p50_ms * 1e3, "p99",
+		                                   v[i].p99_ms * 1e3));
+	free(v);
+	return a;
+}
+
+int ccb_sweep_render_curve_svg(const json_t *doc, FILE *out)
+{
+	size_t n = json_array_size(json_object_get(doc, "points")), m, i;
+	struct pt *v = calloc(n + 1, sizeof(*v));
+	double *xs = calloc(n + 1, sizeof(double)), *y50 = calloc(n + 1, sizeof(double));
+	double *y99 = calloc(n + 1, sizeof(double));
+	char title[256];
+	int r = -ENOMEM;
+
+	if (!v || !xs || !y50 || !y99)
+		goto out;
+	m = collect(doc, v);
 	for (i = 0; i < m; i++) {
 		xs[i] = v[i].ops_s;
 		y50[i] = v[i].p50_ms;

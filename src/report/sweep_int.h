@@ -21,6 +21,11 @@ const char *ccb_sweep_str_or(const json_t *v, const char *dflt);
  * against latency on a log axis (sweep_curve_svg.c). */
 int ccb_sweep_render_curve_svg(const json_t *doc, FILE *out);
 
+/* The same curve as data, for a capacity search's chart (report
+ * --closed-loop): [{in_flight, ops_s, latency_us: {p50, p99}}] of the
+ * points with a run that completed, by ops in flight; NULL without memory. */
+json_t *ccb_sweep_curve_points(const json_t *doc);
+
 /* A matrix value as a label ("128K", "4", "true", "-"). */
 const char *ccb_sweep_label_of(const json_t *v, char *buf, size_t len);
 

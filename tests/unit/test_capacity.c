@@ -243,9 +243,22 @@ static void test_views_and_explain(void **state)
 	                              "in_flight", 1, "ops_s", 45.0, "latency_us", "p50", 20000.0,
 	                              "p99", 40000.0, "in_flight", 4, "ops_s", 180.0, "latency_us",
 	                              "p50", 21000.0, "p99", 45000.0));
+	/* A closed-loop sweep beside it (report --closed-loop). */
+	json_object_set_new(
+	    doc, "closed_loop_sweep",
+	    json_pack("{s:s, s:s, s:[{s:f, s:f, s:{s:f, s:f}}, {s:f, s:f, s:{s:f, s:f}}]}", "file",
+	              "closed.json", "config", "closed-loop-curve", "points", "in_flight", 2.0,
+	              "ops_s", 90.0, "latency_us", "p50", 20500.0, "p99", 41000.0, "in_flight",
+	              64.0, "ops_s", 199.5, "latency_us", "p50", 320000.0, "p99", 480000.0));
+	assert_int_equal(ccb_capacity_doc_check(doc, err, sizeof(err)), 0);
 	text = render(ccb_capacity_render_text, doc);
 	csv = render(ccb_capacity_render_csv, doc);
 	svg = render(ccb_capacity_render_svg, doc);
+	assert_non_null(strstr(svg, "closed-loop sweep p99 (clients x depth)"));
+	assert_non_null(strstr(svg, "closed-loop sweep p50"));
+	assert_non_null(
+	    strstr(text, "closed-loop sweep  closed-loop-curve (closed.json), 2 points"));
+	assert_non_null(strstr(text, "  64 in flight     199.5 ops/s, latency p50 320 p99 480 ms"));
 	assert_non_null(strstr(text, "capacity           199 ops/s for rados write at p99<=200ms"));
 	assert_non_null(strstr(text, "headroom 70%"));
 	assert_non_null(strstr(text, "knee               167 ops/s"));
@@ -271,7 +284,16 @@ static void test_views_and_explain(void **state)
 	json_object_set_new(doc, "status", json_string("interrupted"));
 	ccb_capacity_metric(doc, false, &failed);
 	assert_non_null(failed);
-	/* A read-back document with too many steps, or a crafted one, is refused. */
+	/* A read-back document with too many steps, or a crafted one, is refused:
+	 * more sweep points than a chart draws too. */
+	{
+		json_t *many = json_array();
+		for (int k = 0; k <= CCB_CAPACITY_MAX_SWEEP_POINTS; k++)
+			json_array_append_new(many, json_pack("{s:f}", "ops_s", 1.0));
+		json_object_set_new(json_object_get(doc, "closed_loop_sweep"), "points", many);
+		assert_int_equal(ccb_capacity_doc_check(doc, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "closed_loop_sweep"));
+	}
 	json_object_set_new(doc, "steps", json_string("x"));
 	assert_int_equal(ccb_capacity_doc_check(doc, err, sizeof(err)), -EINVAL);
 	free(text);
