@@ -7,7 +7,6 @@
  */
 #include <ccbench/capacity_report.h>
 #include <ccbench/escape.h>
-#include <ccbench/chart.h>
 #include <ccbench/cli.h>
 #include <ccbench/explain.h>
 #include <ccbench/release.h>
@@ -125,44 +124,6 @@ static int single_csv(const json_t *doc, FILE *f)
 	return ccb_report_write(doc, CCB_FMT_CSV, f);
 }
 
-/*
- * report --closed-loop SWEEP.json: the closed loop's curve of a saved sweep
- * beside a saved capacity search, on one chart. The sweep is checked as
- * any saved sweep is; its points with a completed run become
- * "closed_loop_sweep" of @p doc. @return 0, or -EINVAL with @p err.
- */
-static int add_closed_loop(json_t *doc, const char *path, char *err, size_t err_len)
-{
-	json_t *sw = load_result(path, err, err_len), *pts;
-	const char *slash = strrchr(path, '/');
-
-	if (!sw)
-		return -EINVAL;
-	if (!json_object_get(sw, "points")) {
-		snprintf(err, err_len, "--closed-loop %s: not a sweep (%s)", path,
-		         ccb_capacity_is_doc(sw) ? "a capacity search" : "a single run");
-		json_decref(sw);
-		return -EINVAL;
-	}
-	pts = ccb_sweep_curve_points(sw);
-	if (!pts || !json_array_size(pts) || json_array_size(pts) > CCB_CAPACITY_MAX_SWEEP_POINTS) {
-		snprintf(err, err_len, "--closed-loop %s: %s", path,
-		         !pts                   ? "out of memory"
-		         : json_array_size(pts) ? "more points than one chart draws (at most 64)"
-		                                : "no point with a completed run");
-		json_decref(pts);
-		json_decref(sw);
-		return -EINVAL;
-	}
-	json_object_set_new(
-	    doc, "closed_loop_sweep",
-	    json_pack("{s:s, s:s, s:o}", "file", slash ? slash + 1 : path, "config",
-	              ccb_sweep_str_or(json_object_get(json_object_get(sw, "config"), "name"), "-"),
-	              "points", pts));
-	json_decref(sw);
-	return 0;
-}
-
 int ccb_report_command(const struct ccb_cli *cli)
 {
 	const struct ccb_opts *o = &cli->opts;
@@ -175,21 +136,19 @@ int ccb_report_command(const struct ccb_cli *cli)
 		fprintf(stderr, "ccbench: report: %s\n", err);
 		return 2;
 	}
-	if (o->closed_loop_file && !ccb_capacity_is_doc(doc)) {
-		fprintf(stderr,
-		        "ccbench: report: --closed-loop goes with a saved capacity search, and %s "
-		        "is not one\n",
-		        cli->args[0]);
-		json_decref(doc);
-		return 2;
-	}
-	if (ccb_capacity_is_doc(doc)) {
-		if (o->closed_loop_file &&
-		    add_closed_loop(doc, o->closed_loop_file, err, sizeof(err)) < 0) {
+	if (o->closed_loop_file) {
+		json_t *sw = load_result(o->closed_loop_file, err, sizeof(err));
+		r = sw ? ccb_sweep_curve_attach(doc, cli->args[0], sw, o->closed_loop_file, err,
+		                                sizeof(err))
+		       : -EINVAL;
+		json_decref(sw);
+		if (r < 0) {
 			fprintf(stderr, "ccbench: report: %s\n", err);
 			json_decref(doc);
 			return 2;
 		}
+	}
+	if (ccb_capacity_is_doc(doc)) {
 		if (o->explain && strcmp(o->explain, "off") == 0)
 			json_object_del(doc, "explain");
 		r = ccb_capacity_emit(doc, o);

@@ -7,6 +7,7 @@
  * then only up: the hockey stick a capacity search draws open-loop
  * (capacity_report.c), here as a closed loop sees it.
  */
+#include <ccbench/capacity_report.h>
 #include <ccbench/chart.h>
 #include <ccbench/sweep.h>
 
@@ -79,6 +80,40 @@ json_t *ccb_sweep_curve_points(const json_t *doc)
 		                                   v[i].p99_ms * 1e3));
 	free(v);
 	return a;
+}
+
+int ccb_sweep_curve_attach(json_t *cap, const char *cap_path, const json_t *sw, const char *path,
+                           char *err, size_t err_len)
+{
+	const char *slash = strrchr(path, '/');
+	json_t *pts;
+
+	if (!ccb_capacity_is_doc(cap)) {
+		snprintf(err, err_len,
+		         "--closed-loop goes with a saved capacity search, and %s is not one",
+		         cap_path);
+		return -EINVAL;
+	}
+	if (!json_object_get(sw, "points")) {
+		snprintf(err, err_len, "--closed-loop %s: not a sweep (%s)", path,
+		         ccb_capacity_is_doc(sw) ? "a capacity search" : "a single run");
+		return -EINVAL;
+	}
+	pts = ccb_sweep_curve_points(sw);
+	if (!pts || !json_array_size(pts) || json_array_size(pts) > CCB_CAPACITY_MAX_SWEEP_POINTS) {
+		snprintf(err, err_len, "--closed-loop %s: %s", path,
+		         !pts                   ? "out of memory"
+		         : json_array_size(pts) ? "more points than one chart draws (at most 64)"
+		                                : "no point with a completed run");
+		json_decref(pts);
+		return -EINVAL;
+	}
+	json_object_set_new(
+	    cap, "closed_loop_sweep",
+	    json_pack("{s:s, s:s, s:o}", "file", slash ? slash + 1 : path, "config",
+	              ccb_sweep_str_or(json_object_get(json_object_get(sw, "config"), "name"), "-"),
+	              "points", pts));
+	return 0;
 }
 
 int ccb_sweep_render_curve_svg(const json_t *doc, FILE *out)

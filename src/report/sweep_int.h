@@ -26,6 +26,13 @@ int ccb_sweep_render_curve_svg(const json_t *doc, FILE *out);
  * points with a run that completed, by ops in flight; NULL without memory. */
 json_t *ccb_sweep_curve_points(const json_t *doc);
 
+/* report --closed-loop: saved sweep @p sw (read from @p path, checked as
+ * any saved sweep) as "closed_loop_sweep" of @p cap, which must be a
+ * capacity search (read from @p cap_path). @return 0, or -EINVAL with
+ * the reason in @p err. */
+int ccb_sweep_curve_attach(json_t *cap, const char *cap_path, const json_t *sw, const char *path,
+                           char *err, size_t err_len);
+
 /* A matrix value as a label ("128K", "4", "true", "-"). */
 const char *ccb_sweep_label_of(const json_t *v, char *buf, size_t len);
 
