@@ -519,10 +519,12 @@ int ccb_osd_inject_start(const struct ccb_opts *o, char *err, size_t err_len)
 	size_t i;
 	int r, h;
 
+	/* Not through "fail": that would shut down the connection the set
+	 * injection's undo puts the OSDs back with. */
 	if (inj.active) {
 		snprintf(err, err_len, "--osd-latency: an injection is already set by this run");
-		r = -EALREADY;
-		goto fail;
+		json_decref(osds);
+		return -EALREADY;
 	}
 	r = ccb_cluster_connect_bounded(o, TELL_TIMEOUT_S, &inj.cl, err, err_len);
 	if (r < 0)
