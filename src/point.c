@@ -114,6 +114,7 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	run.command = pt->command;
 	run.mode = pt->mode;
 	run.is_write = pt->mode == CCB_MODE_WRITE || pt->mode == CCB_MODE_RANDWRITE;
+	run.no_space = pt->no_space;
 	run.n_clients = (unsigned)o->clients;
 	run.queue_depth = ccb_path_queue_depth(run.ops, o);
 	run.op_bytes = o->op_size_bytes;

@@ -17,6 +17,9 @@
 #define CCBENCH_CAPACITY_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
 
 struct ccb_cli;
 
@@ -76,5 +79,26 @@ const char *ccb_cap_phase_name(enum ccb_cap_phase p);
  *         input), 128+N after signal N.
  */
 int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv);
+
+/**
+ * Make @p w the command line of a search of @p workload ("rados write"):
+ * @p cli's options, the workload's command and path, and the capacity
+ * options (--slo, --step-time ...) allowed. Not validated.
+ *
+ * @return 0, or -EINVAL with @p err set (not a workload that can be paced).
+ */
+int ccb_capacity_select(const struct ccb_cli *cli, const char *workload, struct ccb_cli *w,
+                        char *err, size_t len);
+
+/**
+ * Run the search @p w describes (validated, from ccb_capacity_select()):
+ * the probe, the steps, the headroom steps, every change put back. The
+ * document goes to @p out, also after a failure or Ctrl-C (then partial),
+ * NULL only when it could not be made.
+ *
+ * @return as ccb_capacity_command(), but 0 also when no capacity was found
+ *         (the document's status says "none").
+ */
+int ccb_capacity_search_doc(const struct ccb_cli *w, int argc, char **argv, json_t **out);
 
 #endif

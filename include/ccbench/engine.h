@@ -117,6 +117,7 @@ struct ccb_run {
 	const char *command; /**< "rados write", ... */
 	enum ccb_mode mode;
 	bool is_write;
+	bool no_space;   /**< the data pool's space is not read around the run (run_pools.c) */
 	void *path_data; /**< the path's per-run state */
 	struct ccb_client *clients;
 	unsigned n_clients;

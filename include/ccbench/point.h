@@ -47,6 +47,12 @@ struct ccb_point {
 	 */
 	void (*after_run)(struct ccb_run *run, void *arg);
 	void *after_run_arg;
+	/**
+	 * Do not read the data pool's space around a write run: a capacity
+	 * step's few seconds of writes say nothing of the pool's amplification,
+	 * and reading it waits up to 8 s for the mon's figures to move.
+	 */
+	bool no_space;
 };
 
 /**

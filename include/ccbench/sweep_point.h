@@ -23,12 +23,15 @@
 #define CCB_SWEEP_TRADEOFF_USEC 2000000ull
 /** The most read sizes a "tradeoff" list may name. */
 #define CCB_SWEEP_TRADEOFF_MAX 8
+/** A config's command that starts with this is a capacity search of the rest. */
+#define CCB_SWEEP_CAPACITY_WORD "capacity "
 
 struct ccb_sweep_point {
 	struct ccb_cli cli; /**< command, mask, mode, path and options of the point */
 	json_t *strings;    /**< owns every string the options point at */
 	char layout_key[512];
 	bool share_image;       /**< read points of an image-making path share a prefilled image */
+	bool capacity;          /**< "capacity WORKLOAD": each run is a capacity search */
 	struct ccb_opts layout; /**< options that create the shared image */
 };
 

@@ -87,6 +87,7 @@ static int run_point(struct search *s, double rate_ops_s, uint64_t depth, uint64
 	    .opts = &o,
 	    .argc = s->argc,
 	    .argv = s->argv,
+	    .no_space = true,
 	};
 
 	if (rate_ops_s > 0) {
@@ -243,36 +244,14 @@ static json_t *headroom_entry(const json_t *st, double share)
 	                 ccb_report_str(st, "verdict"));
 }
 
-/* The workload: `capacity rados write` names it in two words. */
-static int select_workload(const struct ccb_cli *cli, struct ccb_cli *w, char *err, size_t len)
-{
-	char name[64];
-	const struct ccb_command *cmd;
-
-	snprintf(name, sizeof(name), "%s %s", cli->args[0], cli->args[1]);
-	cmd = ccb_cli_command_find(name);
-	if (!cmd || !cmd->ops || (cmd->ops->flags & CCB_PATH_PHASED)) {
-		snprintf(err, len,
-		         "capacity: '%s' is not a workload with a stream of ops to pace (rados "
-		         "write, rbd randwrite, krbd read, fs write, ...)",
-		         name);
-		return -EINVAL;
-	}
-	*w = *cli;
-	if (ccb_cli_select(w, cmd->name, err, len) < 0)
-		return -EINVAL;
-	w->cmd_mask |= CCB_CMD_CAPACITY;
-	w->n_args = 0;
-	return ccb_cli_validate(w, err, len);
-}
-
-/* The OSD-side latency of the whole search, set once before the probe. */
+/* The OSD-side latency of the whole search, set once before the probe;
+ * in a sweep of searches the sweep has set it, once for them all. */
 static int inject_once(const struct ccb_opts *o)
 {
 	char err[1024];
 	int r;
 
-	if (!o->osd_latency_usec)
+	if (!o->osd_latency_usec || ccb_osd_inject_active())
 		return 0;
 	r = ccb_osd_inject_start(o, err, sizeof(err));
 	if (r < 0) {
@@ -420,36 +399,31 @@ static void search(struct search *s, json_t *doc, double probe_ops_s)
 	json_object_set_new(doc, "knee", knee(s->steps));
 }
 
-int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv)
+int ccb_capacity_search_doc(const struct ccb_cli *w, int argc, char **argv, json_t **out)
 {
-	struct ccb_cli w;
-	struct search s = {.argc = argc, .argv = argv, .wcli = &w};
+	struct search s = {.argc = argc, .argv = argv, .wcli = w};
 	char err[1024];
 	uint64_t t0 = ccb_now_nsec();
-	int mark = ccb_undo_mark(), st, r;
+	int mark = ccb_undo_mark(), st;
 	double probe_ops_s = 0;
-	bool found;
 	json_t *doc;
 
-	if (select_workload(cli, &w, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ccbench: %s\n", err);
-		return 2;
-	}
-	s.base = w.opts;
+	*out = NULL;
+	s.base = w->opts;
 	if (ccb_slo_parse(s.base.slo, &s.slo, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);
 		return 2;
 	}
 	s.steps = json_array();
-	snprintf(err, sizeof(err), "capacity %s", w.command);
+	snprintf(err, sizeof(err), "capacity %s", w->command);
 	doc = json_pack("{s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:f, s:f, s:I, s:I, s:o}",
 	                "ccbench_version", CCB_VERSION, "kind", "capacity", "schema", 1, "command",
-	                err, "workload", w.command, "parameters",
-	                ccb_opts_to_json(&s.base, w.cmd_mask), "slo",
+	                err, "workload", w->command, "parameters",
+	                ccb_opts_to_json(&s.base, w->cmd_mask), "slo",
 	                ccb_slo_json(&s.slo, s.base.slo), "precision_pct",
 	                (double)s.base.precision_centipct / 100, "step_time_s",
 	                (double)s.base.step_time_usec / 1e6, "max_in_flight",
-	                (json_int_t)ccb_path_queue_depth(ccb_path_for(w.ops, &s.base), &s.base),
+	                (json_int_t)ccb_path_queue_depth(ccb_path_for(w->ops, &s.base), &s.base),
 	                "clients", (json_int_t)s.base.clients, "steps", json_incref(s.steps));
 	if (!doc) {
 		json_decref(s.steps);
@@ -494,13 +468,55 @@ int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv)
 			json_object_set_new(doc, "error", json_string(s.error));
 	}
 	json_object_set_new(doc, "explain", ccb_explain_capacity(doc));
+	json_decref(s.steps);
+	*out = doc;
+	return st;
+}
+
+int ccb_capacity_select(const struct ccb_cli *cli, const char *workload, struct ccb_cli *w,
+                        char *err, size_t len)
+{
+	const struct ccb_command *cmd = ccb_cli_command_find(workload);
+
+	if (!cmd || !cmd->ops || (cmd->ops->flags & CCB_PATH_PHASED)) {
+		snprintf(err, len,
+		         "capacity: '%s' is not a workload with a stream of ops to pace (rados "
+		         "write, rbd randwrite, krbd read, fs write, ...)",
+		         workload);
+		return -EINVAL;
+	}
+	*w = *cli;
+	if (ccb_cli_select(w, cmd->name, err, len) < 0)
+		return -EINVAL;
+	w->cmd_mask |= CCB_CMD_CAPACITY;
+	w->n_args = 0;
+	return 0;
+}
+
+int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv)
+{
+	struct ccb_cli w;
+	char err[1024], name[64];
+	int st, r;
+	bool found;
+	json_t *doc = NULL;
+
+	/* `capacity rados write` names the workload in two words. */
+	snprintf(name, sizeof(name), "%s %s", cli->args[0], cli->args[1]);
+	if (ccb_capacity_select(cli, name, &w, err, sizeof(err)) < 0 ||
+	    ccb_cli_validate(&w, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ccbench: %s\n", err);
+		return 2;
+	}
+	st = ccb_capacity_search_doc(&w, argc, argv, &doc);
+	if (!doc)
+		return st ? st : 1;
 	r = ccb_capacity_emit(doc, &cli->opts);
 	if (st >= 128 && !cli->opts.quiet)
 		fprintf(stderr,
 		        "ccbench: capacity interrupted after %zu steps; partial curve saved\n",
-		        json_array_size(s.steps));
+		        json_array_size(json_object_get(doc, "steps")));
 	found = json_is_number(json_object_get(doc, "capacity_ops_s"));
-	json_decref(s.steps);
 	json_decref(doc);
 	if (st != 0)
 		return st;

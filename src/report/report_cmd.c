@@ -6,6 +6,7 @@
  * sweep_report.c and group_report.c.
  */
 #include <ccbench/capacity_report.h>
+#include <ccbench/capacity_sweep_report.h>
 #include <ccbench/escape.h>
 #include <ccbench/cli.h>
 #include <ccbench/explain.h>
@@ -236,6 +237,16 @@ static json_t *metric_points(const json_t *doc, bool p99)
 		char key[1024], why[96];
 
 		point_key(doc, p, key, sizeof(key));
+		/* A sweep of capacity searches gates as one search does. */
+		if (ccb_sweep_is_capacity(json_object_get(doc, "config"))) {
+			const char *failed;
+			double v = ccb_capacity_sweep_metric(p, p99, &failed);
+
+			json_object_set_new(out, key,
+			                    failed ? json_pack("{s:s}", "failed", failed)
+			                           : json_pack("{s:f}", "value", v));
+			continue;
+		}
 		if (ok <= 0 || ok < runs) {
 			snprintf(why, sizeof(why), "%lld of %lld runs ok", (long long)ok,
 			         (long long)runs);
@@ -861,7 +872,8 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		status = 2;
 	} else {
 		printf("%d of %d points regressed beyond %s (%s)", regressed, matched, o->tolerance,
-		       ccb_capacity_is_doc(base)
+		       ccb_capacity_is_doc(base) ||
+		               ccb_sweep_is_capacity(json_object_get(base, "config"))
 		           ? (p99 ? "response p99 at 70 % of capacity" : "capacity")
 		       : p99 ? "p99 latency"
 		             : "bandwidth");

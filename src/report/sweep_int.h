@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -47,5 +48,14 @@ bool ccb_sweep_is_best(const json_t *k);
 
 /* The commands of a config ("rbd read, krbd read"). */
 const char *ccb_sweep_commands_of(const json_t *cfg, char *buf, size_t len);
+
+/* The points' @p what ("bandwidth_mib_s", "latency", "tradeoff:KEY" or any
+ * aggregate figure: its mean ± stddev times @p unit_scale), rows by the
+ * row key, columns by the other axes, under @p title. */
+void ccb_sweep_table(const json_t *doc, FILE *out, const char *what, const char *title,
+                     const char *unit_scale);
+
+/* Footnotes: each warning and distrust the points' runs said, once per point. */
+void ccb_sweep_why(const json_t *doc, FILE *out);
 
 #endif

@@ -4,6 +4,7 @@
  * documents are in report_cmd.c). Everything here reads only the
  * document, so a view never disagrees with the JSON.
  */
+#include <ccbench/capacity_sweep_report.h>
 #include <ccbench/escape.h>
 #include <ccbench/chart.h>
 #include <ccbench/explain.h>
@@ -148,8 +149,8 @@ static bool is_knee(const json_t *doc, const json_t *pt, const char *row_key)
 	return false;
 }
 
-static void table(const json_t *doc, FILE *out, const char *what, const char *title,
-                  const char *unit_scale)
+void ccb_sweep_table(const json_t *doc, FILE *out, const char *what, const char *title,
+                     const char *unit_scale)
 {
 	const json_t *points = json_object_get(doc, "points");
 	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
@@ -241,7 +242,7 @@ static void table(const json_t *doc, FILE *out, const char *what, const char *ti
  * first run's text), so a table figure that should not be trusted says
  * so under the table. Info lines: `ccbench explain FILE`.
  */
-static void sweep_why(const json_t *doc, FILE *out)
+void ccb_sweep_why(const json_t *doc, FILE *out)
 {
 	const json_t *p, *run, *e;
 	size_t i, j, k;
@@ -630,6 +631,11 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 	size_t i;
 	char buf[256], vb[64], rk[64], e1[256], e2[256], e3[64], e4[64];
 
+	if (ccb_sweep_is_capacity(cfg)) {
+		ccb_capacity_sweep_render_text(doc, out);
+		return;
+	}
+
 	/* Every string of the document printed here is escaped: a saved
 	 * sweep can be crafted. */
 	ccb_text_esc(row_key, rk, sizeof(rk));
@@ -656,15 +662,16 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		    json_number_value(json_object_get(doc, "repeat_until_pct")), CCB_SWEEP_MIN_RUNS,
 		    (long long)json_integer_value(json_object_get(doc, "runs_done")),
 		    (long long)json_integer_value(json_object_get(doc, "runs_not_needed")));
-		table(doc, out, "bandwidth_mib_s",
-		      ccb_sweep_is_best(json_array_get(json_object_get(doc, "knees"), 0))
-		          ? "\nMiB/s, mean ± 95 % confidence interval (runs) (* = the best of its "
-		            "column)"
-		          : "\nMiB/s, mean ± 95 % confidence interval (runs) (* = knee: smallest "
-		            "value within 5% of the best)",
-		      NULL);
+		ccb_sweep_table(
+		    doc, out, "bandwidth_mib_s",
+		    ccb_sweep_is_best(json_array_get(json_object_get(doc, "knees"), 0))
+		        ? "\nMiB/s, mean ± 95 % confidence interval (runs) (* = the best of its "
+		          "column)"
+		        : "\nMiB/s, mean ± 95 % confidence interval (runs) (* = knee: smallest "
+		          "value within 5% of the best)",
+		    NULL);
 	} else {
-		table(
+		ccb_sweep_table(
 		    doc, out, "bandwidth_mib_s",
 		    ccb_sweep_is_best(json_array_get(json_object_get(doc, "knees"), 0))
 		        ? "\nMiB/s, mean ± stddev over repeats (* = the best of its column)"
@@ -673,7 +680,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		    NULL);
 	}
 	steady_note(doc, out);
-	table(doc, out, "latency", "\nlatency p50 / p99 (ms), mean over repeats", NULL);
+	ccb_sweep_table(doc, out, "latency", "\nlatency p50 / p99 (ms), mean over repeats", NULL);
 	ccb_sweep_space_table(doc, out);
 	json_t *sizes = json_object();
 	json_array_foreach(json_object_get(doc, "points"), i, p)
@@ -703,7 +710,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 				    "\nthe cost: %s random reads at depth 1 after each setting, "
 				    "latency mean / p99 (ms)",
 				    sk);
-				table(doc, out, what, title, NULL);
+				ccb_sweep_table(doc, out, what, title, NULL);
 			}
 	}
 	json_decref(sizes);
@@ -722,7 +729,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 			if (t)
 				json_object_set(a, "tradeoff_p99", t);
 		}
-		table(copy, out, "tradeoff_p99", "", "0.001");
+		ccb_sweep_table(copy, out, "tradeoff_p99", "", "0.001");
 		json_decref(copy);
 	}
 	json_array_foreach(json_object_get(doc, "knees"), i, k)
@@ -769,7 +776,7 @@ void ccb_sweep_render_text(const json_t *doc, FILE *out)
 		fputc('\n', out);
 	}
 	knee_confidence(doc, out);
-	sweep_why(doc, out);
+	ccb_sweep_why(doc, out);
 }
 
 /* A point's explain column: each kind:severity its runs say, once. */
@@ -813,6 +820,11 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 	const char *key;
 	json_t *v;
 	char vb[64], eb[1024];
+
+	if (ccb_sweep_is_capacity(json_object_get(doc, "config"))) {
+		json_decref(keys);
+		return ccb_capacity_sweep_render_csv(doc, out);
+	}
 
 	json_array_foreach((json_t *)points, i, p)
 	{

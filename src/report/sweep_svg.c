@@ -6,6 +6,7 @@
  * many series costs linear time and space, and a failed allocation is an
  * error (-ENOMEM), never a crash.
  */
+#include <ccbench/capacity_sweep_report.h>
 #include <ccbench/chart.h>
 #include <ccbench/sweep.h>
 #include <ccbench/units.h>
@@ -61,6 +62,9 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 
 	const json_t *points = json_object_get(doc, "points"), *p;
 	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
+	/* A sweep of capacity searches draws each point's capacity. */
+	bool capacity = ccb_sweep_is_capacity(json_object_get(doc, "config"));
+	const char *what = capacity ? "capacity_ops_s" : "bandwidth_mib_s";
 	json_t *cols = ccb_sweep_distinct(points, row_key, false);
 	json_t *names = ccb_sweep_is_best(json_array_get(json_object_get(doc, "knees"), 0))
 	                    ? ccb_sweep_distinct(points, row_key, true)
@@ -130,8 +134,8 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 			continue;
 		all_pos &= x >= 0;
 		xs[k] = x;
-		ys[k] = ccb_sweep_agg(p, "bandwidth_mib_s", "mean");
-		es[k] = ccb_sweep_agg(p, "bandwidth_mib_s", "stddev");
+		ys[k] = ccb_sweep_agg(p, what, "mean");
+		es[k] = ccb_sweep_agg(p, what, "stddev");
 		se->n++;
 	}
 	/* A log2 axis can show 0 (readahead off) at its left end; negatives, never. */
@@ -145,7 +149,9 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 		labels[k] = json_string_value(json_array_get(names, k));
 	struct ccb_chart ch = {.title = title,
 	                       .x_title = xt,
-	                       .y_title = "bandwidth (MiB/s), mean ± stddev",
+	                       .y_title = capacity
+	                                      ? "capacity (ops/s within the SLO), mean ± stddev"
+	                                      : "bandwidth (MiB/s), mean ± stddev",
 	                       .x_log2 = is_size && all_pos,
 	                       .x_labels = nn ? labels : NULL,
 	                       .n_x_labels = nn,

@@ -173,7 +173,7 @@ void ccb_run_space(struct ccb_run *run, rados_t r, bool start, const volatile si
 	json_t *sp = json_object_get(run->extra, "space"), *before, *after, *s;
 	uint64_t bytes = 0, max_stored, obj_bytes, max_objects, width;
 
-	if (!run->is_write || !pool || !r)
+	if (!run->is_write || run->no_space || !pool || !r)
 		return;
 	if (start) {
 		json_object_set_new(

@@ -8,6 +8,9 @@
  */
 #include <ccbench/redact.h>
 #include <ccbench/clock.h>
+#include <ccbench/capacity.h>
+#include <ccbench/capacity_report.h>
+#include <ccbench/capacity_sweep_report.h>
 #include <ccbench/cli.h>
 #include <ccbench/configs.h>
 #include <ccbench/engine.h>
@@ -167,6 +170,41 @@ static void aggregate_tradeoffs(const json_t *runs, json_t *agg)
 		free(mean), free(q50), free(q99);
 	}
 	json_decref(by_size);
+}
+
+/* A capacity point's figures across its searches: the capacity, and the
+ * response p99 at 70 % of it (what compare gates on), the knee's rate. */
+static void aggregate_capacity(json_t *pt)
+{
+	json_t *runs = json_object_get(pt, "runs"), *r;
+	size_t n = json_array_size(runs), i, k = 0, kp = 0, kk = 0;
+	double *cap = calloc(n + 1, sizeof(double)), *p99 = calloc(n + 1, sizeof(double));
+	double *knee = calloc(n + 1, sizeof(double));
+
+	json_array_foreach(runs, i, r)
+	{
+		const char *failed;
+		double v;
+
+		if (!cap || !p99 || !knee)
+			break;
+		v = ccb_capacity_metric(r, false, &failed);
+		if (failed)
+			continue;
+		cap[k++] = v;
+		v = ccb_capacity_metric(r, true, &failed);
+		if (!failed)
+			p99[kp++] = v;
+		if (json_is_object(json_object_get(r, "knee")))
+			knee[kk++] = ccb_report_num(json_object_get(r, "knee"), "achieved_ops_s");
+	}
+	json_object_set_new(pt, "aggregate",
+	                    json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "runs", (json_int_t)n,
+	                              "runs_ok", (json_int_t)k, "p99_runs", (json_int_t)kp,
+	                              "capacity_ops_s", stat_json(cap, k),
+	                              "response_p99_at_70pct_us", stat_json(p99, kp), "knee_ops_s",
+	                              stat_json(knee, kk)));
+	free(cap), free(p99), free(knee);
 }
 
 /* Mean, stddev, min and max across a point's runs, for each figure reported. */
@@ -354,8 +392,10 @@ const char *ccb_sweep_row_key(const json_t *matrix)
 {
 	const char *key;
 	json_t *v;
-	static const char *const prefer[] = {"readahead",   "read-ahead-kb", "clients",
-	                                     "queue-depth", "io-size",       "op-size"};
+	/* "max-in-flight": the slots of an open loop, as in a capacity sweep. */
+	static const char *const prefer[] = {"readahead",    "read-ahead-kb", "clients",
+	                                     "queue-depth",  "io-size",       "op-size",
+	                                     "max-in-flight"};
 
 	/* A client axis of two or more is what a side-by-side config compares:
 	 * its rows, each column a workload. */
@@ -656,6 +696,7 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 	size_t n_tradeoff = 0;
 	size_t tradeoff_runs;
 	const char *row_key;
+	bool capacity;
 	struct ccb_opts wide;
 	json_t *wide_strings = json_array();
 
@@ -695,6 +736,7 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 	                    : SIZE_MAX;
 	until = ccb_sweep_repeat_until(cfg);
 	row_key = ccb_sweep_row_key(json_object_get(cfg, "matrix"));
+	capacity = ccb_sweep_is_capacity(cfg);
 	n_runs = n_points * repeat;
 	settled = calloc(n_points + 1, sizeof(*settled));
 	json_array_foreach(points, i, p) json_object_set_new(p, "runs", json_array());
@@ -799,7 +841,15 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 		if (runner && !o->quiet)
 			fprintf(stderr, "sweep:   through the runner of %s: %s\n", b.cli.ops->name,
 			        runner);
-		st = run_point(&b, image_spec, runner, &res);
+		if (b.capacity) {
+			/* A capacity search per run: its document is the run's entry.
+			 * One that found no rate within the SLO is no figure. */
+			st = ccb_capacity_search_doc(&b.cli, 0, NULL, &res);
+			if (st == 0 && !json_is_number(json_object_get(res, "capacity_ops_s")))
+				st = 1;
+		} else {
+			st = run_point(&b, image_spec, runner, &res);
+		}
 		if (res) {
 			json_object_set_new(res, "repeat_index",
 			                    json_integer((json_int_t)(k / n_points)));
@@ -852,9 +902,17 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 	 * but it still cut the sweep short: the sweep is interrupted. */
 	if (ccb_signal_pending && done + skipped < n_runs && status < 128 && status != 2)
 		status = 128 + ccb_signal_pending;
-	json_array_foreach(points, i, p) aggregate_point(p);
+	json_array_foreach(points, i, p)
+	{
+		if (capacity)
+			aggregate_capacity(p);
+		else
+			aggregate_point(p);
+	}
 	json_object_set_new(doc, "releases", ccb_release_of_doc(doc));
-	json_object_set_new(doc, "knees", ccb_sweep_knees(points, row_key));
+	/* A bandwidth knee; a capacity search has its own in each run. */
+	json_object_set_new(doc, "knees",
+	                    capacity ? json_array() : ccb_sweep_knees(points, row_key));
 	json_object_set_new(doc, "status",
 	                    json_string(status >= 128 ? "interrupted"
 	                                : status == 0 ? "ok"

@@ -3,6 +3,7 @@
  * path_params scopes, and every point built and checked before anything
  * runs (a bad config exits 2 with the key it is about).
  */
+#include <ccbench/capacity_sweep_report.h>
 #include <ccbench/cli.h>
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
@@ -496,6 +497,22 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 		}
 	}
 
+	/* A grid of capacity searches: each run is a search with its own steps,
+	 * so what belongs to single runs does not apply. */
+	if (ccb_sweep_is_capacity(cfg)) {
+		static const char *const single[] = {"runners", "tradeoff", "tradeoff_runs",
+		                                     "repeat_until", "chart"};
+
+		for (size_t k = 0; k < sizeof(single) / sizeof(single[0]); k++)
+			if (json_object_get(cfg, single[k])) {
+				snprintf(err, err_len,
+				         "%s: '%s' is not for a capacity sweep (each run is a "
+				         "capacity search)",
+				         path, single[k]);
+				goto bad;
+			}
+	}
+
 	/* The cartesian product, first axis slowest. Every point is built and
 	 * checked now, so a bad value fails before anything runs. */
 	points = json_array();
@@ -536,6 +553,17 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 			         "matrix.command: expected strings such as \"fs read\"");
 			memset(&b, 0, sizeof(b));
 		}
+		if (pcmd &&
+		    ccb_sweep_is_capacity(cfg) != (strncmp(pcmd, CCB_SWEEP_CAPACITY_WORD,
+		                                           strlen(CCB_SWEEP_CAPACITY_WORD)) == 0)) {
+			snprintf(
+			    e2, sizeof(e2),
+			    "command: '%s': a sweep is of capacity searches or of single runs, "
+			    "not both",
+			    pcmd);
+			pcmd = NULL;
+			memset(&b, 0, sizeof(b));
+		}
 		if (!pcmd || ccb_sweep_build_point(sweep_opts, pcmd, p, &b, e2, sizeof(e2)) < 0) {
 			char where[256] = "";
 			json_object_foreach(mvals, key, v)
@@ -561,8 +589,12 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 		if (tradeoff_runs && json_object_get(est, "tradeoff_seconds"))
 			json_object_set_new(est, "tradeoff_runs",
 			                    json_integer((json_int_t)tradeoff_runs));
+		char cmdname[96];
+
+		snprintf(cmdname, sizeof(cmdname), "%s%s",
+		         b.capacity ? CCB_SWEEP_CAPACITY_WORD : "", b.cli.command);
 		json_array_append_new(points,
-		                      json_pack("{s:s, s:o, s:o, s:o}", "command", b.cli.command,
+		                      json_pack("{s:s, s:o, s:o, s:o}", "command", cmdname,
 		                                "params", p, "matrix", mvals, "estimate", est));
 		ccb_sweep_point_free(&b);
 	}

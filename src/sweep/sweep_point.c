@@ -4,6 +4,7 @@
  * the option table and the point's path (its aliases, its rules); the
  * layout of the prefilled image read points share; what a run will cost.
  */
+#include <ccbench/capacity.h>
 #include <ccbench/cli.h>
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
@@ -83,6 +84,12 @@ int ccb_sweep_build_point(const struct ccb_opts *base, const char *command, cons
 	json_t *v;
 
 	memset(b, 0, sizeof(*b));
+	/* "capacity rados write": each run of the point is a capacity search
+	 * of the workload, which also takes the search's options (--slo ...). */
+	if (strncmp(command, CCB_SWEEP_CAPACITY_WORD, strlen(CCB_SWEEP_CAPACITY_WORD)) == 0) {
+		b->capacity = true;
+		command += strlen(CCB_SWEEP_CAPACITY_WORD);
+	}
 	snprintf(cmdbuf, sizeof(cmdbuf), "%s", command);
 	/* "path" moves a point between the paths that read rbd images
 	 * (CCB_PATH_TEMP_IMAGE: librbd, krbd), keeping the command's mode word. */
@@ -117,14 +124,23 @@ int ccb_sweep_build_point(const struct ccb_opts *base, const char *command, cons
 		if (base->given[d - ccb_opt_table] && (d->cmds & CCB_CMD_CONN))
 			b->cli.opts.given[d - ccb_opt_table] = true;
 	b->cli.opts.quiet = true; /* the sweep prints its own progress */
-	if (ccb_cli_select(&b->cli, cmdbuf, err, err_len) < 0)
+	if (b->capacity) {
+		struct ccb_cli w;
+
+		if (ccb_capacity_select(&b->cli, cmdbuf, &w, err, err_len) < 0)
+			return -EINVAL;
+		b->cli = w;
+	} else if (ccb_cli_select(&b->cli, cmdbuf, err, err_len) < 0) {
 		return -EINVAL;
+	}
 	if (!b->cli.ops) {
 		snprintf(err, err_len, "command: '%s' is not a workload", cmdbuf);
 		return -EINVAL;
 	}
 	b->strings = json_array();
-	b->share_image = (b->cli.ops->flags & CCB_PATH_TEMP_IMAGE) &&
+	/* A search's steps each make their image as a run of the workload
+	 * does: a prefilled image shared across points is for single runs. */
+	b->share_image = !b->capacity && (b->cli.ops->flags & CCB_PATH_TEMP_IMAGE) &&
 	                 (b->cli.mode == CCB_MODE_SEQ || b->cli.mode == CCB_MODE_RAND) &&
 	                 !names_target(params);
 	if (b->share_image) {
@@ -284,6 +300,27 @@ int ccb_sweep_tradeoff_sizes(const json_t *v, uint64_t sizes[CCB_SWEEP_TRADEOFF_
 	return 0;
 }
 
+/*
+ * A capacity search's longest: its closed-loop probe (runs of 1 s at 1, 4,
+ * 16 ... in flight, then a quarter of a step, 1 to 5 s, as capacity.c),
+ * --max-steps steps and the two headroom steps. Most end sooner, at the
+ * precision asked.
+ */
+static json_t *estimate_capacity(const struct ccb_sweep_point *b)
+{
+	const struct ccb_opts *o = &b->cli.opts;
+	uint64_t top = ccb_path_queue_depth(ccb_path_for(b->cli.ops, o), o);
+	double step_s = (double)o->step_time_usec / 1e6, probe_s = step_s / 4, secs = 0;
+
+	probe_s = probe_s < 1 ? 1 : probe_s > 5 ? 5 : probe_s;
+	for (uint64_t d = 1; d < top; d *= 4)
+		secs += 1;
+	secs += probe_s + (double)(o->max_steps + 2) * step_s;
+	return json_pack("{s:n, s:f, s:s, s:s, s:I, s:f}", "bytes", "seconds", secs, "bound",
+	                 "capacity search, at most", "bytes_if_null", "unbounded", "max_steps",
+	                 (json_int_t)o->max_steps, "step_s", step_s);
+}
+
 json_t *ccb_sweep_estimate_run(const struct ccb_sweep_point *b, size_t n_tradeoff)
 {
 	const struct ccb_opts *o = &b->cli.opts;
@@ -293,6 +330,8 @@ json_t *ccb_sweep_estimate_run(const struct ccb_sweep_point *b, size_t n_tradeof
 	json_t *bytes = json_null(), *secs = json_null(), *e;
 	const char *bound;
 
+	if (b->capacity)
+		return estimate_capacity(b);
 	if (ccb_opt_given(o, "total")) {
 		bound = "total";
 		bytes = json_integer((json_int_t)o->total_bytes);

@@ -48,6 +48,10 @@ elif word == "rados":
     p("duration", "1s"); p("op-size", "1M"); p("queue-depth", 4)
 elif word == "fs":
     p("file-size", "64M"); p("block-size", "16M")
+elif word == "capacity":
+    # One search, short steps, a loose SLO: t_capacity_grid runs a grid.
+    p("slo", json.dumps(["p99<=500ms"])); p("max-in-flight", "[4]")
+    p("step-time", "1s"); p("precision", "25%"); p("max-steps", 6)
 else:
     sys.exit("t_configs: no shrink rule for command '%s': add one" % c["command"])
 print("\n".join(args))

@@ -22,6 +22,8 @@
 #include "ccbench/path.h"
 #include "ccbench/capacity.h"
 #include "ccbench/capacity_report.h"
+#include "ccbench/capacity_sweep_report.h"
+#include "ccbench/sweep.h"
 #include "ccbench/explain.h"
 #include "ccbench/slo.h"
 
@@ -302,6 +304,60 @@ static void test_views_and_explain(void **state)
 	json_decref(doc);
 }
 
+/* A sweep of capacity searches: its views and compare's figures read the
+ * points' aggregates; a point any of whose searches found none has none. */
+static void test_capacity_sweep_views(void **state)
+{
+	json_t *doc = json_pack(
+	    "{s:s, s:{s:s, s:s, s:{s:s}}, s:s, s:i, s:s, s:[{s:s, s:{s:i}, s:{s:i, s:i, s:i, "
+	    "s:{s:f, s:f}, s:{s:f, s:f}, s:{s:f, s:f}}}, {s:s, s:{s:i}, s:{s:i, s:i, s:i, "
+	    "s:{s:f, s:f}, s:{s:f, s:f}, s:{s:f, s:f}}}]}",
+	    "kind", "sweep", "config", "name", "grid", "command", "capacity rados write", "params",
+	    "slo", "p99<=500ms", "row_key", "max-in-flight", "repeat", 1, "status", "ok", "points",
+	    "command", "capacity rados write", "matrix", "max-in-flight", 2, "aggregate", "runs", 1,
+	    "runs_ok", 1, "p99_runs", 1, "capacity_ops_s", "mean", 38.5, "stddev", 0.0,
+	    "response_p99_at_70pct_us", "mean", 120000.0, "stddev", 0.0, "knee_ops_s", "mean", 36.0,
+	    "stddev", 0.0, "command", "capacity rados write", "matrix", "max-in-flight", 8,
+	    "aggregate", "runs", 2, "runs_ok", 1, "p99_runs", 1, "capacity_ops_s", "mean", 150.0,
+	    "stddev", 0.0, "response_p99_at_70pct_us", "mean", 90000.0, "stddev", 0.0, "knee_ops_s",
+	    "mean", 140.0, "stddev", 0.0);
+	const json_t *pts = json_object_get(doc, "points");
+	const char *failed;
+	char *csv;
+	(void)state;
+
+	assert_non_null(doc);
+	assert_true(ccb_sweep_is_capacity(json_object_get(doc, "config")));
+	assert_false(ccb_sweep_is_capacity(json_object_get(json_array_get(pts, 0), "matrix")));
+	csv = render(ccb_capacity_sweep_render_csv, doc);
+	assert_non_null(strstr(csv, ",max-in-flight,runs,runs_ok,capacity_ops_s_mean,"));
+	assert_non_null(strstr(csv, "\n1,capacity rados write,2,1,1,38.500,"));
+	free(csv);
+	/* The sweep's own text view hands over to the capacity one. */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		ccb_sweep_render_text(doc, f);
+		fclose(f);
+		assert_non_null(strstr(buf, "capacity sweep grid: capacity rados write, 2 points"));
+		assert_non_null(strstr(buf, "SLO p99<=500ms; 2 of 3 searches found a capacity"));
+		/* Capacity, then the p99 at 70 % in ms, each a row per max-in-flight. */
+		assert_non_null(strstr(buf, "38.5 ± 0.0\n8 "));
+		assert_non_null(strstr(buf, "120.0 ± 0.0\n8 "));
+		free(buf);
+	}
+	assert_true(ccb_capacity_sweep_metric(json_array_get(pts, 0), false, &failed) == 38.5 &&
+	            !failed);
+	assert_true(ccb_capacity_sweep_metric(json_array_get(pts, 0), true, &failed) == 120000 &&
+	            !failed);
+	/* One of two searches found none: no figure to gate on. */
+	ccb_capacity_sweep_metric(json_array_get(pts, 1), false, &failed);
+	assert_non_null(failed);
+	json_decref(doc);
+}
+
 /* The client's lag, or a binding mClock limit, names the limit instead. */
 static void test_explain_limits(void **state)
 {
@@ -410,6 +466,7 @@ int main(void)
 	    cmocka_unit_test(test_search_phases_and_noise),
 	    cmocka_unit_test(test_slo_parse),
 	    cmocka_unit_test(test_views_and_explain),
+	    cmocka_unit_test(test_capacity_sweep_views),
 	    cmocka_unit_test(test_explain_limits),
 	    cmocka_unit_test(test_explain_open_loop),
 	};
