@@ -12,6 +12,8 @@
 #            (from its submission), and its issuer lag p99;
 #   fio      lat p99 (from its submission: fio has no intended start) and
 #            clat p99.
+# ccbench runs twice per target: sleeping until each arrival (the default)
+# and with --busy-poll (each client polls the clock: a CPU per client).
 # The goals (informational; the script exits 0 whenever every command
 # succeeded): ccbench's achieved rate within 1 % of the target and its
 # issuer lag p99 <= 100 us up to 80 % of X. fio's issue 333 (poisson issuing
@@ -38,10 +40,10 @@ timed closed "$CCBENCH" rados write -p "$POOL" -b 4K -t "$QD" -d "${DURATION}s" 
 X=$(jq -r .iops "$WORK/closed.out")
 log "closed loop at $QD in flight: $X ops/s"
 
-ccb_run() { # ccb_run NAME RATE
+ccb_run() { # ccb_run NAME RATE [--busy-poll]
 	timed "$1" "$CCBENCH" rados write -p "$POOL" -b 4K --rate "$2" --max-in-flight "$QD" \
-		-d "${DURATION}s" -q -f json
-	jq -r --arg r "$2" '[$r, "ccbench", .open_loop.achieved_ops_s,
+		-d "${DURATION}s" -q -f json ${3:-}
+	jq -r --arg r "$2" --arg t "ccbench${3:+ poll}" '[$r, $t, .open_loop.achieved_ops_s,
 		.open_loop.response_time_us.p99, .open_loop.service_time_us.p99,
 		.open_loop.issuer_lag_us.p99] | @tsv' "$WORK/$1.out" >>"$TABLE"
 }
@@ -64,6 +66,7 @@ for run in $(seq 1 "$RUNS"); do
 	for s in $SHARES; do
 		r=$(awk -v x="$X" -v s="$s" 'BEGIN { printf "%d", x * s / 100 }')
 		ccb_run "ccb-$s-$run" "$r"
+		ccb_run "ccb-poll-$s-$run" "$r" --busy-poll
 		fio_run "fio-lin-$s-$run" "$r" linear
 		fio_run "fio-poi-$s-$run" "$r" poisson
 	done

@@ -241,7 +241,7 @@ const char *ccb_opts_first_given(const struct ccb_opts *o, unsigned optf)
 static int open_loop_validate(const struct ccb_opts *o, char *err, size_t err_len)
 {
 	static const char *const companions[] = {"arrivals", "max-in-flight", "max-backlog",
-	                                         "rate-seed"};
+	                                         "rate-seed", "busy-poll"};
 	uint64_t bytes_s = 0, count = 0, usec = 0;
 	double ops_s = 0;
 	int r;

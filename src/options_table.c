@@ -227,6 +227,14 @@ static const struct ccb_opt_desc shared_rows[] = {
      .argname = "N",
      .help = "with --rate --arrivals poisson: the seed of the gaps (client i: from N + i; default "
              "from the clock; the result names it)"},
+    {.name = "busy-poll",
+     .type = CCB_OPT_FLAG,
+     .offset = OFF(busy_poll),
+     .cmds = WORK | ENGINE,
+     .help = "with --rate: each client polls the clock for its next arrival instead of sleeping "
+             "until it; a sleeping thread is issued late by the host's wake-up time (on a VM, "
+             "0.1 to 2 ms at p99), a polling one by microseconds; each client then keeps a CPU "
+             "busy (docs/capacity.md)"},
     {.name = "slo",
      .type = CCB_OPT_STR,
      .offset = OFF(slo),

@@ -84,6 +84,8 @@ struct ccb_client {
 	pthread_cond_t cond;
 	struct ccb_slot *done_head, *done_tail;
 	atomic_uint signalling; /**< ccb_slot_done() calls past the lock, not yet returned */
+	bool polling;           /**< --busy-poll: set before the thread starts, then read-only */
+	atomic_bool done_ready; /**< polling: done_head is not empty (set and cleared under lock) */
 
 	/* Owned by the client thread; read by others only after join. */
 	struct ccb_hist hist;

@@ -120,6 +120,7 @@ struct ccb_opts {
 	const char *arrivals;    /**< uniform | poisson */
 	const char *max_backlog; /**< N waiting arrivals, or DURATION an arrival may wait */
 	uint64_t rate_seed;      /**< poisson: the run's seed, when given */
+	bool busy_poll;          /**< the open loop's clients poll for arrivals, never sleep */
 	/* Capacity search (capacity.h): the SLO, the precision and each step's bound. */
 	const char *slo;             /**< "p99<=10ms[,p50<=2ms]" (slo.h) */
 	uint64_t precision_centipct; /**< bisect until the bracket is within this */

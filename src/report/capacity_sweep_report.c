@@ -46,16 +46,16 @@ void ccb_capacity_sweep_render_text(const json_t *doc, FILE *out)
 	}
 	/* Every string of the document printed here is escaped: a saved
 	 * sweep can be crafted. */
-	fprintf(out, "capacity sweep %s: %s, %zu points x %lld repeats, status %s\n",
-	        ccb_text_esc(
-	            ccb_sweep_str_or(json_object_get(cfg, "name"),
-	                             ccb_sweep_str_or(json_object_get(doc, "config_file"), "")),
-	            e1, sizeof(e1)),
-	        ccb_text_esc(ccb_sweep_commands_of(cfg, buf, sizeof(buf)), e2, sizeof(e2)),
-	        json_array_size(json_object_get(doc, "points")),
-	        (long long)json_integer_value(json_object_get(doc, "repeat")),
-	        ccb_text_esc(ccb_sweep_str_or(json_object_get(doc, "status"), "?"), e4,
-	                     sizeof(e4)));
+	fprintf(
+	    out, "capacity sweep %s: %s, %zu points x %lld repeats, status %s\n",
+	    ccb_text_esc(
+	        ccb_sweep_str_or(json_object_get(cfg, "name"),
+	                         ccb_sweep_str_or(json_object_get(doc, "config_file"), "")),
+	        e1, sizeof(e1)),
+	    ccb_text_esc(ccb_sweep_commands_of(cfg, buf, sizeof(buf)), e2, sizeof(e2)),
+	    json_array_size(json_object_get(doc, "points")),
+	    (long long)json_integer_value(json_object_get(doc, "repeat")),
+	    ccb_text_esc(ccb_sweep_str_or(json_object_get(doc, "status"), "?"), e4, sizeof(e4)));
 	fprintf(out, "SLO %s; %zu of %zu searches found a capacity\n",
 	        ccb_text_esc(slo_of(cfg), e3, sizeof(e3)), found, runs);
 	ccb_release_text(json_object_get(doc, "releases"), buf, sizeof(buf));
@@ -72,7 +72,8 @@ void ccb_capacity_sweep_render_text(const json_t *doc, FILE *out)
 	                "curve's lowest)",
 	                NULL);
 	ccb_sweep_why(doc, out);
-	fprintf(out, "\neach search's steps and chart: ccbench report FILE -f json (points[].runs[])\n");
+	fprintf(out,
+	        "\neach search's steps and chart: ccbench report FILE -f json (points[].runs[])\n");
 }
 
 int ccb_capacity_sweep_render_csv(const json_t *doc, FILE *out)
@@ -88,7 +89,8 @@ int ccb_capacity_sweep_render_csv(const json_t *doc, FILE *out)
 		json_object_foreach(json_object_get(p, "matrix"), key, v)
 		{
 			bool found = false;
-			json_array_foreach(keys, j, k) found |= strcmp(json_string_value(k), key) == 0;
+			json_array_foreach(keys, j, k) found |=
+			    strcmp(json_string_value(k), key) == 0;
 			if (!found)
 				json_array_append_new(keys, json_string(key));
 		}

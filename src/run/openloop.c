@@ -214,6 +214,7 @@ int ccb_openloop_setup(struct ccb_run *run, char *err, size_t err_len)
 		cl->ol = malloc(sizeof(*cl->ol));
 		if (!cl->ol)
 			return -ENOMEM;
+		cl->polling = run->opts->busy_poll;
 		ccb_openloop_init(cl->ol, olr->arrivals, per_client, splitmix64(&s),
 		                  (double)i / run->n_clients, 0, count, usec * 1000ull);
 	}

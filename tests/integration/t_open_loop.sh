@@ -10,7 +10,8 @@
 #   any machine: two slots of >= 0 .. 50 ms carry well under 400/s.
 # - Poisson arrivals at the low rate: held, achieved within 2 % of what
 #   arrived, the arrivals within 5 sigma of rate x time.
-# About 20 s.
+# - --busy-poll at the low rate: held, and the client's CPU shows it polled.
+# About 25 s.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -54,5 +55,15 @@ ok = all([o["verdict"] == "not held", o["seed"] == 7, o["arrivals"] == "poisson"
      o["issued"] + o["dropped"] + o["left_at_end"] == o["arrivals_total"],
      r["p99"] >= 5 * s["p99"], d["status"] == "ok"])')
 [ "$ok" = True ] || fail "over capacity: $(show over.json)"
+# --busy-poll at the same low rate: held as well, the mode in the result,
+# and the client's thread busy for about the run (it polls, never sleeps).
+"$CCBENCH" rados write -p "$POOL" -b 4K --rate 20 --busy-poll --max-in-flight 16 -d 3s \
+	-q -f json >poll.json
+ok=$(olcheck poll.json '
+c = d["client_cpu"]
+ok = all([o["verdict"] == "held", d["parameters"]["busy-poll"] is True,
+     abs(o["achieved_ops_s"] / o["target_ops_s"] - 1) <= 0.05, c["user_s"] + c["sys_s"] >= 0.9])')
+[ "$ok" = True ] || fail "--busy-poll: $(show poll.json), client CPU $(jget poll.json 'd["client_cpu"]')"
+echo "note: 20/s sleeping: issuer lag p99 $(jget held.json 'd["open_loop"]["issuer_lag_us"]["p99"]') us; polling: $(jget poll.json 'd["open_loop"]["issuer_lag_us"]["p99"]') us, client CPU $(jget poll.json 'round(d["client_cpu"]["user_s"] + d["client_cpu"]["sys_s"], 2)') s"
 echo "held: $(jget held.json 'd["open_loop"]["achieved_ops_s"]')/s; over: response p99 $(jget over.json 'd["open_loop"]["response_time_us"]["p99"]') us, service p99 $(jget over.json 'd["open_loop"]["service_time_us"]["p99"]') us, dropped $(jget over.json 'd["open_loop"]["dropped"]')"
 [ -z "$(ns_objects)" ] || fail "left: $(ns_objects | head -3)"

@@ -26,6 +26,7 @@ refused_fast "rate 'nan'" rados write -p x --rate nan
 refused_fast "max-backlog '0'" rados write -p x --rate 100 --max-backlog 0
 refused_fast "expected one of uniform|poisson" rados write -p x --rate 100 --arrivals burst
 refused_fast "max-in-flight: only with --rate" rados write -p x --max-in-flight 4
+refused_fast "busy-poll: only with --rate" rados write -p x --busy-poll
 refused_fast "rate: not for fs meta" fs meta --rate 100
 refused_fast "unknown command" frobnicate
 refused_fast "expected write, seq or rand" rados bogus

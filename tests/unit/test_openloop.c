@@ -285,6 +285,7 @@ struct fixture {
 	struct ccb_opts o;
 	struct ccb_run run;
 	json_t *result;
+	bool poll; /* --busy-poll */
 };
 
 static int setup(void **state)
@@ -336,6 +337,7 @@ static json_t *run_fake(struct fixture *fx, const char *rate, const char *backlo
 	o->quiet = true;
 	o->explain = "off";
 	o->rate = rate;
+	o->busy_poll = fx->poll;
 	if (backlog)
 		o->max_backlog = backlog;
 	run->opts = o;
@@ -413,14 +415,43 @@ static void test_engine_double_capacity_not_held(void **state)
 	assert_true(json_number_value(json_object_get(ol, "achieved_ops_s")) < 0.6 * 40);
 }
 
+/* --busy-poll: the client never sleeps, and reaps each completion as it
+ * comes (done_ready), not at its next wake: at 2 x M/D its 4 slots are
+ * all busy, so a completion it noticed only at its 100 ms tick would keep
+ * a slot idle for up to that (about 13/s instead of 20/s). The thread's
+ * CPU shows that it polled: about the run's 3 s, against milliseconds
+ * asleep. */
+static void test_engine_busy_poll(void **state)
+{
+	struct fixture *fx = *state;
+	const json_t *ol;
+	struct timespec c0, c1;
+	double cpu_s;
+
+	fx->poll = true;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+	ol = run_fake(fx, "40", "60", 4, 200 * MSEC, 3000000);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
+	print_ol("2 x M/D, --busy-poll", ol);
+	fprintf(stderr, "process CPU %.2f s in a 3 s run\n", cpu_s);
+	assert_true(json_number_value(json_object_get(ol, "achieved_ops_s")) >= 0.85 * 20);
+	assert_true(json_number_value(json_object_get(ol, "achieved_ops_s")) <= 1.1 * 20);
+	assert_true(cpu_s >= 0.3 * 3);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_uniform_exact), cmocka_unit_test(test_poisson_rate_and_cv),
-	    cmocka_unit_test(test_backlog_bound), cmocka_unit_test(test_lag_only_with_a_free_slot),
-	    T(test_engine_half_capacity_held),    T(test_engine_double_capacity_not_held),
+	    cmocka_unit_test(test_uniform_exact),
+	    cmocka_unit_test(test_poisson_rate_and_cv),
+	    cmocka_unit_test(test_backlog_bound),
+	    cmocka_unit_test(test_lag_only_with_a_free_slot),
+	    T(test_engine_half_capacity_held),
+	    T(test_engine_double_capacity_not_held),
+	    T(test_engine_busy_poll),
 	};
 
 	alarm(60);
