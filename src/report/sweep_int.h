@@ -58,4 +58,9 @@ void ccb_sweep_table(const json_t *doc, FILE *out, const char *what, const char 
 /* Footnotes: each warning and distrust the points' runs said, once per point. */
 void ccb_sweep_why(const json_t *doc, FILE *out);
 
+/* The views of a sweep of single runs (sweep_report.c); ccb_sweep_render_text()
+ * and _csv() (sweep_views.c) choose between them and a capacity sweep's. */
+void ccb_sweep_runs_render_text(const json_t *doc, FILE *out);
+int ccb_sweep_runs_render_csv(const json_t *doc, FILE *out);
+
 #endif

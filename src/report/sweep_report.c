@@ -4,7 +4,6 @@
  * documents are in report_cmd.c). Everything here reads only the
  * document, so a view never disagrees with the JSON.
  */
-#include <ccbench/capacity_sweep_report.h>
 #include <ccbench/escape.h>
 #include <ccbench/chart.h>
 #include <ccbench/explain.h>
@@ -623,18 +622,13 @@ const char *ccb_sweep_commands_of(const json_t *cfg, char *buf, size_t len)
 	return buf;
 }
 
-void ccb_sweep_render_text(const json_t *doc, FILE *out)
+void ccb_sweep_runs_render_text(const json_t *doc, FILE *out)
 {
 	const json_t *cfg = json_object_get(doc, "config"), *k, *p;
 	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
 	bool any_tradeoff = false;
 	size_t i;
 	char buf[256], vb[64], rk[64], e1[256], e2[256], e3[64], e4[64];
-
-	if (ccb_sweep_is_capacity(cfg)) {
-		ccb_capacity_sweep_render_text(doc, out);
-		return;
-	}
 
 	/* Every string of the document printed here is escaped: a saved
 	 * sweep can be crafted. */
@@ -812,7 +806,7 @@ static void point_explain(const json_t *p, char *buf, size_t len)
 		memmove(buf, buf + 1, strlen(buf));
 }
 
-int ccb_sweep_render_csv(const json_t *doc, FILE *out)
+int ccb_sweep_runs_render_csv(const json_t *doc, FILE *out)
 {
 	const json_t *points = json_object_get(doc, "points"), *p;
 	json_t *keys = json_array(), *k;
@@ -820,11 +814,6 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out)
 	const char *key;
 	json_t *v;
 	char vb[64], eb[1024];
-
-	if (ccb_sweep_is_capacity(json_object_get(doc, "config"))) {
-		json_decref(keys);
-		return ccb_capacity_sweep_render_csv(doc, out);
-	}
 
 	json_array_foreach((json_t *)points, i, p)
 	{
