@@ -79,50 +79,17 @@ void ccb_capacity_sweep_render_text(const json_t *doc, FILE *out)
 int ccb_capacity_sweep_render_csv(const json_t *doc, FILE *out)
 {
 	const json_t *points = json_object_get(doc, "points"), *p;
-	json_t *keys = json_array(), *k, *v;
-	size_t i, j;
-	const char *key;
-	char vb[64];
+	json_t *keys = json_array();
+	size_t i;
 
-	json_array_foreach((json_t *)points, i, p)
-	{
-		json_object_foreach(json_object_get(p, "matrix"), key, v)
-		{
-			bool found = false;
-			json_array_foreach(keys, j, k) found |=
-			    strcmp(json_string_value(k), key) == 0;
-			if (!found)
-				json_array_append_new(keys, json_string(key));
-		}
-	}
-	/* The matrix's keys and values are the document's: CSV cells
-	 * (escaped, never a formula). */
-	fprintf(out, "point,command");
-	json_array_foreach(keys, j, k)
-	{
-		fputc(',', out);
-		ccb_csv_cell(out, json_string_value(k));
-	}
+	ccb_sweep_csv_head(points, keys, out);
 	fprintf(out, ",runs,runs_ok,capacity_ops_s_mean,capacity_ops_s_stddev,capacity_ops_s_min,"
 	             "capacity_ops_s_max,response_p99_at_70pct_us_mean,knee_ops_s_mean\n");
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *a = json_object_get(p, "aggregate");
 
-		fprintf(out, "%zu,", i + 1);
-		ccb_csv_cell(out, ccb_sweep_str_or(json_object_get(p, "command"), ""));
-		json_array_foreach(keys, j, k)
-		{
-			const json_t *mv =
-			    json_object_get(json_object_get(p, "matrix"), json_string_value(k));
-			const char *l = ccb_sweep_label_of(mv, vb, sizeof(vb));
-
-			fputc(',', out);
-			if (json_is_string(mv))
-				ccb_csv_cell(out, l);
-			else
-				fputs(l, out);
-		}
+		ccb_sweep_csv_point(p, i, keys, out);
 		fprintf(out, ",%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
 		        (long long)json_integer_value(json_object_get(a, "runs")),
 		        (long long)json_integer_value(json_object_get(a, "runs_ok")),

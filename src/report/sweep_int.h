@@ -63,4 +63,11 @@ void ccb_sweep_why(const json_t *doc, FILE *out);
 void ccb_sweep_runs_render_text(const json_t *doc, FILE *out);
 int ccb_sweep_runs_render_csv(const json_t *doc, FILE *out);
 
+/* A sweep CSV's head: "point,command" and the matrix keys of @p points
+ * (collected into @p keys, the command axis left out), escaped cells. */
+void ccb_sweep_csv_head(const json_t *points, json_t *keys, FILE *out);
+
+/* Point @p p's (index @p i) first cells: its number, command and @p keys' values. */
+void ccb_sweep_csv_point(const json_t *p, size_t i, const json_t *keys, FILE *out);
+
 #endif

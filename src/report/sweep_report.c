@@ -806,14 +806,12 @@ static void point_explain(const json_t *p, char *buf, size_t len)
 		memmove(buf, buf + 1, strlen(buf));
 }
 
-int ccb_sweep_runs_render_csv(const json_t *doc, FILE *out)
+void ccb_sweep_csv_head(const json_t *points, json_t *keys, FILE *out)
 {
-	const json_t *points = json_object_get(doc, "points"), *p;
-	json_t *keys = json_array(), *k;
-	size_t i, j;
+	const json_t *p, *k;
 	const char *key;
 	json_t *v;
-	char vb[64], eb[1024];
+	size_t i, j;
 
 	json_array_foreach((json_t *)points, i, p)
 	{
@@ -835,6 +833,39 @@ int ccb_sweep_runs_render_csv(const json_t *doc, FILE *out)
 		fputc(',', out);
 		ccb_csv_cell(out, json_string_value(k));
 	}
+}
+
+void ccb_sweep_csv_point(const json_t *p, size_t i, const json_t *keys, FILE *out)
+{
+	const json_t *k;
+	char vb[64];
+	size_t j;
+
+	fprintf(out, "%zu,", i + 1);
+	ccb_csv_cell(out, ccb_sweep_str_or(json_object_get(p, "command"), ""));
+	json_array_foreach(keys, j, k)
+	{
+		const json_t *mv =
+		    json_object_get(json_object_get(p, "matrix"), json_string_value(k));
+		const char *l = ccb_sweep_label_of(mv, vb, sizeof(vb));
+
+		fputc(',', out);
+		/* A number as it is ("-1" is not a formula); a string a cell. */
+		if (json_is_string(mv))
+			ccb_csv_cell(out, l);
+		else
+			fputs(l, out);
+	}
+}
+
+int ccb_sweep_runs_render_csv(const json_t *doc, FILE *out)
+{
+	const json_t *points = json_object_get(doc, "points"), *p;
+	json_t *keys = json_array();
+	size_t i;
+	char eb[1024];
+
+	ccb_sweep_csv_head(points, keys, out);
 	fprintf(out, ",runs,runs_ok,bandwidth_mib_s_mean,bandwidth_mib_s_stddev,"
 	             "bandwidth_mib_s_min,bandwidth_mib_s_max,iops_mean,latency_p50_us_mean,"
 	             "latency_p99_us_mean,tradeoff_4k_p99_us_mean,bandwidth_mib_s_ci95_low,"
@@ -845,21 +876,7 @@ int ccb_sweep_runs_render_csv(const json_t *doc, FILE *out)
 		const json_t *a = json_object_get(p, "aggregate");
 		const json_t *t =
 		    json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
-		fprintf(out, "%zu,", i + 1);
-		ccb_csv_cell(out, ccb_sweep_str_or(json_object_get(p, "command"), ""));
-		json_array_foreach(keys, j, k)
-		{
-			const json_t *mv =
-			    json_object_get(json_object_get(p, "matrix"), json_string_value(k));
-			const char *l = ccb_sweep_label_of(mv, vb, sizeof(vb));
-
-			fputc(',', out);
-			/* A number as it is ("-1" is not a formula); a string a cell. */
-			if (json_is_string(mv))
-				ccb_csv_cell(out, l);
-			else
-				fputs(l, out);
-		}
+		ccb_sweep_csv_point(p, i, keys, out);
 		fprintf(out, ",%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,",
 		        (long long)json_integer_value(json_object_get(a, "runs")),
 		        (long long)json_integer_value(json_object_get(a, "runs_ok")),
