@@ -103,6 +103,26 @@ expect_rc() {
 	[ "$rc" = "$want" ] || fail "expected exit $want, got $rc: $*"
 }
 
+# expect_gate RC BASE CUR [ARGS...]: compare BASE CUR gates with exit RC
+# (its output on stdout). A result a loaded host marked distrust (a busy
+# client CPU beside two other lanes' clusters, CI of 2026-12-04) is one
+# compare must refuse: then the refusal is checked (exit 2, naming the
+# distrust) and the gate is taken with --allow-distrust. A result with no
+# distrust in it that compare refuses fails, as before.
+expect_gate() {
+	local want=$1 base=$2 cur=$3 rc=0
+	shift 3
+	"$CCBENCH" compare "$base" "$cur" "$@" 2>gate.err || rc=$?
+	if [ "$rc" = 2 ] && grep -q '"distrust"' "$base" "$cur"; then
+		grep -q ": distrust: .*(--allow-distrust gates on it anyway)" gate.err ||
+			fail "compare refused without naming the distrust: $(cat gate.err)"
+		echo "note: compare $base $cur: refused a distrusted result, gated with --allow-distrust: $(head -c 300 gate.err)" >&2
+		rc=0
+		"$CCBENCH" compare "$base" "$cur" "$@" --allow-distrust || rc=$?
+	fi
+	[ "$rc" = "$want" ] || fail "compare $base $cur $*: expected exit $want, got $rc: $(cat gate.err)"
+}
+
 # jget FILE EXPR: evaluate a Python expression on the JSON document d.
 # A reader that stops early (`jget F E | grep -q X`, under pipefail) is not
 # an error of jget's: a closed pipe ends it quietly with status 0.

@@ -84,14 +84,24 @@ echo "note: capacity $(jget cap.json 'round(d["capacity_ops_s"], 1)') ops/s of M
 cmp -s cap.csv again.csv || fail "report --csv differs from the run's"
 grep -q "^capacity " again.txt || fail "report: $(head -3 again.txt)"
 "$CCBENCH" explain cap.json | grep -q "simulated latency set the capacity" || fail "explain cap.json"
-expect_rc 0 "$CCBENCH" compare cap.json cap.json >cmp.txt
+expect_gate 0 cap.json cap.json >cmp.txt
 python3 -c '
 import json, sys
 d = json.load(open("cap.json"))
 d["capacity_ops_s"] /= 2
 json.dump(d, open("half-cap.json", "w"))'
-expect_rc 1 "$CCBENCH" compare cap.json half-cap.json >cmp.txt
+expect_gate 1 cap.json half-cap.json >cmp.txt
 grep -q "REGRESSED" cmp.txt && grep -q "(capacity)" cmp.txt || fail "compare: $(cat cmp.txt)"
+# A search marked distrust (as a loaded host earns one) is refused as a
+# gate, exit 2 naming it, and gated with --allow-distrust (expect_gate).
+python3 -c '
+import json
+d = json.load(open("cap.json"))
+d["explain"].append({"kind": "capacity-limit", "severity": "distrust", "text": "planted by t_capacity"})
+json.dump(d, open("dist-cap.json", "w"))'
+expect_rc 2 "$CCBENCH" compare cap.json dist-cap.json 2>dist.err
+grep -q "distrust: planted by t_capacity" dist.err || fail "compare of a distrusted search: $(cat dist.err)"
+expect_gate 0 cap.json dist-cap.json >cmp.txt
 
 # Both loops on one chart: the shipped closed-loop curve, shrunk (1 client,
 # 1 and 8 in flight, 1 s each, the same delay on the OSDs), drawn with the

@@ -72,16 +72,16 @@ grep -q "capacity (ops/s within the SLO), mean ± stddev" grid.svg && grep -q ">
 "$CCBENCH" report grid.json --csv again.csv >again.txt
 cmp -s grid.csv again.csv || fail "report --csv differs from the sweep's"
 cmp -s grid.txt again.txt || fail "report's text differs from the sweep's"
-expect_rc 0 "$CCBENCH" compare grid.json grid.json >cmp.txt
+expect_gate 0 grid.json grid.json >cmp.txt
 grep -q "0 of 2 points regressed beyond 10% (capacity)" cmp.txt || fail "compare: $(cat cmp.txt)"
-expect_rc 0 "$CCBENCH" compare grid.json grid.json --metric p99 >cmp.txt
+expect_gate 0 grid.json grid.json --metric p99 >cmp.txt
 grep -q "(response p99 at 70 % of capacity)" cmp.txt || fail "compare --metric p99: $(cat cmp.txt)"
 python3 -c '
 import json
 d = json.load(open("grid.json"))
 d["points"][1]["aggregate"]["capacity_ops_s"]["mean"] /= 2
 json.dump(d, open("half.json", "w"))'
-expect_rc 1 "$CCBENCH" compare grid.json half.json >cmp.txt
+expect_gate 1 grid.json half.json >cmp.txt
 [ "$(grep -c REGRESSED cmp.txt)" = 1 ] || fail "compare, one point halved: $(cat cmp.txt)"
 
 # Ctrl-C in the second search: the first is kept, the sweep is marked.

@@ -35,6 +35,9 @@ jcheck cap.json 'd["status"] == "failed" and d["partial"].startswith("failed")' 
 	'any(e["kind"] == "capacity-failed" for e in d["explain"])'
 echo "note: $(jget cap.json 'd["error"][:120]'); ended $ELAPSED s after the freeze, $(jget cap.json 'len(d["steps"])') steps kept"
 wait_osds_up
+# Pacific can leave a PG laggy for good after its OSD was frozen (then the
+# cleanup's listing below timed out, 2026-12-04): the PGs are settled first.
+settle_pgs "after the freeze" || fail "the PGs did not settle after the freeze"
 if grep -q 'not removed' cap.err; then
 	cmd=$(grep -o 'remove them with: ccbench cleanup .*' cap.err | head -1 | sed 's/remove them with: ccbench //')
 	[ -n "$cmd" ] || fail "no cleanup command in: $(grep 'not removed' cap.err)"
