@@ -73,6 +73,15 @@ stop_fuse_mid_read
 dev=$DEV
 during=$(ra "$dev")
 [ "$during" = 1024 ] || fail "read_ahead_kb $during during the run"
+# Ctrl-C once a read is blocked in the kernel (a task of the run in state
+# D), so that there is a read to abandon: in CI run G the signal came while
+# the reader still had cached pages to read, and the run ended clean.
+blocked() { grep -l '^State:[[:space:]]*D' /proc/$pid/task/*/status 2>/dev/null | head -1; }
+for i in $(seq 1 100); do
+	[ -n "$(blocked)" ] && break
+	sleep 0.1
+done
+[ -n "$(blocked)" ] || { cont; wait $pid || true; fail "no task of the run blocked within 10 s of SIGSTOP"; }
 kill -INT $pid
 for i in $(seq 1 100); do
 	[ "$(ra "$dev")" != 1024 ] && break
