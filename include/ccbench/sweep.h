@@ -67,16 +67,6 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 uint64_t ccb_sweep_repeat_until(const json_t *config);
 
 /**
- * repeat_until: whether sweep point @p pt (its "runs" so far) is settled:
- * at least CCB_SWEEP_MIN_RUNS ok runs whose levels (ccb_result_level():
- * a steady window's mean where one held) put the 95 % interval of their
- * mean (Student t) within @p centipct hundredths of a percent of it.
- * Records the verdict in the point's "repeat_until" {settled, runs_ok,
- * ci95_pct}.
- */
-bool ccb_sweep_point_settles(json_t *pt, uint64_t centipct);
-
-/**
  * `ccbench sweep CONFIG --dry-run`: print the grid of a loaded config (one
  * line per point), the number of runs and the estimated bytes and time
  * (text, or JSON with -f json) on @p out. Contacts nothing.
@@ -115,23 +105,6 @@ int ccb_compare_run(const struct ccb_cli *cli, int argc, char **argv); /**< see 
  * refused). @return 0 with the percentage in @p pct, or -EINVAL.
  */
 int ccb_compare_parse_tolerance(const char *text, double *pct);
-
-/**
- * The matrix key a sweep's table has as its rows: a client axis of two or
- * more values (mount-via), else the first of readahead, read-ahead-kb,
- * clients, queue-depth, io-size, op-size, else the first key.
- */
-const char *ccb_sweep_row_key(const json_t *matrix);
-
-/**
- * The recommendations of aggregated @p points (new reference): per series
- * (every matrix key but @p row_key), the knee, the smallest row value
- * within 5 % of the series' best bandwidth: {series, value,
- * bandwidth_mib_s, best_mib_s}. On a row axis of names (mount-via kernel,
- * fuse, libcephfs) no value is smaller than another: the best one, with
- * "kind": "best" and "others": [{value, bandwidth_mib_s, vs_best_pct}].
- */
-json_t *ccb_sweep_knees(json_t *points, const char *row_key);
 
 /** Text table of a sweep document, shaped like seed 002's. */
 void ccb_sweep_render_text(const json_t *doc, FILE *out);

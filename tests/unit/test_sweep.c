@@ -18,6 +18,7 @@
 #include "ccbench/path.h"
 #include "ccbench/options.h"
 #include "ccbench/sweep.h"
+#include "ccbench/sweep_aggregate.h"
 #include "ccbench/sweep_point.h"
 #include "ccbench/sweep_runner.h"
 

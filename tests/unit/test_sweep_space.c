@@ -15,6 +15,7 @@
 
 #include "ccbench/path.h"
 #include "ccbench/sweep.h"
+#include "ccbench/sweep_aggregate.h"
 #include "ccbench/sweep_space.h"
 
 static void test_row_key(void **state)
