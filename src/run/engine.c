@@ -8,33 +8,25 @@
  * arrival (openloop.c has the schedule and the backlog).
  */
 #include <ccbench/clock.h>
-#include <ccbench/cluster.h>
-#include <ccbench/cluster_sched.h>
-#include <ccbench/cluster_state.h>
-#include <ccbench/release.h>
 #include <ccbench/engine.h>
-#include <ccbench/run_pools.h>
 #include <ccbench/openloop.h>
 #include <ccbench/path.h>
 #include <ccbench/progress.h>
-#include <ccbench/undo.h>
+#include <ccbench/steady.h>
 
+#include "supervisor.h"
 #include "thread_cpu.h"
 
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
-#include <malloc.h> /* malloc_trim */
 #include <sys/prctl.h>
 #endif
-
-volatile sig_atomic_t ccb_signal_pending;
 
 /* How often a waiting client wakes to check stop conditions and the watchdog. */
 #define TICK_NSEC 100000000ull
@@ -45,49 +37,6 @@ uint64_t ccb_client_rand(struct ccb_client *cl)
 	cl->rng ^= cl->rng << 25;
 	cl->rng ^= cl->rng >> 27;
 	return cl->rng * 0x2545f4914f6cdd1dull;
-}
-
-/* Terminating signals so far, the one that stopped the run included. */
-static volatile sig_atomic_t n_signals;
-
-/*
- * The first signal stops the run and sticks (its number gives the exit
- * status, 128 + N). SIGPIPE is a reader that went away (`ccbench | head`,
- * a closed stderr): it stops the run like the others, but never counts
- * as a repeat -- the unwind's own messages may raise it again. Further
- * SIGINT/SIGTERM/SIGHUP go to the undo log: the 2nd says what is still
- * being undone, the 3rd gives up (see ccb_undo_on_signal).
- */
-static void on_signal(int signo)
-{
-	if (!ccb_signal_pending) {
-		ccb_signal_pending = signo;
-		n_signals = 1;
-		return;
-	}
-	if (signo == SIGPIPE)
-		return;
-	n_signals++;
-	ccb_undo_on_signal(n_signals, ccb_signal_pending);
-}
-
-void ccb_signals_install(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	/* No signal interrupts the handler: the count and the texts stay whole. */
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	/* SIGPIPE is caught, not ignored: the failing write still returns
-	 * EPIPE, the run learns of it, and the programs ccbench starts (rbd,
-	 * rbd-fuse) get the default disposition back at exec, as an ignored
-	 * signal would not. */
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
 }
 
 void ccb_slot_done(struct ccb_slot *s, int ret)
@@ -114,42 +63,6 @@ void ccb_slot_done(struct ccb_slot *s, int ret)
 	pthread_mutex_unlock(&cl->lock);
 	pthread_cond_signal(&cl->cond);
 	atomic_fetch_sub_explicit(&cl->signalling, 1, memory_order_release);
-}
-
-void ccb_run_stop(struct ccb_run *run, enum ccb_stop why, int err, const char *fmt, ...)
-{
-	int expected = CCB_STOP_NONE;
-	va_list ap;
-
-	/* The first reason sticks, except that an op failing while the run
-	 * drains after a normal end still makes it a failed run. */
-	if (!atomic_compare_exchange_strong(&run->stop, &expected, (int)why)) {
-		expected = CCB_STOP_DONE;
-		if ((why != CCB_STOP_ERROR && why != CCB_STOP_TIMEOUT) ||
-		    !atomic_compare_exchange_strong(&run->stop, &expected, (int)why))
-			return;
-	}
-	pthread_mutex_lock(&run->reason_lock);
-	run->error_ret = err;
-	va_start(ap, fmt);
-	vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
-	va_end(ap);
-	pthread_mutex_unlock(&run->reason_lock);
-}
-
-void ccb_run_warn(struct ccb_run *run, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pthread_mutex_lock(&run->reason_lock);
-	if (!run->warnings)
-		run->warnings = json_array();
-	json_array_append_new(run->warnings, json_string(msg));
-	pthread_mutex_unlock(&run->reason_lock);
 }
 
 /* Describe an op failure once per client; the run stops on the first one. */
@@ -405,293 +318,6 @@ static void fill_pattern(char *buf, uint64_t bytes, uint64_t seed)
 	}
 }
 
-/*
- * The diagnosis thread: once no op has completed for CCB_STALL_CHECK_SEC
- * while ops are in flight, ask the path why (read-only mon queries, which
- * may block up to the mon op timeout: hence a thread of its own, so that
- * neither progress nor signals wait for the answer). A full pool ends the
- * run at once: Pacific's clients would wait on it until --op-timeout.
- */
-struct diag {
-	struct ccb_run *run;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool done;
-};
-
-/*
- * Keep what the stall check found, for the result (stall_diagnosis): each
- * distinct answer once, with the second of the run the stall began in, so
- * the explain line names the OSD. Under reason_lock.
- */
-static void record_stall(struct ccb_run *run, const char *why, uint64_t since)
-{
-	json_t *list, *e;
-	size_t i;
-
-	if (!why[0] || !run->extra)
-		return;
-	list = json_object_get(run->extra, "stall_diagnosis");
-	if (!list) {
-		list = json_array();
-		if (json_object_set_new(run->extra, "stall_diagnosis", list) < 0)
-			return;
-	}
-	json_array_foreach(
-	    list, i, e) if (strcmp(json_string_value(json_object_get(e, "why")), why) == 0) return;
-	if (json_array_size(list) < 8)
-		json_array_append_new(list, json_pack("{s:s, s:f}", "why", why, "since_s",
-		                                      since > run->start_nsec
-		                                          ? (double)(since - run->start_nsec) / 1e9
-		                                          : 0.0));
-}
-
-static void *diag_main(void *arg)
-{
-	struct diag *d = arg;
-	struct ccb_run *run = d->run;
-	uint64_t period = CCB_STALL_CHECK_SEC * 1000000000ull, last_check = 0;
-
-	pthread_mutex_lock(&d->lock);
-	while (!d->done) {
-		struct timespec ts;
-		uint64_t now, since;
-		char why[sizeof(run->stall_why)];
-		int r;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += 250000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&d->cond, &d->lock, &ts);
-		if (d->done)
-			break;
-		now = ccb_now_nsec();
-		since = atomic_load(&run->stalled_since_nsec);
-		if (!since || now - since < period || now - last_check < period ||
-		    atomic_load(&run->stop) != CCB_STOP_NONE)
-			continue;
-		pthread_mutex_unlock(&d->lock);
-		why[0] = '\0';
-		r = run->ops->stalled(run, why, sizeof(why));
-		last_check = ccb_now_nsec();
-		pthread_mutex_lock(&run->reason_lock);
-		snprintf(run->stall_why, sizeof(run->stall_why), "%s", why);
-		record_stall(run, why, since);
-		pthread_mutex_unlock(&run->reason_lock);
-		if (r < 0 && why[0]) {
-			ccb_run_stop(run, CCB_STOP_ERROR, r, "%s; measured until then", why);
-			if (!run->opts->quiet)
-				fprintf(
-				    stderr,
-				    "\nccbench: %s: stopping; ops already in flight may wait in "
-				    "the client library until --op-timeout\n",
-				    why);
-		}
-		pthread_mutex_lock(&d->lock);
-	}
-	pthread_mutex_unlock(&d->lock);
-	return NULL;
-}
-
-/* Supervisor: note when completions stop while ops are in flight. */
-static void watch_stall(struct ccb_run *run, uint64_t now, uint64_t *last_ops)
-{
-	struct ccb_run_totals t;
-
-	ccb_run_totals(run, &t);
-	if (t.ops != *last_ops || !t.in_flight) {
-		*last_ops = t.ops;
-		atomic_store(&run->stalled_since_nsec, 0);
-	} else if (!atomic_load(&run->stalled_since_nsec)) {
-		atomic_store(&run->stalled_since_nsec, now);
-	}
-}
-
-/*
- * --until-steady. The ramp: --steady-ramp as given, else a second and
- * whatever bytes the path says must pass first (a readahead window
- * growing to its size, a cache filling). Set up with the clients open, so
- * the path can read what it learnt (the image's order, librbd's settings).
- */
-static int steady_setup(struct ccb_run *run)
-{
-	const struct ccb_opts *o = run->opts;
-	bool given = ccb_opt_given(o, "steady-ramp");
-	uint64_t ramp_bytes = 0;
-	char basis[128] = "";
-	int r;
-
-	if (!o->until_steady.on)
-		return 0;
-	run->steady = calloc(1, sizeof(*run->steady));
-	if (!run->steady)
-		return -ENOMEM;
-	if (!given && run->ops->steady_ramp_bytes)
-		ramp_bytes = run->ops->steady_ramp_bytes(run, basis, sizeof(basis));
-	r = ccb_steady_init(run->steady, &o->until_steady,
-	                    (given ? o->steady_ramp_usec : CCB_STEADY_RAMP_MIN_USEC) * 1000ull,
-	                    ramp_bytes, !given, given ? "--steady-ramp" : basis);
-	if (r < 0) {
-		free(run->steady);
-		run->steady = NULL;
-	}
-	return r;
-}
-
-/*
- * Seconds until the run would end by itself (its --duration, --total or
- * one pass), at @p rate bytes/s from @p done bytes at @p now; a negative
- * value when no bound is known.
- */
-static double seconds_to_end(const struct ccb_run *run, uint64_t now, uint64_t done, double rate)
-{
-	uint64_t bound = run->total_bytes;
-	double left = -1;
-
-	if (run->pass_bytes && (!bound || run->pass_bytes < bound))
-		bound = run->pass_bytes;
-	if (bound && rate > 0)
-		left = bound > done ? (double)(bound - done) / rate : 0;
-	if (run->duration_usec) {
-		uint64_t end = run->start_nsec + run->duration_usec * 1000ull;
-		double t = end > now ? (double)(end - now) / 1e9 : 0;
-
-		if (left < 0 || t < left)
-			left = t;
-	}
-	return left;
-}
-
-/*
- * Supervisor: the run's counters to the steady-state detector, which is
- * path-independent; once its window holds, the run stops like at its
- * duration (drained, flushed, measured to its last op).
- *
- * Unless the run's own end is less than a window away: stopping then saves
- * under a window, and the window leaves out the ramp that a whole pass
- * reports (on a short pass that slows as it goes, the first second is the
- * fastest: seed 002's fuse-loop 512K points read 18 % lower settled than
- * whole). So the run reads on to its end and its whole figure counts, the
- * same measurement as the full-length run's.
- */
-static void steady_tick(struct ccb_run *run, uint64_t now)
-{
-	struct ccb_steady *d = run->steady;
-	struct ccb_run_totals t;
-	double left;
-
-	if (!d || d->read_to_end || atomic_load(&run->stop) != CCB_STOP_NONE ||
-	    now <= run->start_nsec)
-		return;
-	ccb_run_totals(run, &t);
-	if (!ccb_steady_feed(d, now - run->start_nsec, t.bytes, t.ops, t.lat_sum_nsec))
-		return;
-	left = seconds_to_end(run, now, t.bytes, d->band.bw_mib_s * 1048576.0);
-	if (left >= 0 && left < (double)d->window_n) {
-		d->read_to_end = true;
-		d->read_to_end_left_s = left;
-		return;
-	}
-	ccb_run_stop(run, CCB_STOP_DONE, 0,
-	             "steady state (--until-steady %s): %.1f %s within %.1f %% for %zu s, from "
-	             "%.1f s",
-	             d->spec.text, d->band.mean,
-	             d->spec.metric == CCB_STEADY_BW     ? "MiB/s"
-	             : d->spec.metric == CCB_STEADY_IOPS ? "IOPS"
-	                                                 : "µs mean latency",
-	             d->spec.slope ? d->band.trend_pct : d->band.max_deviation_pct, d->window_n,
-	             d->band.from_s);
-}
-
-/* ---- what explain needs: the cluster's state, the threads' CPU ---------- */
-
-static bool explain_on(const struct ccb_run *run)
-{
-	return !run->opts->explain || strcmp(run->opts->explain, "off") != 0;
-}
-
-/*
- * The cluster's state at "start" or "end" (and at the start the route to
- * it and the OSD scheduler), and at the start the cluster's releases,
- * which every result names, --explain=off or not. On the connection the
- * path lent, else (krbd, CephFS) on one of their own for a path that
- * talks to the cluster at all, made and shut down here.
- */
-static void cluster_state(struct ccb_run *run, const char *when)
-{
-	const struct ccb_path_ops *ops = run->ops;
-	bool start = strcmp(when, "start") == 0, explain = explain_on(run);
-	rados_t r = (rados_t)run->mon, own = NULL;
-	char err[512] = "";
-	json_t *cs, *st;
-
-	if (!run->extra || (!explain && !start) ||
-	    (!run->mon && ops->needs_cluster && !ops->needs_cluster(run->opts)))
-		return;
-	if (!r && ccb_cluster_connect(run->opts, &own, err, sizeof(err)) == 0)
-		r = own;
-	if (start)
-		json_object_set_new(
-		    run->extra, "releases",
-		    json_pack("{s:o}", "cluster",
-		              r ? ccb_release_cluster(r) : json_pack("{s:s}", "error", err)));
-	if (explain) {
-		cs = json_object_get(run->extra, "cluster_state");
-		if (!cs) {
-			cs = json_object();
-			if (json_object_set_new(run->extra, "cluster_state", cs) < 0)
-				goto out;
-		}
-		st = r ? ccb_cluster_state(r) : json_pack("{s:s}", "error", err);
-		if (!st)
-			goto out;
-		if (start && r) {
-			json_object_set_new(run->extra, "network", ccb_cluster_network(st));
-			json_object_set_new(st, "osd_scheduler", ccb_cluster_sched(r));
-		}
-		json_object_set_new(cs, when, st);
-		/* The data pool's space around a write run (run_pools.h). */
-		ccb_run_space(run, r, start, &ccb_signal_pending);
-	}
-out:
-	if (own)
-		rados_shutdown(own);
-}
-
-/*
- * --malloc-trim. The messenger receives each reply into a buffer of its
- * own (4 MiB for a 4M read), malloc'ed on a library thread and freed on
- * ours. glibc keeps the freed chunks in its per-thread arenas, fragmented:
- * the peak RSS of a 4M x 16 read reaches 140-308 MiB for 64 MiB in flight.
- * A fixed mmap threshold at or below 4 MiB bounds it at 2.5x the CPU (each
- * buffer mapped and faulted in anew). malloc_trim(0) every 100 ms hands
- * back the freed pages of all arenas: peak RSS a quarter to a half lower,
- * for up to twice the page faults and 5-12 % more CPU on 4M reads
- * (bench/peers.sh, docs/performance.md). Off by default: the CPU is the figure a
- * benchmark client must not spend; memory-capped containers can ask.
- */
-static void trim_tick(struct ccb_run *run, uint64_t now, uint64_t *last, unsigned *n)
-{
-#ifdef __GLIBC__
-	uint64_t every = run->opts->malloc_trim_usec * 1000;
-
-	if (!every || now - *last < every)
-		return;
-	malloc_trim(0);
-	*last = now;
-	++*n;
-#else
-	(void)run;
-	(void)now;
-	(void)last;
-	(void)n;
-#endif
-}
-
 static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
 {
 	char *shared = NULL;
@@ -747,8 +373,7 @@ static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
 int ccb_run_execute(struct ccb_run *run)
 {
 	struct ccb_progress prog;
-	struct diag diag = {.run = run};
-	bool diag_started = false;
+	struct ccb_diag diag;
 	unsigned opened = 0, started = 0;
 	uint64_t last_ops = 0, last_trim = 0;
 	unsigned trims = 0;
@@ -781,16 +406,16 @@ int ccb_run_execute(struct ccb_run *run)
 	}
 
 	/* Before a group's barrier, so its members still start together. */
-	cluster_state(run, "start");
+	ccb_run_cluster_state(run, "start");
 	if (run->before_start) {
 		r = run->before_start(run, run->before_start_arg);
 		if (r < 0)
 			goto close;
 	}
-	r = steady_setup(run);
+	r = ccb_run_steady_setup(run);
 	if (r < 0)
 		goto close;
-	if (explain_on(run) && (tasks0 = calloc(CCB_MAX_TASKS, sizeof(*tasks0)))) {
+	if (ccb_run_explain_on(run) && (tasks0 = calloc(CCB_MAX_TASKS, sizeof(*tasks0)))) {
 		n_tasks0 = ccb_tasks_read(tasks0, CCB_MAX_TASKS);
 		if (!ccb_host_ticks(&host0[0], &host0[1]))
 			host0[1] = 0;
@@ -815,16 +440,7 @@ int ccb_run_execute(struct ccb_run *run)
 		started++;
 	}
 
-	if (run->ops->stalled) {
-		pthread_condattr_t ca;
-
-		pthread_mutex_init(&diag.lock, NULL);
-		pthread_condattr_init(&ca);
-		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-		pthread_cond_init(&diag.cond, &ca);
-		pthread_condattr_destroy(&ca);
-		diag_started = pthread_create(&diag.thread, NULL, diag_main, &diag) == 0;
-	}
+	ccb_diag_start(&diag, run);
 	ccb_progress_init(&prog, run->opts->quiet);
 	for (;;) {
 		struct timespec ts = {0, 50000000L};
@@ -847,27 +463,16 @@ int ccb_run_execute(struct ccb_run *run)
 		}
 		if (!active)
 			break;
-		watch_stall(run, ccb_now_nsec(), &last_ops);
-		steady_tick(run, ccb_now_nsec());
-		trim_tick(run, ccb_now_nsec(), &last_trim, &trims);
+		ccb_run_watch_stall(run, ccb_now_nsec(), &last_ops);
+		ccb_run_steady_tick(run, ccb_now_nsec());
+		ccb_run_trim_tick(run, ccb_now_nsec(), &last_trim, &trims);
 		ccb_progress_tick(&prog, run, ccb_now_nsec());
 		if (run->on_tick)
 			run->on_tick(run, run->on_tick_arg);
 		nanosleep(&ts, NULL);
 	}
 	ccb_progress_done(&prog);
-	if (diag_started) {
-		/* Bounded: a mon query in progress ends within the mon op timeout. */
-		pthread_mutex_lock(&diag.lock);
-		diag.done = true;
-		pthread_cond_signal(&diag.cond);
-		pthread_mutex_unlock(&diag.lock);
-		pthread_join(diag.thread, NULL);
-	}
-	if (run->ops->stalled) {
-		pthread_cond_destroy(&diag.cond);
-		pthread_mutex_destroy(&diag.lock);
-	}
+	ccb_diag_stop(&diag);
 	/* The run ends when its last op completed, not when the loop noticed. */
 	run->end_nsec = run->start_nsec;
 	for (unsigned i = 0; i < run->n_clients; i++)
@@ -881,7 +486,7 @@ int ccb_run_execute(struct ccb_run *run)
 		                    ccb_thread_cpu(run, tasks0, n_tasks0,
 		                                   (double)(ccb_now_nsec() - tasks_nsec) / 1e9,
 		                                   host0));
-	cluster_state(run, "end");
+	ccb_run_cluster_state(run, "end");
 	/* What --malloc-trim did, beside the figures it may have changed. */
 	if (run->opts->malloc_trim_usec && run->extra)
 		json_object_set_new(run->extra, "malloc_trims", json_integer(trims));
