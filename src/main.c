@@ -18,6 +18,9 @@
 #include <ccbench/release.h>
 #include <ccbench/sweep.h>
 #include <ccbench/report.h>
+#include <ccbench/report_cmd.h>
+#include <ccbench/explain_cmd.h>
+#include <ccbench/compare_cmd.h>
 #include <ccbench/restore.h>
 #include <ccbench/result.h>
 #include <ccbench/undo.h>

@@ -1,8 +1,10 @@
 /**
  * @file sweep.h
  * Parameter grids from a JSON config, run point by point through the one
- * point runner, aggregated across repeats; and the views of a saved sweep
- * (table, CSV, SVG) and the baseline comparison that CI gates on.
+ * point runner (aggregated in sweep_aggregate.h), and the views of a saved
+ * sweep (table, CSV, SVG). report, explain and compare, which read it
+ * back, have headers of their own (report_cmd.h, explain_cmd.h,
+ * compare_cmd.h).
  *
  * Config (documented in docs/sweeps.md):
  *   { "name": "...", "description": "...",
@@ -76,35 +78,6 @@ uint64_t ccb_sweep_repeat_until(const json_t *config);
  */
 int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *points,
                       const struct ccb_opts *o, FILE *out);
-
-/** `ccbench report RESULTS.json`: re-render a saved sweep or run result. */
-int ccb_report_command(const struct ccb_cli *cli);
-
-/**
- * `ccbench explain RESULT.json`: the explain list of a saved run, or of
- * each run of each point of a sweep, re-derived from the figures (text:
- * why lines; -f json: the lists). 0, or 2 when the file is not a result.
- */
-int ccb_explain_command(const struct ccb_cli *cli);
-
-/**
- * `ccbench compare BASELINE CURRENT`: 0 no regression, 1 a regression or
- * a failed point (a run whose status is not "ok"), 2 mismatch or bad input
- * (a --tolerance that is not a finite percentage from 0 to 1000).
- */
-int ccb_compare_command(const struct ccb_cli *cli);
-
-/** The run functions (struct ccb_command) of report, explain and compare:
- *  the functions above, their exit status as theirs (src/report/report_cmd.c). */
-int ccb_report_run(const struct ccb_cli *cli, int argc, char **argv);
-int ccb_explain_run(const struct ccb_cli *cli, int argc, char **argv); /**< see above */
-int ccb_compare_run(const struct ccb_cli *cli, int argc, char **argv); /**< see above */
-
-/**
- * Parse --tolerance: "10%" or "10", finite, 0 to 1000 (NaN and inf are
- * refused). @return 0 with the percentage in @p pct, or -EINVAL.
- */
-int ccb_compare_parse_tolerance(const char *text, double *pct);
 
 /** Text table of a sweep document, shaped like seed 002's. */
 void ccb_sweep_render_text(const json_t *doc, FILE *out);

@@ -1,8 +1,9 @@
 /*
  * Views of a saved sweep (the JSON document ccb_sweep_command writes):
  * the seed-002-shaped table, CSV, SVG (the commands that load saved
- * documents are in report_cmd.c). Everything here reads only the
- * document, so a view never disagrees with the JSON.
+ * documents are report_cmd.c, explain_cmd.c and compare_cmd.c).
+ * Everything here reads only the document, so a view never disagrees
+ * with the JSON.
  */
 #include <ccbench/escape.h>
 #include <ccbench/chart.h>

@@ -332,4 +332,3 @@ void ccb_run_trim_tick(struct ccb_run *run, uint64_t now, uint64_t *last, unsign
 	(void)n;
 #endif
 }
-

@@ -24,6 +24,8 @@
 #include <ccbench/cli.h>
 #include <ccbench/report.h>
 #include <ccbench/sweep.h>
+#include <ccbench/explain_cmd.h>
+#include <ccbench/compare_cmd.h>
 
 static char *slurp(const char *path)
 {

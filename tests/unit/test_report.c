@@ -27,6 +27,7 @@
 #include "ccbench/report.h"
 #include "ccbench/result.h"
 #include "ccbench/sweep.h"
+#include "ccbench/compare_cmd.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

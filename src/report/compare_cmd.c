@@ -1,0 +1,583 @@
+/*
+ * `ccbench compare BASELINE CURRENT`: the gate CI runs. Per point, the
+ * figure (bandwidth, p99, a search's capacity) against a tolerance, or
+ * with --same-answer whether two sweeps give the same recommendation;
+ * refuses a point marked distrust, and a change of Ceph release.
+ */
+#include <ccbench/capacity_report.h>
+#include <ccbench/capacity_sweep_report.h>
+#include <ccbench/escape.h>
+#include <ccbench/cli.h>
+#include <ccbench/explain.h>
+#include <ccbench/release.h>
+#include <ccbench/report.h>
+#include <ccbench/stats.h>
+#include <ccbench/sweep.h>
+#include <ccbench/units.h>
+#include <ccbench/compare_cmd.h>
+
+#include "saved_doc.h"
+#include "sweep_int.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Points of a result: key (command + matrix values) -> {"value": the
+ * metric} or {"failed": why}. A run whose status is not "ok" (aborted,
+ * interrupted), and a sweep point any of whose runs was not, is a failed
+ * point: its figure is not a measurement to gate on.
+ */
+static json_t *metric_points(const json_t *doc, bool p99)
+{
+	json_t *out = json_object(), *p;
+	size_t i;
+
+	if (ccb_capacity_is_doc(doc)) {
+		const char *failed;
+		double v = ccb_capacity_metric(doc, p99, &failed);
+		char key[1024];
+
+		ccb_saved_point_key(doc, NULL, key, sizeof(key));
+		json_object_set_new(out, key,
+		                    failed ? json_pack("{s:s}", "failed", failed)
+		                           : json_pack("{s:f}", "value", v));
+		return out;
+	}
+	if (!json_object_get(doc, "points")) {
+		const char *st = json_string_value(json_object_get(doc, "status"));
+		double v = p99 ? json_number_value(
+		                     json_object_get(json_object_get(doc, "latency_us"), "p99"))
+		               : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
+		char why[96], stb[64], key[1024];
+
+		ccb_saved_point_key(doc, NULL, key, sizeof(key));
+		snprintf(why, sizeof(why), "status %s",
+		         st ? ccb_text_esc(st, stb, sizeof(stb)) : "missing");
+		json_object_set_new(out, key,
+		                    st && strcmp(st, "ok") == 0
+		                        ? json_pack("{s:f}", "value", v)
+		                        : json_pack("{s:s}", "failed", why));
+		return out;
+	}
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		const json_t *a = json_object_get(p, "aggregate");
+		json_int_t runs = json_integer_value(json_object_get(a, "runs"));
+		json_int_t ok = json_integer_value(json_object_get(a, "runs_ok"));
+		char key[1024], why[96];
+
+		ccb_saved_point_key(doc, p, key, sizeof(key));
+		/* A sweep of capacity searches gates as one search does. */
+		if (ccb_sweep_is_capacity(json_object_get(doc, "config"))) {
+			const char *failed;
+			double v = ccb_capacity_sweep_metric(p, p99, &failed);
+
+			json_object_set_new(out, key,
+			                    failed ? json_pack("{s:s}", "failed", failed)
+			                           : json_pack("{s:f}", "value", v));
+			continue;
+		}
+		if (ok <= 0 || ok < runs) {
+			snprintf(why, sizeof(why), "%lld of %lld runs ok", (long long)ok,
+			         (long long)runs);
+			json_object_set_new(out, key, json_pack("{s:s}", "failed", why));
+			continue;
+		}
+		json_t *v = json_pack("{s:f}", "value",
+		                      p99 ? ccb_sweep_agg(p, "latency_p99_us", "mean")
+		                          : ccb_sweep_agg(p, "bandwidth_mib_s", "mean"));
+		/* The repeats' 95 % interval, where they give one. */
+		const json_t *ci = json_object_get(
+		    json_object_get(a, p99 ? "latency_p99_us" : "bandwidth_mib_s"), "ci95_half");
+		if (json_is_number(ci))
+			json_object_set_new(v, "ci95_half", json_real(json_number_value(ci)));
+		/* For compare --same-answer: the runs' spread and count, and
+		 * how many stopped at steady state rather than at their bound. */
+		json_object_set_new(v, "stddev",
+		                    json_real(ccb_sweep_agg(
+		                        p, p99 ? "latency_p99_us" : "bandwidth_mib_s", "stddev")));
+		json_object_set_new(v, "runs", json_integer(ok));
+		json_object_set_new(
+		    v, "steady_runs",
+		    json_integer(json_integer_value(json_object_get(a, "steady_runs"))));
+		json_object_set_new(out, key, v);
+	}
+	return out;
+}
+
+/* The point of sweep @p doc in knee series @p series at row value @p value. */
+static const json_t *series_point(const json_t *doc, const json_t *series, const json_t *value)
+{
+	/* A sweep without one: "", as its views read it (sweep_report.c). */
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		json_t *m = json_deep_copy(json_object_get(p, "matrix"));
+		bool same;
+
+		if (!m)
+			return NULL;
+		same = json_equal(json_object_get(m, row_key), value);
+		json_object_del(m, row_key);
+		same = same && json_equal(m, series);
+		json_decref(m);
+		if (same)
+			return p;
+	}
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "order=20 path=krbd" of a knee's series, escaped for the terminal. */
+static void knee_label(const json_t *series, char *buf, size_t len)
+{
+	const char *k;
+	json_t *v;
+	size_t l = 0;
+	char raw[256];
+
+	raw[0] = '\0';
+	json_object_foreach((json_t *)series, k, v)
+	{
+		char *val = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		int n =
+		    snprintf(raw + l, sizeof(raw) - l, "%s%s=%s", l ? " " : "", k, val ? val : "?");
+		free(val);
+		if (n < 0 || (size_t)n >= sizeof(raw) - l)
+			break;
+		l += (size_t)n;
+	}
+	ccb_text_esc(raw, buf, len);
+}
+
+/* Neither point's runs stopped at steady state: each ran to its bound. */
+static bool whole_runs_both(const json_t *b, const json_t *c)
+{
+	return json_integer_value(json_object_get(b, "steady_runs")) == 0 &&
+	       json_integer_value(json_object_get(c, "steady_runs")) == 0;
+}
+
+/* Welch's 95 % half-width of the difference of two points' means. */
+static double welch_half(const json_t *b, const json_t *c)
+{
+	return ccb_welch_half95(json_number_value(json_object_get(b, "stddev")),
+	                        (size_t)json_integer_value(json_object_get(b, "runs")),
+	                        json_number_value(json_object_get(c, "stddev")),
+	                        (size_t)json_integer_value(json_object_get(c, "runs")));
+}
+
+/*
+ * compare --same-answer: whether a faster way of measuring (steady-state
+ * stops, early-stopped repeats) gives the baseline's answer. Each point
+ * within the tolerance either way, or, where the current point's repeats
+ * give a 95 % interval, the baseline within it, or the current figure
+ * within the baseline's own 95 % interval, or, where no run of either
+ * stopped at steady state (passes shorter than a ramp and a window, as
+ * seed 002's fastest points: the same measurement twice), the difference
+ * within Welch's two-sample 95 % interval; and every series' knee
+ * (the recommendation) the same row value, except a fuse-loop series',
+ * for which the sweep recommends nothing. Prints a line per point and
+ * knee; @return the number of differences (failed points count).
+ */
+static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, const json_t *cp,
+                       double tol, const char *cur_name, int *matched)
+{
+	const char *key;
+	json_t *v, *bk, *ck;
+	size_t i, j;
+	int differ = 0, same_points = 0, knees = 0, same_knees = 0, spread_knees = 0,
+	    fuse_knees = 0;
+	double *ratios = calloc(json_object_size(bp) + 1, sizeof(double));
+	size_t n_ratios = 0;
+
+	printf("%-60s %12s %12s %9s  %s\n", "point", "baseline", "current", "delta", "verdict");
+	json_object_foreach((json_t *)bp, key, v)
+	{
+		const json_t *c = json_object_get(cp, key);
+		const char *bf = json_string_value(json_object_get(v, "failed"));
+		const char *cf = json_string_value(json_object_get(c, "failed"));
+		double b = json_number_value(json_object_get(v, "value")), x, delta;
+		const json_t *ci, *bci = json_object_get(v, "ci95_half");
+
+		if (!c) {
+			printf("%-60s %12.2f %12s %9s  missing in %s\n", key, b, "-", "-",
+			       cur_name);
+			continue;
+		}
+		++*matched;
+		if (bf || cf) {
+			differ++;
+			printf("%-60s %12s %12s %9s  FAILED (%s)\n", key, bf ? "-" : "",
+			       cf ? "-" : "", "-", bf ? bf : cf);
+			continue;
+		}
+		x = json_number_value(json_object_get(c, "value"));
+		ci = json_object_get(c, "ci95_half");
+		delta = b != 0 ? (x - b) / b * 100 : 0;
+		if (ratios && b > 0)
+			ratios[n_ratios++] = x / b;
+		if (fabs(delta) <= tol) {
+			same_points++;
+			printf("%-60s %12.2f %12.2f %+8.1f%%  same\n", key, b, x, delta);
+		} else if (json_is_number(ci) && fabs(x - b) <= json_number_value(ci)) {
+			same_points++;
+			printf(
+			    "%-60s %12.2f %12.2f %+8.1f%%  same (within its 95%% interval ±%.2f)\n",
+			    key, b, x, delta, json_number_value(ci));
+		} else if (json_is_number(bci) && fabs(x - b) <= json_number_value(bci)) {
+			/* The issue's own wording: the point within the full-length
+			 * figure's interval. Where the baseline's repeats spread (a
+			 * fuse-loop device whose seconds follow the host's CPU), the
+			 * full-length runs themselves do not know the figure closer
+			 * than that; where they agree, this band is narrow. */
+			same_points++;
+			printf("%-60s %12.2f %12.2f %+8.1f%%  same (within the baseline's 95%% "
+			       "interval ±%.2f)\n",
+			       key, b, x, delta, json_number_value(bci));
+		} else if (whole_runs_both(v, c) && fabs(x - b) <= welch_half(v, c)) {
+			/* No run of either stopped early: the point was measured
+			 * the same way twice, so the steady-state rule is not what
+			 * differs; only the runs' own spread can. */
+			same_points++;
+			printf("%-60s %12.2f %12.2f %+8.1f%%  same (whole runs both ways, within "
+			       "their two-sample 95%% interval ±%.2f)\n",
+			       key, b, x, delta, welch_half(v, c));
+		} else {
+			differ++;
+			printf("%-60s %12.2f %12.2f %+8.1f%%  DIFFERS%s\n", key, b, x, delta,
+			       json_is_number(ci) || json_is_number(bci)
+			           ? " (outside the 95% intervals too)"
+			           : "");
+		}
+	}
+	json_array_foreach(json_object_get(base, "knees"), i, bk)
+	{
+		const json_t *found = NULL;
+		char label[256], bvs[64], cvs[64];
+		char *bv, *cv;
+
+		knees++;
+		json_array_foreach(json_object_get(cur, "knees"), j, ck)
+		{
+			if (json_equal(json_object_get(ck, "series"),
+			               json_object_get(bk, "series")))
+				found = ck;
+		}
+		knee_label(json_object_get(bk, "series"), label, sizeof(label));
+		bv = json_dumps(json_object_get(bk, "value"), JSON_ENCODE_ANY);
+		cv = found ? json_dumps(json_object_get(found, "value"), JSON_ENCODE_ANY) : NULL;
+		/* JSON escapes C0, not DEL or C1: escaped for the terminal. */
+		ccb_text_esc(bv ? bv : "?", bvs, sizeof(bvs));
+		ccb_text_esc(cv ? cv : "none", cvs, sizeof(cvs));
+		free(bv);
+		free(cv);
+		const json_t *kp =
+		    series_point(base, json_object_get(bk, "series"), json_object_get(bk, "value"));
+		const json_t *cq = found ? series_point(base, json_object_get(bk, "series"),
+		                                        json_object_get(found, "value"))
+		                         : NULL;
+		double diff = 0, two_se = 0;
+
+		if (found &&
+		    json_equal(json_object_get(found, "value"), json_object_get(bk, "value"))) {
+			same_knees++;
+			printf("knee%s%s%s: %s in both: same recommendation\n",
+			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs);
+		} else if ((kp && ccb_sweep_point_fuse_loop(kp)) ||
+		           (cq && ccb_sweep_point_fuse_loop(cq))) {
+			/* The sweep recommends nothing for such a series (its DISTRUST
+			 * line): its curve is rbd-fuse's, flat within the noise, and
+			 * its knee is where the noise put the best. Not judged. */
+			fuse_knees++;
+			printf("knee%s%s%s: baseline %s, current %s: no recommendation either way "
+			       "(fuse-loop: the series cannot show readahead, the sweep recommends "
+			       "nothing for it)\n",
+			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
+		} else if (kp && cq && !ccb_sweep_told_apart(kp, cq, &diff, &two_se)) {
+			/* The baseline's own repeats do not tell the two row values
+			 * apart: either is its recommendation, within its spread. */
+			same_knees++;
+			spread_knees++;
+			printf(
+			    "knee%s%s%s: baseline %s, current %s, which the baseline's repeats do "
+			    "not tell apart (%.1f MiB/s, under 2 standard errors %.1f): the same "
+			    "recommendation within the spread\n",
+			    label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs, diff,
+			    two_se);
+		} else {
+			differ++;
+			printf("knee%s%s%s: baseline %s, current %s: DIFFERENT recommendation\n",
+			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
+		}
+	}
+	printf("%s answer: %d of %d points within ±%g%% or their 95%% interval",
+	       differ ? "NOT the same" : "same", same_points, *matched, tol);
+	if (knees)
+		printf(", %d of %d knees the same%s", same_knees, knees,
+		       spread_knees ? " (some within the baseline's spread)" : "");
+	if (fuse_knees)
+		printf(", %d fuse-loop knee%s not judged (no recommendation)", fuse_knees,
+		       fuse_knees == 1 ? "" : "s");
+	printf("\n");
+	/* Every point moved alike: the machine between the two, more likely
+	 * than the way of measuring (which moves some points, not all). */
+	if (n_ratios > 2) {
+		qsort(ratios, n_ratios, sizeof(double), cmp_double);
+		printf("median current/baseline over the points: %.3f (%s)\n", ratios[n_ratios / 2],
+		       fabs(ratios[n_ratios / 2] - 1) * 100 > tol / 2
+		           ? "the whole grid moved: compare on a quieter machine, or closer in time"
+		           : "no shift of the whole grid");
+	}
+	free(ratios);
+	return differ;
+}
+
+struct distrust_arg {
+	const char *file;
+};
+
+/* What the run said, and what its figures say now (a result saved
+ * before a kind existed, or with --explain=off): either distrusts. */
+static int refuse_distrust(const char *key, const json_t *run, void *arg)
+{
+	const struct distrust_arg *a = arg;
+	json_t *ex = ccb_saved_run_explain(run);
+	const char *text = NULL;
+	char tb[1024];
+	int r = 0;
+
+	if (!ccb_explain_has(ex, "distrust", &text)) {
+		json_decref(ex);
+		ex = ccb_explain(run, NULL);
+	}
+	if (ccb_explain_has(ex, "distrust", &text)) {
+		fprintf(stderr,
+		        "ccbench: compare: %s: point %s: distrust: %s; not a figure to gate on "
+		        "(--allow-distrust gates on it anyway)\n",
+		        a->file, key, ccb_text_esc(text ? text : "?", tb, sizeof(tb)));
+		r = 1;
+	}
+	json_decref(ex);
+	return r;
+}
+
+/*
+ * Another Ceph release of the cluster or of the client libraries measures
+ * another system: a regression (or an improvement) between them is the
+ * release's, not the cluster's. Refused unless --allow-release-change.
+ * Said, not refused: other versions of the same releases (16.2.14 and
+ * 16.2.15), and a side that one document does not name -- a result saved
+ * before ccbench recorded releases, or whose mon did not answer
+ * "versions": an unknown release is not a different one, and the next
+ * baseline names it. Returns 1 to refuse.
+ */
+static int refuse_release_change(const json_t *base, const json_t *cur, const char *base_file,
+                                 const char *cur_file, bool allow)
+{
+	json_t *br = ccb_release_of_doc(base), *cr = ccb_release_of_doc(cur);
+	char raw[512] = "", why[512];
+	int refuse = 0;
+	enum ccb_release_diff cmp = ccb_release_compare(br, cr, raw, sizeof(raw));
+
+	/* The documents' release strings: escaped for the terminal. */
+	ccb_text_esc(raw, why, sizeof(why));
+	switch (cmp) {
+	case CCB_RELEASE_CHANGED:
+		if (!allow) {
+			fprintf(stderr,
+			        "ccbench: compare: %s and %s were measured with different Ceph "
+			        "releases: %s; not a gate across releases "
+			        "(--allow-release-change gates on it anyway)\n",
+			        base_file, cur_file, why);
+			refuse = 1;
+		} else {
+			fprintf(stderr,
+			        "ccbench: compare: note: different Ceph releases: %s "
+			        "(gated anyway: --allow-release-change)\n",
+			        why);
+		}
+		break;
+	case CCB_RELEASE_VERSIONS:
+		fprintf(stderr, "ccbench: compare: note: the same releases, other versions: %s\n",
+		        why);
+		break;
+	case CCB_RELEASE_UNKNOWN:
+		fprintf(stderr,
+		        "ccbench: compare: note: %s: the releases cannot be compared (a result "
+		        "saved before ccbench recorded them names none)\n",
+		        why[0] ? why : "neither file names its Ceph releases");
+		break;
+	case CCB_RELEASE_SAME:
+		if (why[0])
+			fprintf(stderr, "ccbench: compare: note: %s: not checked\n", why);
+		break;
+	}
+	json_decref(br);
+	json_decref(cr);
+	return refuse;
+}
+
+int ccb_compare_parse_tolerance(const char *text, double *pct)
+{
+	char *end;
+	double tol;
+
+	if (!text)
+		return -EINVAL;
+	errno = 0;
+	tol = strtod(text, &end);
+	/* strtod takes "nan" and "inf": a NaN passes every range check and
+	 * then compares false, so a 99 % drop would read "ok". */
+	if (end == text || (*end && strcmp(end, "%") != 0) || errno == ERANGE || !isfinite(tol) ||
+	    tol < 0 || tol > 1000)
+		return -EINVAL;
+	*pct = tol;
+	return 0;
+}
+
+int ccb_compare_command(const struct ccb_cli *cli)
+{
+	const struct ccb_opts *o = &cli->opts;
+	char err[512];
+	json_t *base, *cur = NULL, *bp = NULL, *cp = NULL, *v;
+	bool p99 = o->metric && strcmp(o->metric, "p99") == 0;
+	double tol;
+	const char *key;
+	int regressed = 0, failed = 0, matched = 0, status;
+
+	if (ccb_compare_parse_tolerance(o->tolerance, &tol) < 0) {
+		fprintf(stderr,
+		        "ccbench: --tolerance '%s': expected a finite percentage from 0 to 1000, "
+		        "such as 10%%\n",
+		        o->tolerance ? o->tolerance : "");
+		return 2;
+	}
+	base = ccb_saved_load_result(cli->args[0], err, sizeof(err));
+	if (!base) {
+		fprintf(stderr, "ccbench: compare: %s\n", err);
+		return 2;
+	}
+	cur = ccb_saved_load_result(cli->args[1], err, sizeof(err));
+	if (!cur) {
+		fprintf(stderr, "ccbench: compare: %s\n", err);
+		json_decref(base);
+		return 2;
+	}
+	/* A point its own result distrusts (a cached read, a saturated
+	 * client) is not a measurement of the cluster: no gate on it. */
+	if (!o->allow_distrust) {
+		struct distrust_arg da = {cli->args[0]};
+		int refused = ccb_saved_each_run(base, refuse_distrust, &da);
+
+		da.file = cli->args[1];
+		if (!refused)
+			refused = ccb_saved_each_run(cur, refuse_distrust, &da);
+		if (refused) {
+			json_decref(base);
+			json_decref(cur);
+			return 2;
+		}
+	}
+	if (refuse_release_change(base, cur, cli->args[0], cli->args[1], o->allow_release_change)) {
+		json_decref(base);
+		json_decref(cur);
+		return 2;
+	}
+	bp = metric_points(base, p99);
+	cp = metric_points(cur, p99);
+	if (o->same_answer) {
+		int differ = same_answer(base, cur, bp, cp, tol, cli->args[1], &matched);
+
+		if (!matched || matched != (int)json_object_size(bp)) {
+			fprintf(
+			    stderr,
+			    "ccbench: compare: %s and %s do not hold the same points (%d of %zu "
+			    "matched)\n",
+			    cli->args[0], cli->args[1], matched, json_object_size(bp));
+			status = 2;
+		} else {
+			status = differ ? 1 : 0;
+		}
+		goto out;
+	}
+	printf("%-60s %12s %12s %9s  %s\n", "point", "baseline", "current", "delta", "verdict");
+	json_object_foreach(bp, key, v)
+	{
+		json_t *c = json_object_get(cp, key);
+		const char *bf = json_string_value(json_object_get(v, "failed"));
+		const char *cf = json_string_value(json_object_get(c, "failed"));
+		double b = json_number_value(json_object_get(v, "value")), x, delta;
+		char bs[32], xs[32];
+		const char *verdict;
+
+		snprintf(bs, sizeof(bs), bf ? "-" : "%.2f", b);
+		if (!c) {
+			printf("%-60s %12s %12s %9s  missing in %s\n", key, bs, "-", "-",
+			       cli->args[1]);
+			continue;
+		}
+		matched++;
+		x = json_number_value(json_object_get(c, "value"));
+		snprintf(xs, sizeof(xs), cf ? "-" : "%.2f", x);
+		if (bf || cf) {
+			/* No figure to compare: the gate cannot pass on it. */
+			failed++;
+			printf("%-60s %12s %12s %9s  FAILED (%s%s%s%s%s)\n", key, bs, xs, "-",
+			       bf ? "baseline: " : "", bf ? bf : "", bf && cf ? ", " : "",
+			       cf ? "current: " : "", cf ? cf : "");
+			continue;
+		}
+		delta = b != 0 ? (x - b) / b * 100 : 0;
+		/* Bandwidth regresses downwards, latency upwards. */
+		bool worse = p99 ? delta > tol : delta < -tol;
+		bool better = p99 ? delta < -tol : delta > tol;
+		verdict = worse ? "REGRESSED" : better ? "improved" : "ok";
+		regressed += worse;
+		printf("%-60s %12.2f %12.2f %+8.1f%%  %s\n", key, b, x, delta, verdict);
+	}
+	if (!matched || matched != (int)json_object_size(bp)) {
+		fprintf(stderr,
+		        "ccbench: compare: %s and %s do not hold the same points (%d of %zu "
+		        "matched)\n",
+		        cli->args[0], cli->args[1], matched, json_object_size(bp));
+		status = 2;
+	} else {
+		printf("%d of %d points regressed beyond %s (%s)", regressed, matched, o->tolerance,
+		       ccb_capacity_is_doc(base) ||
+		               ccb_sweep_is_capacity(json_object_get(base, "config"))
+		           ? (p99 ? "response p99 at 70 % of capacity" : "capacity")
+		       : p99 ? "p99 latency"
+		             : "bandwidth");
+		if (failed)
+			printf(", %d failed (a run not ok)", failed);
+		printf("\n");
+		status = regressed || failed ? 1 : 0;
+	}
+out:
+	json_decref(bp);
+	json_decref(cp);
+	json_decref(base);
+	json_decref(cur);
+	return status;
+}
+
+int ccb_compare_run(const struct ccb_cli *cli, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return ccb_compare_command(cli);
+}
