@@ -59,12 +59,16 @@ jcheck twice.json 'd["open_loop"]["verdict"] == "not held"' \
 echo "note: 0.5 x: response p99 $(jget half.json 'round(d["open_loop"]["response_time_us"]["p99"])') us, service p99 $(jget half.json 'round(d["open_loop"]["service_time_us"]["p99"])') us; 2 x: $(jget twice.json 'round(d["open_loop"]["response_time_us"]["p99"])') us against $(jget twice.json 'round(d["open_loop"]["service_time_us"]["p99"])') us"
 
 t0=$SECONDS
-"$CCBENCH" capacity rados write -p "$POOL" -b 4K --max-in-flight $M --osd-latency $D \
-	--slo 'p99<=500ms' --step-time 2s --precision 10% --json cap.json --csv cap.csv \
-	--svg cap.svg >cap.txt 2>cap.err || fail "capacity: exit $?: $(tail -5 cap.err)"
+search() {
+	"$CCBENCH" capacity rados write -p "$POOL" -b 4K --max-in-flight $M --osd-latency $D \
+		--slo 'p99<=500ms' --step-time 2s --precision 10% --json cap.json --csv cap.csv \
+		--svg cap.svg >cap.txt 2>cap.err || fail "capacity: exit $?: $(tail -5 cap.err)"
+}
 show() { jget cap.json '"capacity %s; " % d["capacity_ops_s"] + "; ".join("%s %s: %s" % (s["phase"], s["target_ops_s"], s["verdict"]) for s in d["steps"])'; }
-[ "$(jget cap.json "0.7 * $LIMIT <= (d['capacity_ops_s'] or 0) <= 1.1 * $LIMIT")" = True ] ||
-	fail "capacity not within 0.7 to 1.1 of $LIMIT: $(show)"
+in_range() { [ "$(jget cap.json "0.7 * $LIMIT <= (d['capacity_ops_s'] or 0) <= 1.1 * $LIMIT")" = True ]; }
+search
+once_more_if_distrusted cap.json in_range search
+in_range || fail "capacity not within 0.7 to 1.1 of $LIMIT: $(show); distrust: $(distrusts cap.json)"
 jcheck cap.json 'd["kind"] == "capacity" and d["status"] == "ok"' \
 	'd["slo"]["terms"][0]["key"] == "p99" and d["slo"]["terms"][0]["limit_us"] == 500000' \
 	'd["probe"]["ops_s"] > 0 and d["search"]["ended"] == "precision reached"' \

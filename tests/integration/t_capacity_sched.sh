@@ -39,10 +39,14 @@ else
 	args=(--max-in-flight 8 --osd-latency 100ms)
 	want="simulated latency set the capacity"
 fi
-"$CCBENCH" capacity rados write -p capsched -b 4K "${args[@]}" --slo 'p99<=500ms' \
-	--step-time 2s --precision 10% -q -f json >cap.json || fail "capacity: exit $?"
-[ "$(jget cap.json "0.7 * $LIMIT <= (d['capacity_ops_s'] or 0) <= 1.1 * $LIMIT")" = True ] ||
-	fail "capacity not within 0.7 to 1.1 of $LIMIT: $(jget cap.json '"capacity %s; " % d["capacity_ops_s"] + "; ".join("%s %s: %s" % (s["phase"], s["target_ops_s"], s["verdict"]) for s in d["steps"])')"
+search() {
+	"$CCBENCH" capacity rados write -p capsched -b 4K "${args[@]}" --slo 'p99<=500ms' \
+		--step-time 2s --precision 10% -q -f json >cap.json || fail "capacity: exit $?"
+}
+in_range() { [ "$(jget cap.json "0.7 * $LIMIT <= (d['capacity_ops_s'] or 0) <= 1.1 * $LIMIT")" = True ]; }
+search
+once_more_if_distrusted cap.json in_range search
+in_range || fail "capacity not within 0.7 to 1.1 of $LIMIT: $(jget cap.json '"capacity %s; " % d["capacity_ops_s"] + "; ".join("%s %s: %s" % (s["phase"], s["target_ops_s"], s["verdict"]) for s in d["steps"])'); distrust: $(distrusts cap.json)"
 jcheck cap.json 'd["status"] == "ok"'
 [ "$(jget cap.json "any(e['kind'] == 'capacity-limit' and '$want' in e['text'] for e in d['explain'])")" = True ] ||
 	fail "explain does not say '$want': $(jget cap.json '" | ".join("%s: %s" % (e["kind"], e["text"]) for e in d["explain"])')"
