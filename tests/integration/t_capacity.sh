@@ -108,19 +108,22 @@ grep -q "distrust: planted by t_capacity" dist.err || fail "compare of a distrus
 expect_gate 0 cap.json dist-cap.json >cmp.txt
 
 # Both loops on one chart: the shipped closed-loop curve, shrunk (1 client,
-# 1 and 8 in flight, 1 s each, the same delay on the OSDs), drawn with the
+# 1 and 8 in flight, 2 s each, the same delay on the OSDs), drawn with the
 # saved search (report --closed-loop). With 50 ms per op, 8 in flight
-# carry about 8 times what 1 does.
+# carry about 8 times what 1 does: 4 to 12 times. 1 in flight does about
+# 40 ops in 2 s, a count that varies by about 9 % (in 1 s, 20 ops and
+# 13 %: the ratio passed the old bound of 10 once, 2026-12-04).
 "$CCBENCH" sweep closed-loop-curve -p "$POOL" --osd-latency $D --param clients=1 \
-	--param 'queue-depth=[1,8]' --param duration=1s -q --json closed.json >/dev/null 2>closed.err ||
+	--param 'queue-depth=[1,8]' --param duration=2s -q --json closed.json >/dev/null 2>closed.err ||
 	fail "closed-loop sweep: exit $?: $(tail -3 closed.err)"
 "$CCBENCH" report cap.json --closed-loop closed.json --svg both.svg -f json >both.json ||
 	fail "report --closed-loop: exit $?"
 grep -q "closed-loop sweep p99 (clients x depth)" both.svg || fail "both.svg: no closed-loop sweep series"
 grep -q "SLO p99 &lt;= 500 ms" both.svg || fail "both.svg: no SLO line"
 jcheck both.json 'd["kind"] == "capacity" and d["closed_loop_sweep"]["config"] == "closed-loop-curve"' \
-	'[p["in_flight"] for p in d["closed_loop_sweep"]["points"]] == [1, 8]' \
-	'4 < d["closed_loop_sweep"]["points"][1]["ops_s"] / d["closed_loop_sweep"]["points"][0]["ops_s"] < 10'
+	'[p["in_flight"] for p in d["closed_loop_sweep"]["points"]] == [1, 8]'
+[ "$(jget both.json '4 < d["closed_loop_sweep"]["points"][1]["ops_s"] / d["closed_loop_sweep"]["points"][0]["ops_s"] < 12')" = True ] ||
+	fail "closed loop: 8 in flight against 1 not 4 to 12 times: $(jget both.json 'd["closed_loop_sweep"]["points"]'); $(jget closed.json '[(p["matrix"], [(r["status"], r.get("ops"), r.get("duration_s"), r.get("iops")) for r in p["runs"]]) for p in d["points"]]')"
 "$CCBENCH" report cap.json --closed-loop closed.json | grep -q "^  8 in flight " || fail "text: no closed-loop sweep rows"
 expect_rc 2 "$CCBENCH" report closed.json --closed-loop closed.json 2>bad.err
 grep -q "goes with a saved capacity search" bad.err || fail "--closed-loop on a sweep: $(cat bad.err)"
