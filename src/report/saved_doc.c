@@ -128,7 +128,8 @@ json_t *ccb_saved_run_explain(const json_t *run)
 
 /* The runs of @p doc, each with the key its point has in metric_points():
  * calls @p fn(key, run, arg) until it returns nonzero, and returns that. */
-int ccb_saved_each_run(const json_t *doc, int (*fn)(const char *, const json_t *, void *), void *arg)
+int ccb_saved_each_run(const json_t *doc, int (*fn)(const char *, const json_t *, void *),
+                       void *arg)
 {
 	const json_t *p, *run;
 	size_t i, j;
