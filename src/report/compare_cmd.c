@@ -110,31 +110,6 @@ static json_t *metric_points(const json_t *doc, bool p99)
 	return out;
 }
 
-/* The point of sweep @p doc in knee series @p series at row value @p value. */
-static const json_t *series_point(const json_t *doc, const json_t *series, const json_t *value)
-{
-	/* A sweep without one: "", as its views read it (sweep_report.c). */
-	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
-	const json_t *p;
-	size_t i;
-
-	json_array_foreach(json_object_get(doc, "points"), i, p)
-	{
-		json_t *m = json_deep_copy(json_object_get(p, "matrix"));
-		bool same;
-
-		if (!m)
-			return NULL;
-		same = json_equal(json_object_get(m, row_key), value);
-		json_object_del(m, row_key);
-		same = same && json_equal(m, series);
-		json_decref(m);
-		if (same)
-			return p;
-	}
-	return NULL;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -285,11 +260,12 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 		ccb_text_esc(cv ? cv : "none", cvs, sizeof(cvs));
 		free(bv);
 		free(cv);
-		const json_t *kp =
-		    series_point(base, json_object_get(bk, "series"), json_object_get(bk, "value"));
-		const json_t *cq = found ? series_point(base, json_object_get(bk, "series"),
-		                                        json_object_get(found, "value"))
-		                         : NULL;
+		const json_t *kp = ccb_sweep_series_point(base, json_object_get(bk, "series"),
+		                                          json_object_get(bk, "value"));
+		const json_t *cq = found
+		                       ? ccb_sweep_series_point(base, json_object_get(bk, "series"),
+		                                                json_object_get(found, "value"))
+		                       : NULL;
 		double diff = 0, two_se = 0;
 
 		if (found &&

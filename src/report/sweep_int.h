@@ -1,6 +1,8 @@
 /*
  * Shared by the sweep views of src/report/ (sweep_report.c, sweep_svg.c,
- * sweep_doc_check.c), not by the rest of ccbench.
+ * sweep_doc_check.c, the capacity sweep's) and by the commands that read
+ * a saved sweep back, not by the rest of ccbench. The labels are
+ * sweep_labels.c's, the knee's confidence sweep_knee_report.c's.
  */
 #ifndef CCBENCH_SWEEP_INT_H
 #define CCBENCH_SWEEP_INT_H
@@ -15,7 +17,7 @@
  * make each point a row and a column of its own). */
 #define CCB_SWEEP_MAX_CELLS 1000000
 
-/* The string of @p v, else @p dflt. */
+/* The string of @p v, else @p dflt (sweep_labels.c, as the labels below). */
 const char *ccb_sweep_str_or(const json_t *v, const char *dflt);
 
 /* A config with "chart": "latency": the closed loop's curve, throughput
@@ -43,8 +45,15 @@ void ccb_sweep_series_label(const json_t *matrix, const char *row_key, char *buf
 /* Distinct row values (@p rows) or series labels, in order of first appearance. */
 json_t *ccb_sweep_distinct(const json_t *points, const char *row_key, bool rows);
 
-/* Whether knee @p k is a categorical series' best. */
+/* Whether knee @p k is a categorical series' best (sweep_knee_report.c). */
 bool ccb_sweep_is_best(const json_t *k);
+
+/* The point of sweep @p doc in knee series @p series (its matrix but the
+ * row key) at row value @p value, NULL if none (sweep_knee_report.c). */
+const json_t *ccb_sweep_series_point(const json_t *doc, const json_t *series, const json_t *value);
+
+/* The knee's confidence lines of a sweep's text view (sweep_knee_report.c). */
+void ccb_sweep_knee_confidence(const json_t *doc, FILE *out);
 
 /* The commands of a config ("rbd read, krbd read"). */
 const char *ccb_sweep_commands_of(const json_t *cfg, char *buf, size_t len);
