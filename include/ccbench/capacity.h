@@ -66,6 +66,23 @@ double ccb_cap_search_next(const struct ccb_cap_search *s);
 /** Record that a step at @p rate_ops_s passed (carried, SLO met) or not. */
 void ccb_cap_search_record(struct ccb_cap_search *s, double rate_ops_s, bool pass);
 
+/**
+ * Whether a step at @p rate_ops_s carried its rate: none dropped, and the
+ * arrivals not completed when it ended (@p open: waiting, or in flight)
+ * at most 1 % of @p arrivals or what a carried rate leaves open, whichever
+ * is more. That is Little's law's E = rate x mean service time (@p
+ * svc_mean_s, from submission), plus its spread (sqrt(E), twice that for
+ * @p poisson arrivals) and one for the snapshot, never more than twice
+ * the @p slots (--max-in-flight x clients). A rate over the capacity C
+ * leaves (rate - C) x T more open at the end of a step of T seconds, of
+ * which the mean service time holds half at most. The rule until
+ * 2026-12-04 (at most the slots' worth waiting, whatever was in flight)
+ * let a rate up to C + slots / T pass: 108.9 ops/s over a mClock limit of
+ * 100 with 16 slots and 2 s steps, 132 with 64.
+ */
+bool ccb_cap_carried(double rate_ops_s, double arrivals, double open, double dropped, double slots,
+                     double svc_mean_s, bool poisson);
+
 /** "up", "down", "bisect", "done". */
 const char *ccb_cap_phase_name(enum ccb_cap_phase p);
 

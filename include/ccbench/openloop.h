@@ -60,6 +60,8 @@ struct ccb_openloop {
 	uint64_t late;            /**< submitted more than one period after the intended time */
 	uint64_t dropped;         /**< past the backlog bound: never submitted */
 	uint64_t left;            /**< still waiting when the run ended: never submitted */
+	uint64_t due_nsec;        /**< the run's end by its duration (0: none given) */
+	uint64_t done_after_due;  /**< ops that completed after due_nsec: in flight at the end */
 	uint64_t end_nsec;        /**< the end of the arrivals that count (ccb_openloop_finish) */
 	struct ccb_hist response; /**< end minus intended start, successful ops */
 	struct ccb_hist lag;      /**< submission minus intended start, where a slot was free */

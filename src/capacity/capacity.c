@@ -3,16 +3,17 @@
  * the search (capacity_search.c) and the headroom steps, each one open-loop
  * point (point.c), and the document the views read (capacity_report.c).
  *
- * A step passes when it carried its rate (none dropped, and the arrivals
- * not completed when it ended are at most 1 % of them or its slots' worth,
- * whichever is more) and its response time met every term of the SLO.
- * The slots' worth: a step ends with up to that many arrivals in flight or
- * waiting for a slot whatever its rate, which on a short step at a low
- * rate is more than 1 % (4 slots of a 2 s step at 37 ops/s: 5 %); a rate
- * beyond what the step carries leaves a backlog that grows with the step,
- * which this never covers. It does not ask for open_loop's "held": that also wants <= 1 % of
- * arrivals late by a gap, which any queueing near capacity breaks, and how
- * much waiting is acceptable is exactly what the SLO says.
+ * A step passes when it carried its rate (ccb_cap_carried: none dropped,
+ * and the arrivals not completed when it ended at most 1 % of them or what
+ * a carried rate leaves in service by Little's law)
+ * and its response time met every term of the SLO. A carried rate ends
+ * with about rate x service time in flight whatever the step's length,
+ * which on a short step at a low rate is more than 1 % (4 slots of a 2 s
+ * step at 37 ops/s: 5 %); a rate beyond what the step carries leaves a
+ * backlog that grows with the step. It does not ask for open_loop's
+ * "held": that also wants <= 1 % of arrivals late by a gap, which any
+ * queueing near capacity breaks, and how much waiting is acceptable is
+ * exactly what the SLO says.
  */
 #include <ccbench/capacity.h>
 #include <ccbench/capacity_report.h>
@@ -32,9 +33,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The share of arrivals that must complete for a rate to be carried (or
- * all but the step's slots' worth, whichever asks less). */
-#define CARRIED_SHARE 0.99
 /* The closed-loop probe: a quarter of a step, 1 to 5 s. */
 #define PROBE_MIN_USEC 1000000ull
 #define PROBE_MAX_USEC 5000000ull
@@ -124,10 +122,16 @@ static json_t *step_json(struct search *s, unsigned index, const char *phase, do
 	const json_t *resp = json_object_get(ol, "response_time_us");
 	double arrivals = ccb_report_num(ol, "arrivals_total");
 	double done = ccb_report_num(resp, "n");
+	/* Not completed by the step's end: still waiting, or in flight then
+	 * (the run drains those, and counts them in done). */
+	double open = arrivals - done + ccb_report_num(ol, "in_flight_at_end");
 	double slots =
 	    ccb_report_num(ol, "max_in_flight") * (double)(s->base.clients ? s->base.clients : 1);
-	bool carried = ol && arrivals - done <= fmax((1 - CARRIED_SHARE) * arrivals, slots) &&
-	               ccb_report_num(ol, "dropped") == 0;
+	bool carried =
+	    ol &&
+	    ccb_cap_carried(rate, arrivals, open, ccb_report_num(ol, "dropped"), slots,
+	                    ccb_report_num(json_object_get(ol, "service_time_us"), "mean") / 1e6,
+	                    s->base.arrivals && strcmp(s->base.arrivals, "poisson") == 0);
 	char why[128] = "";
 	bool met = ol && ccb_slo_met(&s->slo, resp, NULL, why, sizeof(why));
 	/* A run that failed (an op timed out, an error) is no figure, whatever
@@ -138,17 +142,19 @@ static json_t *step_json(struct search *s, unsigned index, const char *phase, do
 	                      : !met               ? "over SLO"
 	                                           : "meets SLO";
 	json_t *j = json_pack(
-	    "{s:I, s:s, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:b, s:s, s:b, s:s, s:o, s:o, s:o, "
-	    "s:f, s:s, s:f}",
+	    "{s:I, s:s, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:b, s:s, s:b, s:s, s:o, s:o, "
+	    "s:o, s:f, s:s, s:f}",
 	    "step", (json_int_t)index, "phase", phase, "target_ops_s", rate, "achieved_ops_s",
 	    ccb_report_num(ol, "achieved_ops_s"), "offered_ops_s",
 	    ccb_report_num(ol, "offered_ops_s"), "arrivals_total", arrivals, "completed", done,
 	    "late", (json_int_t)ccb_report_num(ol, "late"), "dropped",
 	    (json_int_t)ccb_report_num(ol, "dropped"), "left_at_end",
-	    (json_int_t)ccb_report_num(ol, "left_at_end"), "carried", carried, "open_loop_verdict",
-	    ccb_report_str(ol, "verdict"), "slo_met", met, "verdict", verdict, "response_time_us",
-	    pcts(resp), "service_time_us", pcts(json_object_get(ol, "service_time_us")),
-	    "issuer_lag_us", pcts(json_object_get(ol, "issuer_lag_us")), "seconds", secs, "status",
+	    (json_int_t)ccb_report_num(ol, "left_at_end"), "in_flight_at_end",
+	    (json_int_t)ccb_report_num(ol, "in_flight_at_end"), "carried", carried,
+	    "open_loop_verdict", ccb_report_str(ol, "verdict"), "slo_met", met, "verdict", verdict,
+	    "response_time_us", pcts(resp), "service_time_us",
+	    pcts(json_object_get(ol, "service_time_us")), "issuer_lag_us",
+	    pcts(json_object_get(ol, "issuer_lag_us")), "seconds", secs, "status",
 	    res ? ccb_report_str(res, "status") : "failed", "bandwidth_mib_s",
 	    ccb_report_num(res, "bandwidth_mib_s"));
 

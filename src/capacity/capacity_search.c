@@ -71,6 +71,15 @@ void ccb_cap_search_record(struct ccb_cap_search *s, double rate_ops_s, bool pas
 		s->hi = rate_ops_s;
 }
 
+bool ccb_cap_carried(double rate_ops_s, double arrivals, double open, double dropped, double slots,
+                     double svc_mean_s, bool poisson)
+{
+	double e = rate_ops_s > 0 && svc_mean_s > 0 ? rate_ops_s * svc_mean_s : 0;
+	double expect = fmin(2 * slots, ceil(e + (poisson ? 2 : 1) * sqrt(e) + 1));
+
+	return dropped == 0 && open <= fmax(0.01 * arrivals, expect);
+}
+
 const char *ccb_cap_phase_name(enum ccb_cap_phase p)
 {
 	switch (p) {

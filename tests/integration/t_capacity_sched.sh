@@ -51,3 +51,7 @@ jcheck cap.json 'd["status"] == "ok"'
 [ "$(jget cap.json "any(e['kind'] == 'capacity-limit' and '$want' in e['text'] for e in d['explain'])")" = True ] ||
 	fail "explain does not say '$want': $(jget cap.json '" | ".join("%s: %s" % (e["kind"], e["text"]) for e in d["explain"])')"
 echo "note: release $major: capacity $(jget cap.json 'round(d["capacity_ops_s"], 1)') ops/s of a limit of $LIMIT; $(jget cap.json '[e["text"] for e in d["explain"] if e["kind"] == "capacity-limit"][-1]')"
+# The steps as the search saw them: a rate over the limit leaves more
+# not completed at the step's end (waiting or in flight) than Little's law
+# gives a carried rate (ccb_cap_carried).
+echo "note: steps: $(jget cap.json '"; ".join("%s %.1f %s (%d of %d open at the end, service mean %.1f ms)" % (s["phase"], s["target_ops_s"], s["verdict"], s["arrivals_total"] - s["completed"] + s.get("in_flight_at_end", 0), s["arrivals_total"], s["service_time_us"].get("mean", 0) / 1e3) for s in d["steps"])')"

@@ -96,6 +96,63 @@ static void test_search_precision_and_bounds(void **state)
 	assert_true(s.lo <= CCB_CAP_MAX_OPS_S && s.lo * CCB_CAP_STEP_UP > CCB_CAP_MAX_OPS_S);
 }
 
+/* One step of T seconds at a uniform rate against S slots, FIFO: with
+ * limit_ops_s, a server that starts one op per 1 / limit (a mClock limit,
+ * 2 ms each); else every op takes delay_s (--osd-latency, M / D).
+ * Whether ccb_cap_carried says the step carried its rate. */
+static bool step_carried(double rate, double t, unsigned slots, double limit_ops_s, double delay_s)
+{
+	unsigned n = (unsigned)ceil(rate * t - 1e-9), left = 0, done = 0;
+	double *c = calloc(n, sizeof(*c)), svc = 0;
+
+	assert_non_null(c);
+	for (unsigned i = 0; i < n; i++) {
+		double sub = i < slots ? i / rate : fmax(i / rate, c[i - slots]);
+
+		c[i] = limit_ops_s > 0 ? fmax(sub + 0.002, (i ? c[i - 1] : 0) + 1 / limit_ops_s)
+		                       : sub + delay_s;
+		if (c[i] > t) {
+			left++;
+		} else {
+			done++;
+			svc += c[i] - sub;
+		}
+	}
+	free(c);
+	return ccb_cap_carried(rate, n, left, 0, slots, done ? svc / done : 0, false);
+}
+
+/*
+ * Carried: a rate within the capacity is, whatever the slots; one 6 %
+ * over it is not. The rule until 2026-12-04 (the slots' worth waiting,
+ * whatever was in flight) passed 2 s steps up to C + slots / 2: 108 of a
+ * limit of 100 with 16 slots (the release stages found 108.9 over
+ * mClock's), 130 with 64.
+ */
+static void test_carried(void **state)
+{
+	(void)state;
+	for (unsigned slots = 4; slots <= 64; slots *= 4) {
+		assert_true(step_carried(95, 2, slots, 100, 0));
+		assert_true(step_carried(100, 2, slots, 100, 0));
+		assert_false(step_carried(106, 2, slots, 100, 0));
+		assert_false(step_carried(130, 2, slots, 100, 0));
+	}
+	/* M / D: 4 slots of 50 ms carry 80 ops/s (t_capacity); 8 of 100 ms too. */
+	assert_true(step_carried(37, 2, 4, 0, 0.05));
+	assert_true(step_carried(78, 2, 4, 0, 0.05));
+	assert_true(step_carried(80, 2, 8, 0, 0.1));
+	assert_false(step_carried(84, 2, 4, 0, 0.05));
+	assert_false(step_carried(84, 2, 8, 0, 0.1));
+	/* The 1 % floor at a high rate; a drop is never carried. */
+	assert_true(ccb_cap_carried(5000, 10000, 90, 0, 16, 0.001, false));
+	assert_false(ccb_cap_carried(5000, 10000, 120, 0, 16, 0.001, false));
+	assert_false(ccb_cap_carried(50, 100, 0, 1, 16, 0.001, false));
+	/* Poisson arrivals: twice the spread (E = 4: 4 + 4 + 1 = 9 open pass). */
+	assert_true(ccb_cap_carried(200, 400, 9, 0, 16, 0.02, true));
+	assert_false(ccb_cap_carried(200, 400, 9, 0, 16, 0.02, false));
+}
+
 static void test_search_phases_and_noise(void **state)
 {
 	struct ccb_cap_search s;
@@ -464,6 +521,7 @@ int main(void)
 	    cmocka_unit_test(test_search_finds_the_slo_rate),
 	    cmocka_unit_test(test_search_precision_and_bounds),
 	    cmocka_unit_test(test_search_phases_and_noise),
+	    cmocka_unit_test(test_carried),
 	    cmocka_unit_test(test_slo_parse),
 	    cmocka_unit_test(test_views_and_explain),
 	    cmocka_unit_test(test_capacity_sweep_views),

@@ -184,6 +184,12 @@ static void test_lag_only_with_a_free_slot(void **state)
 	assert_int_equal(ol->lag.count, 2);
 	assert_int_equal(ol->response.count, 1);
 	assert_true(ol->response.max_nsec == 2500000);
+	/* With a due end at 3 ms, an op that completes after it was in flight. */
+	ol->due_nsec = 3 * MSEC;
+	ccb_openloop_done(ol, MSEC, 3 * MSEC, false);
+	assert_int_equal(ol->done_after_due, 0);
+	ccb_openloop_done(ol, 3 * MSEC, 3 * MSEC + 1, false);
+	assert_int_equal(ol->done_after_due, 1);
 	free(ol);
 }
 
@@ -396,6 +402,9 @@ static void test_engine_half_capacity_held(void **state)
 	assert_true(json_number_value(json_object_get(ol, "dropped")) == 0);
 	assert_true(num(ol, "response_time_us", "p99") <= 1.25 * num(ol, "service_time_us", "p99"));
 	assert_true(num(ol, "service_time_us", "p50") >= 200000);
+	/* One every 100 ms for 200 ms each: two in flight when it ends. */
+	assert_true(json_number_value(json_object_get(ol, "in_flight_at_end")) >= 1);
+	assert_true(json_number_value(json_object_get(ol, "in_flight_at_end")) <= 3);
 }
 
 /* At 40/s, twice the capacity: not held, arrivals dropped past the bound
@@ -413,6 +422,8 @@ static void test_engine_double_capacity_not_held(void **state)
 	assert_true(json_number_value(json_object_get(ol, "late")) > 0);
 	assert_true(num(ol, "response_time_us", "p99") >= 5 * num(ol, "service_time_us", "p99"));
 	assert_true(json_number_value(json_object_get(ol, "achieved_ops_s")) < 0.6 * 40);
+	/* Every slot was busy when it ended: the run drained all 4. */
+	assert_true(json_number_value(json_object_get(ol, "in_flight_at_end")) == 4);
 }
 
 /* --busy-poll: the client never sleeps, and reaps each completion as it
