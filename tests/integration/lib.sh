@@ -8,17 +8,24 @@ fail() {
 }
 
 # ---- a settled cluster, and what an earlier test left ----------------------
+# pgs_py SCRIPT [ARG]: SCRIPT (Python, ARG in sys.argv[1]) on the list pgs
+# of the PGs (`ceph pg ls`); status 1 when the monitor does not answer
+# (bounded), else SCRIPT's.
+pgs_py() {
+	local out
+	out=$(timeout 60 ceph --connect-timeout 10 pg ls -f json 2>/dev/null) || return 1
+	python3 -c 'import json, sys
+d = json.load(sys.stdin)
+pgs = d.get("pg_stats", []) if isinstance(d, dict) else d
+'"$1" "${@:2}" <<<"$out"
+}
+
 # The primaries of the PGs that are not active+clean, one word each ("?" for
 # a PG with none), or with "acting" every OSD of their acting sets; the
 # first five such PGs and their states on stderr; status 1 when the monitor
 # does not answer (bounded).
 unclean_primaries() {
-	local out
-	out=$(timeout 60 ceph --connect-timeout 10 pg ls -f json 2>/dev/null) || return 1
-	python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-pgs = d.get("pg_stats", []) if isinstance(d, dict) else d
+	pgs_py '
 # Settled: active and clean; a scrub or snap trim may run (a restarted
 # OSD schedules scrubs), laggy, peering, waiting or degraded may not.
 ok = {"active", "clean", "scrubbing", "deep", "snaptrim", "snaptrim_wait"}
@@ -35,7 +42,7 @@ for p in bad:
         ids.add(str(p["acting_primary"]) if p.get("acting_primary", -1) >= 0 else "?")
 print(" ".join(sorted(ids)))
 for p in bad[:5]:
-    print("%s %s" % (p.get("pgid"), p.get("state")), file=sys.stderr)' ${1:+"$1"} <<<"$out"
+    print("%s %s" % (p.get("pgid"), p.get("state")), file=sys.stderr)' ${1:+"$1"}
 }
 
 # pgs_clean_within SECS: 0 once every PG is settled; the caller's $stuck
@@ -53,12 +60,7 @@ pgs_clean_within() {
 # to move (degraded + misplaced), on stdout; status 1 otherwise (a PG
 # laggy, peering, down, or the monitor silent).
 recovering_objects() {
-	local out
-	out=$(timeout 60 ceph --connect-timeout 10 pg ls -f json 2>/dev/null) || return 1
-	python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-pgs = d.get("pg_stats", []) if isinstance(d, dict) else d
+	pgs_py '
 moving = {"active", "clean", "recovering", "recovery_wait", "backfilling", "backfill_wait",
           "remapped", "degraded", "undersized", "forced_recovery", "forced_backfill",
           "scrubbing", "deep", "snaptrim", "snaptrim_wait"}
@@ -71,7 +73,7 @@ for p in pgs:
         sys.exit(1)
     st = p.get("stat_sum", {})
     left += st.get("num_objects_degraded", 0) + st.get("num_objects_misplaced", 0)
-print(left)' <<<"$out"
+print(left)'
 }
 
 # recovered_within SECS: 0 once every PG is active+clean, waiting while
