@@ -57,13 +57,23 @@ ok = all([o["verdict"] == "not held", o["seed"] == 7, o["arrivals"] == "poisson"
 [ "$ok" = True ] || fail "over capacity: $(show over.json)"
 # --busy-poll at the same low rate: held as well, the mode in the result,
 # and the client's thread busy for about the run (it polls, never sleeps).
-"$CCBENCH" rados write -p "$POOL" -b 4K --rate 20 --busy-poll --max-in-flight 16 -d 3s \
-	-q -f json >poll.json
-ok=$(olcheck poll.json '
+# A polling thread on a host whose 2 CPUs three lanes' clusters hold can
+# be kept off a CPU for more than a gap (CI run L: not held, its response
+# p99 97 ms); the run then says the client lagged (distrust), and runs
+# once more (once_more_if_distrusted). Not held without that fails.
+poll() {
+	"$CCBENCH" rados write -p "$POOL" -b 4K --rate 20 --busy-poll --max-in-flight 16 -d 3s \
+		-q -f json >poll.json
+}
+poll_ok() {
+	[ "$(olcheck poll.json '
 c = d["client_cpu"]
 ok = all([o["verdict"] == "held", d["parameters"]["busy-poll"] is True,
-     abs(o["achieved_ops_s"] / o["target_ops_s"] - 1) <= 0.05, c["user_s"] + c["sys_s"] >= 0.9])')
-[ "$ok" = True ] || fail "--busy-poll: $(show poll.json), client CPU $(jget poll.json 'd["client_cpu"]')"
+     abs(o["achieved_ops_s"] / o["target_ops_s"] - 1) <= 0.05, c["user_s"] + c["sys_s"] >= 0.9])')" = True ]
+}
+poll
+once_more_if_distrusted poll.json poll_ok poll
+poll_ok || fail "--busy-poll: $(show poll.json), client CPU $(jget poll.json 'd["client_cpu"]'); distrust: $(distrusts poll.json)"
 echo "note: 20/s sleeping: issuer lag p99 $(jget held.json 'd["open_loop"]["issuer_lag_us"]["p99"]') us; polling: $(jget poll.json 'd["open_loop"]["issuer_lag_us"]["p99"]') us, client CPU $(jget poll.json 'round(d["client_cpu"]["user_s"] + d["client_cpu"]["sys_s"], 2)') s"
 echo "held: $(jget held.json 'd["open_loop"]["achieved_ops_s"]')/s; over: response p99 $(jget over.json 'd["open_loop"]["response_time_us"]["p99"]') us, service p99 $(jget over.json 'd["open_loop"]["service_time_us"]["p99"]') us, dropped $(jget over.json 'd["open_loop"]["dropped"]')"
 [ -z "$(ns_objects)" ] || fail "left: $(ns_objects | head -3)"
