@@ -21,21 +21,28 @@
  * not told apart by the repeats (about 95 % for a normal spread). */
 #define KNEE_SE_FACTOR 2.0
 
+/* A point's bandwidth over its repeats: mean, standard deviation, runs. */
+struct spread {
+	double mean, sd, n;
+};
+
+static struct spread spread_of(const json_t *p)
+{
+	return (struct spread){ccb_sweep_agg(p, "bandwidth_mib_s", "mean"),
+	                       ccb_sweep_agg(p, "bandwidth_mib_s", "stddev"),
+	                       (double)json_integer_value(
+	                           json_object_get(json_object_get(p, "aggregate"), "runs_ok"))};
+}
+
 bool ccb_sweep_told_apart(const json_t *k, const json_t *q, double *diff, double *two_se)
 {
-	double mk = ccb_sweep_agg(k, "bandwidth_mib_s", "mean"),
-	       sk = ccb_sweep_agg(k, "bandwidth_mib_s", "stddev");
-	double mq = ccb_sweep_agg(q, "bandwidth_mib_s", "mean"),
-	       sq = ccb_sweep_agg(q, "bandwidth_mib_s", "stddev");
-	double nk =
-	    (double)json_integer_value(json_object_get(json_object_get(k, "aggregate"), "runs_ok"));
-	double nq =
-	    (double)json_integer_value(json_object_get(json_object_get(q, "aggregate"), "runs_ok"));
+	struct spread a = spread_of(k), b = spread_of(q);
 
-	*diff = fabs(mk - mq);
+	*diff = fabs(a.mean - b.mean);
 	/* One run of q: its spread taken as k's. */
-	*two_se = nk >= 1 && nq >= 1
-	              ? KNEE_SE_FACTOR * sqrt(sk * sk / nk + (nq > 1 ? sq * sq / nq : sk * sk / nk))
+	*two_se = a.n >= 1 && b.n >= 1
+	              ? KNEE_SE_FACTOR * sqrt(a.sd * a.sd / a.n +
+	                                      (b.n > 1 ? b.sd * b.sd / b.n : a.sd * a.sd / a.n))
 	              : 0;
 	return *diff > *two_se;
 }
@@ -44,17 +51,12 @@ bool ccb_sweep_told_apart(const json_t *k, const json_t *q, double *diff, double
  * repeats' spread, and else how many repeats would tell them apart. */
 static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE *out)
 {
-	double mk = ccb_sweep_agg(k, "bandwidth_mib_s", "mean"),
-	       sk = ccb_sweep_agg(k, "bandwidth_mib_s", "stddev");
-	double mq = ccb_sweep_agg(q, "bandwidth_mib_s", "mean"),
-	       sq = ccb_sweep_agg(q, "bandwidth_mib_s", "stddev");
-	double nq =
-	    (double)json_integer_value(json_object_get(json_object_get(q, "aggregate"), "runs_ok"));
+	struct spread a = spread_of(k), b = spread_of(q);
 	double diff, two_se;
 	bool apart = ccb_sweep_told_apart(k, q, &diff, &two_se);
 	char vb[64], rk[64];
 
-	if (nq < 1)
+	if (b.n < 1)
 		return;
 	fprintf(out,
 	        "  vs %s %s: %.1f ± %.1f (%.0f runs), difference %.1f, %.0f × its standard "
@@ -62,20 +64,20 @@ static void knee_vs(const json_t *k, const json_t *q, const char *row_key, FILE 
 	        ccb_text_esc(row_key, rk, sizeof(rk)),
 	        ccb_sweep_label_of(json_object_get(json_object_get(q, "matrix"), row_key), vb,
 	                           sizeof(vb)),
-	        mq, sq, nq, diff, KNEE_SE_FACTOR, two_se);
+	        b.mean, b.sd, b.n, diff, KNEE_SE_FACTOR, two_se);
 	if (apart) {
 		fprintf(out, "distinguishable\n");
 		return;
 	}
 	/* Same spread, n repeats of each: 2 x sqrt((sk^2 + sq^2) / n) < diff. */
-	double var = sk * sk + (nq > 1 ? sq * sq : sk * sk);
+	double var = a.sd * a.sd + (b.n > 1 ? b.sd * b.sd : a.sd * a.sd);
 	if (diff <= 0 || var <= 0) {
 		fprintf(out, "not distinguishable (the same figure)\n");
 		return;
 	}
 	fprintf(out, "not distinguishable; about %.0f repeats would tell them apart%s\n",
 	        floor(KNEE_SE_FACTOR * KNEE_SE_FACTOR * var / (diff * diff)) + 1,
-	        diff < 0.01 * mk ? " (they differ by under 1 %)" : "");
+	        diff < 0.01 * a.mean ? " (they differ by under 1 %)" : "");
 }
 
 /* A recommendation of a categorical row axis: the best, not a knee. */
