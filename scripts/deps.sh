@@ -22,7 +22,7 @@
 set -euo pipefail
 
 # The build (CMakeLists.txt; the unit tests are part of the default build,
-# so cmocka is too).  libradospp-dev: the C++ headers of src/zerocopy.cc,
+# so cmocka is too).  libradospp-dev: the C++ headers of src/paths/zerocopy.cc,
 # librados.hpp and rados/buffer.h.
 BUILD=(
     cmake pkg-config gcc g++ make

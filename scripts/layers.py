@@ -18,20 +18,20 @@ import sys
 
 # Lowest first. A source file belongs to the first pattern it matches.
 LAYERS = [
-    ("base", ["src/units.c", "src/clock.c", "src/host.c", "src/spawn.c", "src/redact.c", "src/escape.c",
-              "src/undo*.c", "src/options*.c", "src/steady.c", "src/secret_opts.c",
-              "src/configs.c", "src/zerocopy*", "src/slo.c"]),
+    ("base", ["src/base/*"]),
+    ("options", ["src/options/*"]),
+    ("undo", ["src/undo/*"]),
     ("cluster", ["src/cluster/*"]),
     ("run", ["src/run/*"]),
     ("explain", ["src/explain/*"]),
     ("paths-shared", ["src/paths/path_conn.c", "src/paths/child.c", "src/paths/fuse.c",
-                      "src/paths/mountinfo.c"]),
+                      "src/paths/mountinfo.c", "src/paths/zerocopy*"]),
     ("path", ["src/paths/*/*"]),
     ("registry", ["src/paths/registry.c"]),
-    ("command-line", ["src/cli.c", "src/help.c", "src/point.c"]),
+    ("command-line", ["src/cli/*"]),
     ("report", ["src/report/*"]),
     ("sweep-group", ["src/sweep/*", "src/group/*", "src/capacity/*"]),
-    ("front", ["src/restore.c", "src/gendoc.c"]),
+    ("front", ["src/commands/*", "src/main.c"]),
 ]
 # Layers whose folders are siblings: none calls another.
 SIBLINGS = {"path"}

@@ -4,25 +4,14 @@
  * aborted, 2 bad input, 128+N after signal N (SIGINT, SIGTERM, SIGHUP,
  * and SIGPIPE: 141 when stdout or stderr is a pipe whose reader is gone).
  */
-#include <ccbench/capacity.h>
 #include <ccbench/cli.h>
 #include <ccbench/cluster.h>
+#include <ccbench/commands.h>
 #include <ccbench/engine.h>
-#include <ccbench/group_member.h>
-#include <ccbench/group_cmd.h>
-#include <ccbench/group_manifest.h>
 #include <ccbench/help.h>
 #include <ccbench/path.h>
-#include <ccbench/path_rados.h>
-#include <ccbench/point.h>
 #include <ccbench/release.h>
-#include <ccbench/sweep.h>
 #include <ccbench/report.h>
-#include <ccbench/report_cmd.h>
-#include <ccbench/explain_cmd.h>
-#include <ccbench/compare_cmd.h>
-#include <ccbench/restore.h>
-#include <ccbench/result.h>
 #include <ccbench/undo.h>
 
 #include <errno.h>
@@ -31,29 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Every workload's run: one point through its path (or a group member's
- * share of one), then its report. */
-static int run_workload(const struct ccb_cli *cli, int argc, char **argv)
-{
-	struct ccb_point pt = {
-	    .command = cli->command,
-	    .path = cli->path,
-	    .ops = cli->ops,
-	    .cmd_mask = cli->cmd_mask,
-	    .mode = cli->mode,
-	    .opts = &cli->opts,
-	    .argc = argc,
-	    .argv = argv,
-	};
-	json_t *result = NULL;
-	int status = cli->opts.group ? ccb_group_run(&pt, &result) : ccb_point_run(&pt, &result);
-
-	if (result && ccb_report_emit(result, &cli->opts) < 0 && status == 0)
-		status = 1;
-	json_decref(result);
-	return status;
-}
 
 /*
  * A reader that went away (`ccbench ... | head`): SIGPIPE is caught, so the
@@ -69,31 +35,6 @@ static int exit_status(int status)
 	return status;
 }
 
-/*
- * The run functions of the commands whose code sits above the command
- * line's layer, which src/cli.c's rows cannot name (scripts/layers.py):
- * the front binds them to the rows by name. A row whose run is below
- * (cleanup's) names it itself; every workload, a row with a path, runs
- * run_workload, so a new path adds no row here.
- */
-static const struct {
-	const char *name; /* NULL: every workload */
-	ccb_command_run run;
-} runs[] = {
-    {"restore", ccb_restore_run},        {"krbd restore", ccb_restore_run},
-    {"sweep", ccb_sweep_command},        {"report", ccb_report_run},
-    {"explain", ccb_explain_run},        {"compare", ccb_compare_run},
-    {"group report", ccb_group_command}, {"group rm", ccb_group_command},
-    {"group ls", ccb_group_command},     {"group manifest", ccb_group_manifest_command},
-    {"capacity", ccb_capacity_command},  {NULL, run_workload},
-};
-
-static void bind_runs(void)
-{
-	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
-		ccb_cli_command_bind(runs[i].name, runs[i].run);
-}
-
 static int dispatch(const struct ccb_cli *cli, int argc, char **argv)
 {
 	const struct ccb_command *cmd = ccb_cli_command_find(cli->command);
@@ -105,7 +46,7 @@ static int dispatch(const struct ccb_cli *cli, int argc, char **argv)
 	/* Settings a killed run left (read_ahead_kb, mappings, mounts) are reported
 	 * before this run starts; `ccbench restore` puts them back (and reports
 	 * what it cannot itself). */
-	if (cmd->run != ccb_restore_run)
+	if (!(cmd->flags & CCB_CMDF_OWN_STATE))
 		ccb_undo_state_report();
 	return cmd->run(cli, argc, argv);
 }
@@ -161,10 +102,10 @@ int main(int argc, char **argv)
 	rados_t probe;
 	int r;
 
-	bind_runs();
-	r = ccb_paths_init();
+	r = ccb_commands_init();
 	if (r < 0) {
-		fprintf(stderr, "ccbench: internal error: the option table: %s\n", strerror(-r));
+		fprintf(stderr, "ccbench: internal error: the option or command table: %s\n",
+		        strerror(-r));
 		return 1;
 	}
 	if (ccb_cli_parse(argc, argv, &cli, err, sizeof(err)) < 0) {

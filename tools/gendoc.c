@@ -9,6 +9,7 @@
  *
  * Exit status: 0, 1 (a template or write error), 2 (bad usage).
  */
+#include <ccbench/commands.h>
 #include <ccbench/gendoc.h>
 #include <ccbench/path.h>
 
@@ -57,7 +58,7 @@ int main(int argc, char **argv)
 	char err[256] = "";
 	int r;
 
-	r = ccb_paths_init();
+	r = ccb_commands_init();
 	if (r < 0) {
 		fprintf(stderr, "ccbench-gendoc: the option table: %s\n", strerror(-r));
 		return 1;

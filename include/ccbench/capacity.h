@@ -16,6 +16,7 @@
 #ifndef CCBENCH_CAPACITY_H
 #define CCBENCH_CAPACITY_H
 
+#include <ccbench/command.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -117,5 +118,8 @@ int ccb_capacity_select(const struct ccb_cli *cli, const char *workload, struct 
  *         (the document's status says "none").
  */
 int ccb_capacity_search_doc(const struct ccb_cli *w, int argc, char **argv, json_t **out);
+
+/** The capacity command's row (command.h), listed by the front. */
+extern const struct ccb_command ccb_capacity_commands[];
 
 #endif

@@ -11,53 +11,9 @@
 #include <ccbench/engine.h>
 #include <ccbench/options.h>
 
+#include <ccbench/command.h>
+
 struct ccb_path_ops;
-struct ccb_cli;
-
-/**
- * What a command does once its options are checked: returns the process's
- * exit status (0 ok, 1 failed, 2 bad input). Workloads share one.
- */
-typedef int (*ccb_command_run)(const struct ccb_cli *cli, int argc, char **argv);
-
-/** What a command's positional arguments are, for the shell completion. */
-enum ccb_arg_kind {
-	CCB_ARG_NONE,    /**< none, or a name only the cluster knows (group NAME) */
-	CCB_ARG_FILE,    /**< files on this host (RESULT.json ...) */
-	CCB_ARG_CONFIG,  /**< a sweep config: a file, or the name of a shipped one */
-	CCB_ARG_COMMAND, /**< a command's words (help COMMAND) */
-};
-
-/**
- * One row of the command table (src/cli.c): what argv's command words
- * select, and the words a user reads about it. --help, `help CMD`, the man
- * page, the bash completion and docs/commands.md are all rendered from
- * these rows and the option table (see help.h, gendoc.h).
- */
-struct ccb_command {
-	const char *name;               /**< one or two words: "cleanup", "rbd read" */
-	const struct ccb_path_ops *ops; /**< the path a workload runs through, else NULL */
-	unsigned mask;                  /**< enum ccb_cmd_mask bits: the options it takes */
-	enum ccb_mode mode;
-	int n_args;                  /**< positional arguments after the command words */
-	const char *args_help;       /**< their names ("BASELINE.json CURRENT.json"), or NULL */
-	enum ccb_arg_kind args_kind; /**< what they are, for completion */
-	/** Command-specific defaults: name, value, ..., NULL (applied, not given). */
-	const char *const *defaults;
-	/** How a default reads for this command where no value says it: name,
-	 * text, ..., NULL ("duration", "one pass over the image"). */
-	const char *const *default_notes;
-	const char *summary;     /**< one line, lower case, no full stop */
-	const char *description; /**< a paragraph: what it does, what it needs */
-	const char *example;     /**< one command line, starting with "ccbench " */
-	/**
-	 * What it runs. A row sets it when the function sits in the command
-	 * line's layer or below (cleanup's, in the rados path); the ones above
-	 * (restore, sweep, report, group, the workloads) are bound by the
-	 * front, src/main.c, through ccb_cli_command_bind(). NULL: help.
-	 */
-	ccb_command_run run;
-};
 
 /** The command table, in the order help lists it; *@p n receives its length. */
 const struct ccb_command *ccb_cli_commands(size_t *n);
@@ -66,14 +22,16 @@ const struct ccb_command *ccb_cli_commands(size_t *n);
 const struct ccb_command *ccb_cli_command_find(const char *name);
 
 /**
- * Give the commands named @p name (NULL: every workload, a row with a
- * path) the run function @p run, unless their row names one already.
- * The front calls it once at start-up with the functions of the layers
- * above this one, which the rows cannot name.
+ * Put the command table together, once, before any command is parsed or
+ * shown: every path's rows in the registry's order (ccb_path_commands()),
+ * then @p n_groups groups of the front's rows (each ending in a row with
+ * no name), in the order help lists them. A workload's row without a run
+ * function runs @p workload. A later call keeps the first table.
  *
- * @return the number of rows bound, 0 when none is called @p name.
+ * @return 0, or -E2BIG past the room for commands.
  */
-int ccb_cli_command_bind(const char *name, ccb_command_run run);
+int ccb_cli_commands_init(const struct ccb_command *const *groups, size_t n_groups,
+                          ccb_command_run workload);
 
 struct ccb_cli {
 	const char *command; /**< "rados write", "cleanup", ... */

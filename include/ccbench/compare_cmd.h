@@ -5,6 +5,7 @@
 #ifndef CCBENCH_COMPARE_CMD_H
 #define CCBENCH_COMPARE_CMD_H
 
+#include <ccbench/command.h>
 #include <ccbench/cli.h>
 
 /**
@@ -22,5 +23,8 @@ int ccb_compare_run(const struct ccb_cli *cli, int argc, char **argv);
  * refused). @return 0 with the percentage in @p pct, or -EINVAL.
  */
 int ccb_compare_parse_tolerance(const char *text, double *pct);
+
+/** The compare command's row (command.h), listed by the front. */
+extern const struct ccb_command ccb_compare_commands[];
 
 #endif /* CCBENCH_COMPARE_CMD_H */

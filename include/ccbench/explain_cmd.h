@@ -5,6 +5,7 @@
 #ifndef CCBENCH_EXPLAIN_CMD_H
 #define CCBENCH_EXPLAIN_CMD_H
 
+#include <ccbench/command.h>
 #include <ccbench/cli.h>
 
 /**
@@ -16,5 +17,8 @@ int ccb_explain_command(const struct ccb_cli *cli);
 
 /** Its run function (struct ccb_command): ccb_explain_command()'s status. */
 int ccb_explain_run(const struct ccb_cli *cli, int argc, char **argv);
+
+/** The explain command's row (command.h), listed by the front. */
+extern const struct ccb_command ccb_explain_commands[];
 
 #endif /* CCBENCH_EXPLAIN_CMD_H */

@@ -10,6 +10,7 @@
 #ifndef CCBENCH_FS_MOUNT_H
 #define CCBENCH_FS_MOUNT_H
 
+#include <ccbench/restore.h>
 #include <limits.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -94,5 +95,8 @@ int ccb_fsmount_unmount_at(enum ccb_fsmount_via via, const char *mp, pid_t pid, 
  *         @p msg, nothing touched), or -errno of the unmount.
  */
 int ccb_fsmount_restore(const json_t *rec, char *msg, size_t msg_len);
+
+/** The crash record kind of a CephFS mount, for restore. */
+extern const struct ccb_undo_kind ccb_fs_undo_kinds[];
 
 #endif

@@ -5,6 +5,7 @@
 #ifndef CCBENCH_GROUP_CMD_H
 #define CCBENCH_GROUP_CMD_H
 
+#include <ccbench/command.h>
 #include <ccbench/cli.h>
 
 /**
@@ -15,5 +16,8 @@
  *         group, 2 bad input (no such group or pool, not a group command).
  */
 int ccb_group_command(const struct ccb_cli *cli, int argc, char **argv);
+
+/** The rows of group report, rm and ls (command.h), listed by the front. */
+extern const struct ccb_command ccb_group_commands[];
 
 #endif

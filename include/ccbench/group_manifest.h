@@ -10,6 +10,7 @@
 #ifndef CCBENCH_GROUP_MANIFEST_H
 #define CCBENCH_GROUP_MANIFEST_H
 
+#include <ccbench/command.h>
 #include <stdio.h>
 
 #include <ccbench/cli.h>
@@ -33,5 +34,8 @@ int ccb_group_manifest_command(const struct ccb_cli *cli, int argc, char **argv)
  */
 int ccb_group_manifest_write(const struct ccb_cli *wl, const char *group, const json_t *args,
                              FILE *out);
+
+/** The group manifest command's row (command.h), listed by the front. */
+extern const struct ccb_command ccb_group_manifest_commands[];
 
 #endif

@@ -9,6 +9,7 @@
 #ifndef CCBENCH_HELP_H
 #define CCBENCH_HELP_H
 
+#include <ccbench/command.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -67,5 +68,8 @@ void ccb_help_hint(FILE *out, const char *command);
  * continuation lines start with @p indent spaces. Ends with a newline.
  */
 void ccb_help_wrap(FILE *out, const char *text, size_t col, size_t indent, size_t width);
+
+/** The help command's row (command.h): no run of its own, the front shows the help. */
+extern const struct ccb_command ccb_help_commands[];
 
 #endif

@@ -9,6 +9,7 @@
 #ifndef CCBENCH_MAPPING_H
 #define CCBENCH_MAPPING_H
 
+#include <ccbench/restore.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -174,5 +175,8 @@ bool ccb_map_krbd_is_ours(const char *root, unsigned id, const char *pool, const
  *         (not a mapping record), or -errno.
  */
 int ccb_map_restore(const json_t *record, char *msg, size_t msg_len);
+
+/** The crash record kinds of mappings and read_ahead_kb values, for restore. */
+extern const struct ccb_undo_kind ccb_krbd_undo_kinds[];
 
 #endif

@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include <ccbench/steady.h>
+#include <ccbench/steady_spec.h>
 
 enum ccb_opt_type {
 	CCB_OPT_STR,      /**< const char * (points into argv or a config) */
@@ -301,6 +301,16 @@ bool ccb_opt_given(const struct ccb_opts *o, const char *name);
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len);
+
+/**
+ * The open loop's rules: --rate a positive number of ops or bytes per
+ * second, its companions (--arrivals, --max-in-flight, --max-backlog,
+ * --rate-seed, --busy-poll) only with it, and in range. Part of
+ * ccb_opts_validate(); the capacity command calls it with a rate of its own.
+ *
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ccb_opts_validate_open_loop(const struct ccb_opts *o, char *err, size_t err_len);
 
 /** The first option (in table order) given in @p o whose flags have @p optf, or NULL. */
 const char *ccb_opts_first_given(const struct ccb_opts *o, unsigned optf);

@@ -25,6 +25,7 @@
 #ifndef CCBENCH_OSD_INJECT_H
 #define CCBENCH_OSD_INJECT_H
 
+#include <ccbench/restore.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,5 +112,8 @@ int ccb_osd_inject_check_record(const json_t *record, char *why, size_t why_len)
  */
 int ccb_osd_inject_restore(const json_t *record, const struct ccb_opts *o, char *msg,
                            size_t msg_len);
+
+/** The crash record kind of an OSD delay, for restore (ccb_undo_kinds_add()). */
+extern const struct ccb_undo_kind ccb_osd_inject_undo_kinds[];
 
 #endif

@@ -38,6 +38,8 @@ enum ccb_path_flags {
 	CCB_PATH_PHASED = 1u << 4,
 };
 
+struct ccb_undo_kind;
+
 struct ccb_path_ops {
 	const char *name; /**< "rados", "librbd", "krbd", "cephfs" */
 	unsigned flags;   /**< enum ccb_path_flags */
@@ -153,6 +155,12 @@ struct ccb_path_ops {
 	 * only show @p why on the progress line (may be left empty).
 	 */
 	int (*stalled)(struct ccb_run *run, char *why, size_t len);
+	/**
+	 * Optional: the kinds of crash record this path's runs write (a
+	 * mapping, a mount, a temporary image), with their undo, for
+	 * `ccbench restore` (restore.h; rows ending in one with no name).
+	 */
+	const struct ccb_undo_kind *undo_kinds;
 };
 
 /** The rados object path (src/paths/rados/). */

@@ -5,6 +5,7 @@
 #ifndef CCBENCH_PATH_RBD_H
 #define CCBENCH_PATH_RBD_H
 
+#include <ccbench/restore.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -33,5 +34,8 @@ int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len);
  */
 int ccb_rbd_image_restore(const json_t *rec, const struct ccb_opts *given, char *msg,
                           size_t msg_len);
+
+/** The crash record kind of a temporary image, for restore. */
+extern const struct ccb_undo_kind ccb_rbd_undo_kinds[];
 
 #endif

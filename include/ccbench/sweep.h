@@ -27,6 +27,7 @@
 #ifndef CCBENCH_SWEEP_H
 #define CCBENCH_SWEEP_H
 
+#include <ccbench/command.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -119,5 +120,8 @@ int ccb_sweep_render_csv(const json_t *doc, FILE *out);
 
 /** Self-contained SVG chart of a sweep document. @return 0 or -EIO. */
 int ccb_sweep_render_svg(const json_t *doc, FILE *out);
+
+/** The sweep command's row (command.h), listed by the front. */
+extern const struct ccb_command ccb_sweep_commands[];
 
 #endif

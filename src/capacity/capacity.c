@@ -15,6 +15,7 @@
  * queueing near capacity breaks, and how much waiting is acceptable is
  * exactly what the SLO says.
  */
+#include <ccbench/command.h>
 #include <ccbench/capacity.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/clock.h>
@@ -528,3 +529,55 @@ int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv)
 		return st;
 	return r < 0 || !found ? 1 : 0;
 }
+
+/* The capacity search sets each step's rate itself: the open loop's
+ * companions are checked as if a rate were given, and the target must
+ * parse, before anything connects. */
+static int capacity_validate(const struct ccb_opts *o, char *err, size_t err_len)
+{
+	struct ccb_opts with_rate = *o;
+	struct ccb_slo slo;
+
+	if (o->rate) {
+		snprintf(err, err_len, "--rate: not with capacity, which sets each step's rate");
+		return -EINVAL;
+	}
+	if (o->group) {
+		snprintf(err, err_len, "--group: not with capacity (one host searches)");
+		return -EINVAL;
+	}
+	if (!o->slo) {
+		snprintf(err, err_len, "--slo: required (e.g. --slo p99<=10ms)");
+		return -EINVAL;
+	}
+	if (ccb_slo_parse(o->slo, &slo, err, err_len) < 0)
+		return -EINVAL;
+	with_rate.rate = "1";
+	return ccb_opts_validate_open_loop(&with_rate, err, err_len);
+}
+
+/* The capacity command's row: its words, its run and its own rules. */
+const struct ccb_command ccb_capacity_commands[] = {
+    {
+        .name = "capacity",
+        .mask = CCB_CMD_CAPACITY | CCB_CMD_CONN | CCB_CMD_OUTPUT | CCB_CMD_WORKLOAD,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 2,
+        .args_help = "WORKLOAD",
+        .args_kind = CCB_ARG_COMMAND,
+        .summary = "find the highest open-loop rate a workload carries within a latency SLO",
+        .description =
+            "Runs WORKLOAD (rados write, rbd randwrite, krbd read, fs write, ... with its own "
+            "options) open-loop at a series of rates: a short closed-loop probe gives a start, "
+            "the rate steps up geometrically until a step fails, then bisects to --precision; "
+            "each step runs until steady or --step-time. A step passes when it carried its "
+            "rate (>= 99 % of arrivals completed, none dropped) and its response time (from "
+            "each op's intended start) met --slo. Reports the capacity, the curve, the knee "
+            "and the latency at 50 % and 70 % of the capacity; --json, --csv and --svg write "
+            "the curve and its chart. Ctrl-C keeps the partial curve.",
+        .example = "ccbench capacity rados write -p bench -b 4K --slo p99<=10ms --step-time 5s",
+        .run = ccb_capacity_command,
+        .validate = capacity_validate,
+    },
+    {0},
+};

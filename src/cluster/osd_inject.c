@@ -17,6 +17,7 @@
 #include <ccbench/cluster.h>
 #include <ccbench/cluster_state.h>
 #include <ccbench/osd_inject.h>
+#include <ccbench/restore.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 
@@ -792,3 +793,13 @@ int ccb_osd_inject_restore(const json_t *rec, const struct ccb_opts *given, char
 	snprintf(msg, msg_len, "OSD-side latency of cluster %s: %s", fsid, what);
 	return r;
 }
+
+/* The fields a copy of this record on the cluster may have: what ccb_osd_inject_apply writes. */
+static const char *const osd_fields[] = {"kind",   "fsid",        "set",  "osds",
+                                         "osd_us", "entity",      "conf", "keyring",
+                                         "what",   "cluster_key", NULL};
+
+const struct ccb_undo_kind ccb_osd_inject_undo_kinds[] = {
+    {.name = "osd_inject", .undo = ccb_osd_inject_restore, .cluster_fields = osd_fields},
+    {0},
+};

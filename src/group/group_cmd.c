@@ -3,6 +3,7 @@
  * from the cluster, aggregate it (group_agg.c), render it
  * (group_report.c), remove it.
  */
+#include <ccbench/command.h>
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include <ccbench/escape.h>
@@ -451,3 +452,42 @@ int ccb_group_command(const struct ccb_cli *cli, int argc, char **argv)
 	rados_shutdown(cluster);
 	return status;
 }
+
+/* The rows of group report, rm and ls: one run for the three. */
+const struct ccb_command ccb_group_commands[] = {
+    {
+        .name = "group report",
+        .mask = CCB_CMD_GROUP,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "NAME",
+        .summary = "gather and add up the results of a group's members",
+        .description =
+            "Gathers the results the members of group NAME stored in RADOS and adds them up "
+            "over the window in which all of them ran: each member's and the aggregate's "
+            "bandwidth and latency, Jain's fairness index and the start skew.",
+        .example = "ccbench group report wk48 -p rbd",
+        .run = ccb_group_command,
+    },
+    {
+        .name = "group rm",
+        .mask = CCB_CMD_GROUP,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "NAME",
+        .summary = "remove a group's objects",
+        .description = "Removes group NAME's registrations and stored results.",
+        .example = "ccbench group rm wk48 -p rbd",
+        .run = ccb_group_command,
+    },
+    {
+        .name = "group ls",
+        .mask = CCB_CMD_GROUP,
+        .mode = CCB_MODE_SEQ,
+        .summary = "list groups",
+        .description = "Lists the groups in the group pool and their state.",
+        .example = "ccbench group ls -p rbd",
+        .run = ccb_group_command,
+    },
+    {0},
+};

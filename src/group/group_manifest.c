@@ -10,6 +10,7 @@
  * mounted ConfigMap and Secret (with printf, a shell builtin, so the key
  * is in no process's argv either), as Rook's toolbox does.
  */
+#include <ccbench/command.h>
 #include <ccbench/group_agg.h>
 #include <ccbench/group_manifest.h>
 #include <ccbench/group_store.h>
@@ -506,3 +507,24 @@ int ccb_group_manifest_command(const struct ccb_cli *cli, int argc, char **argv)
 	}
 	return 0;
 }
+
+/* The group manifest command's row. */
+const struct ccb_command ccb_group_manifest_commands[] = {
+    {
+        .name = "group manifest",
+        .mask = CCB_CMD_K8S | CCB_CMD_WORKLOAD | CCB_CMD_CONN | CCB_CMD_OUTPUT,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 3,
+        .args_help = "NAME WORKLOAD",
+        .summary = "print a Kubernetes Indexed Job that runs a group, one member per pod",
+        .description =
+            "Prints (nothing is contacted) an Indexed Job of --members pods, one per node, "
+            "each a member of group NAME running WORKLOAD (two words, rados write, and its "
+            "options, checked as on its own command line), and a Job that reports the group "
+            "after. The conf and keyring come from Rook's rook-ceph-mon-endpoints ConfigMap "
+            "and rook-ceph-mon Secret, or --k8s-secret: never a key in the manifest.",
+        .example = "ccbench group manifest wk48 --members 8 rados write -p rbd -d 60s -t 32",
+        .run = ccb_group_manifest_command,
+    },
+    {0},
+};

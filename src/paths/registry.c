@@ -6,7 +6,9 @@
  * themselves are path.c, below them.
  */
 #include <ccbench/cli.h>
+#include <ccbench/osd_inject.h>
 #include <ccbench/path.h>
+#include <ccbench/restore.h>
 
 #include "fs/fs_commands.h"
 #include "krbd/krbd_commands.h"
@@ -60,11 +62,20 @@ int ccb_paths_init(void)
 {
 	const struct ccb_opt_desc *groups[N_PATHS];
 	size_t n = 0;
+	int r;
 
 	for (size_t i = 0; i < N_PATHS; i++)
 		if (paths[i].options)
 			groups[n++] = paths[i].options;
-	return ccb_opt_table_build(groups, n);
+	r = ccb_opt_table_build(groups, n);
+	/* Every kind of crash record a run can leave, for restore: the OSD
+	 * delay's (the cluster's, which any path's run may set) and each path's. */
+	if (r == 0)
+		r = ccb_undo_kinds_add(ccb_osd_inject_undo_kinds);
+	for (size_t i = 0; r == 0 && i < N_PATHS; i++)
+		if (paths[i].ops->undo_kinds)
+			r = ccb_undo_kinds_add(paths[i].ops->undo_kinds);
+	return r;
 }
 
 const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o)

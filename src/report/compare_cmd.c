@@ -4,6 +4,7 @@
  * with --same-answer whether two sweeps give the same recommendation;
  * refuses a point marked distrust, and a change of Ceph release.
  */
+#include <ccbench/command.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/capacity_sweep_report.h>
 #include <ccbench/escape.h>
@@ -557,3 +558,24 @@ int ccb_compare_run(const struct ccb_cli *cli, int argc, char **argv)
 	(void)argv;
 	return ccb_compare_command(cli);
 }
+
+/* The compare command's row. */
+const struct ccb_command ccb_compare_commands[] = {
+    {
+        .name = "compare",
+        .mask = CCB_CMD_COMPARE,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 2,
+        .args_help = "BASELINE.json CURRENT.json",
+        .args_kind = CCB_ARG_FILE,
+        .summary = "compare a result against a baseline; exit 1 on regression",
+        .description =
+            "Compares a result with a baseline point by point on --metric and exits 1 when a "
+            "point is worse by more than --tolerance or failed. Results whose points do not "
+            "match, and points whose explain says distrust (unless --allow-distrust), are "
+            "refused with exit 2.",
+        .example = "ccbench compare baseline.json current.json --tolerance 10%",
+        .run = ccb_compare_run,
+    },
+    {0},
+};

@@ -3,6 +3,7 @@
  * sweep (after what qualifies the sweep as a whole), of a capacity search
  * or of a group report's members, re-derived from their figures.
  */
+#include <ccbench/command.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/capacity_sweep_report.h>
 #include <ccbench/escape.h>
@@ -146,3 +147,22 @@ int ccb_explain_run(const struct ccb_cli *cli, int argc, char **argv)
 	(void)argv;
 	return ccb_explain_command(cli);
 }
+
+/* The explain command's row. */
+const struct ccb_command ccb_explain_commands[] = {
+    {
+        .name = "explain",
+        .mask = CCB_CMD_EXPLAIN,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "RESULT.json",
+        .args_kind = CCB_ARG_FILE,
+        .summary = "say what limited a saved run or sweep result (re-derived from its figures)",
+        .description = "Says what limited a saved run, group report or sweep, and whether to "
+                       "trust it: the why lines, derived again from the figures in the file "
+                       "(nothing is measured or contacted).",
+        .example = "ccbench explain result.json",
+        .run = ccb_explain_run,
+    },
+    {0},
+};

@@ -3,6 +3,7 @@
  * group report (its views are report.c, sweep_views.c, capacity_report.c
  * and group_report.c), with a closed-loop sweep drawn beside a search.
  */
+#include <ccbench/command.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/capacity_sweep_report.h>
 #include <ccbench/escape.h>
@@ -102,3 +103,21 @@ int ccb_report_run(const struct ccb_cli *cli, int argc, char **argv)
 	(void)argv;
 	return ccb_report_command(cli);
 }
+
+/* The report command's row. */
+const struct ccb_command ccb_report_commands[] = {
+    {
+        .name = "report",
+        .mask = CCB_CMD_REPORT | CCB_CMD_OUTPUT,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "RESULTS.json",
+        .args_kind = CCB_ARG_FILE,
+        .summary = "re-render a saved sweep or run result",
+        .description = "Renders a saved result again: a sweep's table, CSV or chart, or a "
+                       "run's result in another --format.",
+        .example = "ccbench report q.json --csv q.csv --svg q.svg",
+        .run = ccb_report_run,
+    },
+    {0},
+};

@@ -6,6 +6,7 @@
  * same code as a single command, and its parameters go through the same
  * option table, so a config can say nothing the CLI could not.
  */
+#include <ccbench/command.h>
 #include <ccbench/redact.h>
 #include <ccbench/clock.h>
 #include <ccbench/capacity.h>
@@ -567,3 +568,26 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 		        done, n_runs - skipped);
 	return status;
 }
+
+/* The sweep command's row: its words and its run, by symbol. */
+const struct ccb_command ccb_sweep_commands[] = {
+    {
+        .name = "sweep",
+        .mask = CCB_CMD_SWEEP | CCB_CMD_OUTPUT,
+        .mode = CCB_MODE_SEQ,
+        .n_args = 1,
+        .args_help = "CONFIG",
+        .args_kind = CCB_ARG_CONFIG,
+        .summary = "run a parameter grid from a JSON config",
+        .description =
+            "Runs the points of a JSON config: a command, fixed params and a matrix whose "
+            "product is the grid, each point --repeat times, interleaved or shuffled with "
+            "--seed. CONFIG is a file, or the name of a shipped config (an unknown name lists "
+            "them). Prints a table and a recommendation; --json, --csv and --svg write the "
+            "runs, the points and a chart. --dry-run checks every point and estimates bytes "
+            "and time without contacting anything.",
+        .example = "ccbench sweep quick -p rbd --json q.json --svg q.svg",
+        .run = ccb_sweep_command,
+    },
+    {0},
+};

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/cli.h>
 #include <ccbench/help.h>
@@ -38,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t start = 0;
 
 	/* Once; later calls return at once (the option table is built). */
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		abort();
 	if (!buf)
 		return 0;

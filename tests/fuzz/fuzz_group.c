@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/group_agg.h>
 #include <ccbench/group_cmd.h>
@@ -47,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[512];
 
 	/* Once; later calls return at once (the option table is built). */
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		abort();
 	if (!json_is_object(in)) {
 		json_decref(in);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include <ccbench/options.h>
 #include <ccbench/path.h>
 #include <ccbench/rbd_layout.h>
@@ -89,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t mask;
 
 	/* Once; later calls return at once (the option table is built). */
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		abort();
 	if (!buf)
 		return 0;

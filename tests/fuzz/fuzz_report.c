@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/explain.h>
 #include <ccbench/group_report.h>
@@ -128,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512] = "";
 
 	/* Once; later calls return at once (the option table is built). */
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		abort();
 	if (!json_is_object(doc)) {
 		json_decref(doc);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/osd_inject.h>
 #include <ccbench/restore.h>
@@ -81,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *key;
 
 	/* Once; later calls return at once (the option table is built). */
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		abort();
 	if (!in)
 		return 0;

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/fs_mount.h>
 #include <ccbench/mapping.h>
@@ -104,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *files = NULL;
 
 	/* Once; later calls return at once (the option table is built). */
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		abort();
 	ccb_fuzz_write_file(file, data, size);
 	if (ccb_undo_state_stranded(&files) == 0)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/sweep.h>
 
@@ -27,7 +28,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	ccb_fuzz_path(path, sizeof(path), "config.json");
 	/* The defaults come from the option table, which the registry builds. */
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		abort();
 	/* As `ccbench sweep CONFIG` with no options gives them to every point. */
 	ccb_opts_defaults(&sweep_opts);

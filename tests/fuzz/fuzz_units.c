@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/steady.h>
 #include <ccbench/units.h>
@@ -35,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t v;
 
 	/* Once; later calls return at once (the option table is built). */
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		abort();
 	if (!s)
 		return 0;

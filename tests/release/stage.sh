@@ -58,7 +58,7 @@ SUBSET=(rados_write_seq_rand rbd_readahead rbd_layout krbd_map_fuse_loop fs_stre
 # and runs the cluster from its image; two tests (rados, and librbd, which
 # needs the OSDs' object classes) say that, in about a minute.
 # Its build is also the C fallback of zerocopy.h (-DCCB_ZEROCOPY=OFF: the
-# C calls instead of src/zerocopy.cc), so that the fallback builds with
+# C calls instead of src/paths/zerocopy.cc), so that the fallback builds with
 # -Werror, passes the unit tests and moves real data against a cluster,
 # with no build of its own on the host.
 [[ "$rel" != bookworm ]] || SUBSET=(rados_write_seq_rand rbd_readahead)

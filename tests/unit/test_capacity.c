@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/capacity.h"
 #include "ccbench/capacity_report.h"
@@ -528,7 +529,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_limits),
 	    cmocka_unit_test(test_explain_open_loop),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

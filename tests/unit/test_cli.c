@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
+#include <ccbench/capacity.h>
+#include <ccbench/restore_cmd.h>
+#include <ccbench/sweep.h>
 #include "ccbench/path.h"
 #include "ccbench/cli.h"
 #include "ccbench/path_rados.h"
@@ -637,38 +641,34 @@ static void test_examples_parse(void **state)
 	}
 }
 
-/* A stand-in run function: binding must hand out the one it was given. */
-static int fake_run(const struct ccb_cli *cli, int argc, char **argv)
-{
-	(void)cli;
-	(void)argc;
-	(void)argv;
-	return 42;
-}
-
-/* A row carries its run function: cleanup's names its own (the rados path
- * is below the command line); the front binds the rest by name, and NULL
- * binds every workload (a row with a path) at once, never over a row's own. */
+/* A row carries its run function, by symbol: cleanup's names the rados
+ * path's, restore's and sweep's their own; every workload (a row with a
+ * path) runs the front's one workload run; only help runs nothing. */
 static void test_command_bind(void **state)
 {
 	size_t n;
 	const struct ccb_command *cmds = ccb_cli_commands(&n);
-	int workloads = 0;
+	ccb_command_run workload = NULL;
 
 	(void)state;
 	assert_ptr_equal(ccb_cli_command_find("cleanup")->run, ccb_rados_cleanup_run);
-	assert_int_equal(ccb_cli_command_bind("no such command", fake_run), 0);
-	assert_int_equal(ccb_cli_command_bind("cleanup", fake_run), 1);
-	assert_ptr_equal(ccb_cli_command_find("cleanup")->run, ccb_rados_cleanup_run);
-	for (size_t i = 0; i < n; i++)
-		workloads += cmds[i].ops != NULL;
-	assert_int_equal(ccb_cli_command_bind(NULL, fake_run), workloads);
-	for (size_t i = 0; i < n; i++)
-		if (cmds[i].ops)
-			assert_ptr_equal(cmds[i].run, fake_run);
-	assert_null(ccb_cli_command_find("restore")->run);
-	assert_int_equal(ccb_cli_command_bind("restore", fake_run), 1);
-	assert_int_equal(ccb_cli_command_find("restore")->run(NULL, 0, NULL), 42);
+	assert_ptr_equal(ccb_cli_command_find("restore")->run, ccb_restore_run);
+	assert_ptr_equal(ccb_cli_command_find("krbd restore")->run, ccb_restore_run);
+	assert_ptr_equal(ccb_cli_command_find("sweep")->run, ccb_sweep_command);
+	assert_ptr_equal(ccb_cli_command_find("capacity")->run, ccb_capacity_command);
+	assert_null(ccb_cli_command_find("help")->run);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(cmds[i].name, "help") != 0 && !cmds[i].run)
+			fail_msg("%s: no run function", cmds[i].name);
+		if (!cmds[i].ops)
+			continue;
+		if (!workload)
+			workload = cmds[i].run;
+		if (cmds[i].run != workload)
+			fail_msg("%s: not the workloads' run", cmds[i].name);
+	}
+	assert_non_null(workload);
+	assert_true(workload != ccb_rados_cleanup_run && workload != ccb_restore_run);
 }
 
 int main(void)
@@ -684,7 +684,7 @@ int main(void)
 	    cmocka_unit_test(test_examples_parse), cmocka_unit_test(test_op_size_names),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

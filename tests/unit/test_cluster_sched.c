@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/cluster_sched.h"
 
@@ -161,7 +162,7 @@ int main(void)
 	    cmocka_unit_test(test_missing),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/read_ahead.h"
 #include "ccbench/sysfs.h"
@@ -272,7 +273,7 @@ int main(void)
 	    cmocka_unit_test(crash_restore_leaves_a_held_device),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/clock.h"
 #include "ccbench/engine.h"
 #include "ccbench/options.h"
@@ -1092,7 +1093,7 @@ int main(void)
 
 	/* A broken engine tends to hang rather than fail: bound the whole suite. */
 	alarm(120);
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

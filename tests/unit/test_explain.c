@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/cluster_sched.h"
 #include "ccbench/cluster_state.h"
@@ -1655,7 +1656,7 @@ int main(void)
 	    cmocka_unit_test(test_crafted_strings),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/explain.h"
 
@@ -143,7 +144,7 @@ int main(void)
 	    cmocka_unit_test(test_replicated_says_nothing),
 	    cmocka_unit_test(test_space),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

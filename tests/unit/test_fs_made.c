@@ -13,6 +13,7 @@
 
 #include "../../src/paths/fs/path_cephfs_int.h"
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 
 static void test_made_find(void **state)
@@ -77,7 +78,7 @@ int main(void)
 	    cmocka_unit_test(test_made_none),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/cli.h"
 #include "ccbench/options.h"
@@ -217,7 +218,7 @@ int main(void)
 	    cmocka_unit_test(test_validate_rules),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

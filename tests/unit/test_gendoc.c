@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/gendoc.h"
 #include "ccbench/help.h"
@@ -377,7 +378,7 @@ int main(void)
 	    cmocka_unit_test(test_bash_completes),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/chart.h"
 #include "ccbench/group_agg.h"
 #include "ccbench/group_cmd.h"
@@ -766,7 +767,7 @@ int main(void)
 	    cmocka_unit_test(test_chart_poisoned),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/help.h"
 
@@ -288,7 +289,7 @@ int main(void)
 	    cmocka_unit_test(test_hint_and_words), cmocka_unit_test(test_wrap),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

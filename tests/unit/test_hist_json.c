@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/hist_json.h"
 
@@ -226,7 +227,7 @@ int main(void)
 	    cmocka_unit_test(test_refused),
 	    cmocka_unit_test(test_refused_too_many),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,12 +21,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/clock.h"
 #include "ccbench/engine.h"
 #include "ccbench/fs_mount.h"
 #include "ccbench/mapping.h"
 #include "ccbench/restore.h"
+#include "ccbench/restore_cmd.h"
 #include "ccbench/options.h"
 #include "ccbench/spawn.h"
 #include "ccbench/undo.h"
@@ -858,7 +860,7 @@ int main(void)
 	    cmocka_unit_test(test_fsmount_records),
 	    cmocka_unit_test(test_krbd_adopts_only_what_is_provably_ours),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	int failed = cmocka_run_group_tests_name("mapping", tests, NULL, NULL);
 

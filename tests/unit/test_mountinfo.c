@@ -14,6 +14,7 @@
 
 #include "../../src/paths/mountinfo.h"
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 
 static void test_parse_ceph_fuse(void **state)
@@ -122,7 +123,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_too_long),
 	    cmocka_unit_test(test_of_and_at),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/cli.h"
 #include "ccbench/path.h"
 #include "ccbench/point.h"
@@ -216,7 +217,7 @@ int main(void)
 	    cmocka_unit_test(test_null_registry),     cmocka_unit_test(test_null_own_options),
 	    cmocka_unit_test(test_point_hooks_order),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

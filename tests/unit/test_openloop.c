@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/clock.h"
 #include "ccbench/engine.h"
 #include "ccbench/openloop.h"
@@ -466,7 +467,7 @@ int main(void)
 	};
 
 	alarm(60);
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

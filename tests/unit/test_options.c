@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/options.h"
 #include "ccbench/path.h"
 #include "ccbench/units.h"
@@ -154,7 +155,7 @@ static void test_path_rows_assembled(void **state)
 	assert_non_null(max_objects);
 	assert_int_equal(image->cmds, CCB_CMD_RBD);
 	assert_true(pool < max_objects && max_objects < image && image < mount && mount < group);
-	assert_int_equal(ccb_paths_init(), 0);
+	assert_int_equal(ccb_commands_init(), 0);
 	assert_ptr_equal(ccb_opt_table, table);
 	assert_int_equal(ccb_opt_table_build(NULL, 0), 0);
 	assert_ptr_equal(ccb_opt_find("image"), image);
@@ -987,7 +988,7 @@ int main(void)
 	    cmocka_unit_test(test_to_json_given),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

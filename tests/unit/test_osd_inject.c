@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/osd_inject.h"
 
@@ -161,7 +162,7 @@ int main(void)
 	    cmocka_unit_test(test_policy),
 	    cmocka_unit_test(test_record),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

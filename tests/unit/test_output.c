@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include <ccbench/escape.h>
 #include <ccbench/cli.h>
@@ -463,7 +464,7 @@ int main(void)
 	    cmocka_unit_test(test_saved_views_escaped),
 	    cmocka_unit_test(test_sweep_without_row_key),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/pool_info.h"
 
@@ -182,7 +183,7 @@ int main(void)
 	    cmocka_unit_test(test_bounds),     cmocka_unit_test(test_df),
 	    cmocka_unit_test(test_space),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 
 #include "../../src/paths/rbd/rbd_asok.h"
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 
 /* Two sections as Tentacle's client printed them (trimmed), and a labeled one. */
@@ -196,7 +197,7 @@ int main(void)
 	    cmocka_unit_test(test_flatten_shape),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

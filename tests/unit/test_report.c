@@ -20,6 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/redact.h"
 #include "ccbench/engine.h"
 #include "ccbench/path.h"
@@ -1425,7 +1426,7 @@ int main(void)
 	    cmocka_unit_test(test_sweep_caveats),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/cli.h"
 #include "ccbench/secret_opts.h"
@@ -219,7 +220,7 @@ int main(void)
 	    cmocka_unit_test(test_cli_parse),     cmocka_unit_test(test_read_refused),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/options.h"
 #include "ccbench/sweep.h"
@@ -819,7 +820,7 @@ int main(void)
 	    cmocka_unit_test(test_categorical_recommendation),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/sweep.h"
 #include "ccbench/sweep_aggregate.h"
@@ -122,7 +123,7 @@ int main(void)
 	    cmocka_unit_test(test_space_table),
 	    cmocka_unit_test(test_space_csv),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/host.h"
 #include "ccbench/read_ahead.h"
@@ -391,7 +392,7 @@ int main(void)
 	    cmocka_unit_test(disk_names),
 	    cmocka_unit_test(rbd_devices_found_by_image),
 	};
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	int failed = cmocka_run_group_tests_name("sysfs parse", parse, NULL, NULL);
 

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/engine.h"
 #include "ccbench/restore.h"
@@ -875,7 +876,7 @@ int main(void)
 	    cmocka_unit_test(test_cluster_parse),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

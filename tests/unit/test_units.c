@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/units.h"
 
@@ -477,7 +478,7 @@ int main(void)
 	    cmocka_unit_test(test_format_pct),        cmocka_unit_test(test_fsid),
 	};
 
-	if (ccb_paths_init() < 0)
+	if (ccb_commands_init() < 0)
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

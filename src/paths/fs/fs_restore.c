@@ -6,6 +6,7 @@
  * (../krbd/map_restore.c).
  */
 #include <ccbench/fs_mount.h>
+#include <ccbench/restore.h>
 
 #include <errno.h>
 #include <jansson.h>
@@ -68,3 +69,14 @@ int ccb_fsmount_restore(const json_t *rec, char *msg, size_t msg_len)
 	         umsg[0] ? "; " : "", umsg);
 	return 0;
 }
+
+static int undo_fs_mount(const json_t *e, const struct ccb_opts *o, char *msg, size_t len)
+{
+	(void)o;
+	return ccb_fsmount_restore(e, msg, len);
+}
+
+const struct ccb_undo_kind ccb_fs_undo_kinds[] = {
+    {.name = "fs_mount", .undo = undo_fs_mount},
+    {0},
+};

@@ -565,6 +565,7 @@ const struct ccb_path_ops ccb_path_posix = {
     .describe = ccb_fs_describe,
     .client_close = ccb_fs_client_close,
     .finish = ccb_fs_stream_finish,
+    .undo_kinds = ccb_fs_undo_kinds,
 };
 
 const struct ccb_path_ops ccb_path_posix_meta = {
@@ -582,4 +583,5 @@ const struct ccb_path_ops ccb_path_posix_meta = {
     .client_close = ccb_fs_client_close,
     .finish = ccb_fs_meta_finish,
     .result = ccb_fs_meta_result,
+    .undo_kinds = ccb_fs_undo_kinds,
 };

@@ -1,8 +1,7 @@
 /*
- * The krbd path's command and option rows (krbd read|randread, and restore under
- * its older name): its registry row in src/paths/registry.c names them, and
- * src/cli.c lists them in the registry's order. What the rows say is
- * rendered as the help, the man page, the completion and docs/commands.md.
+ * The krbd path's command and option rows (krbd read|randread): its registry row in
+ * src/paths/registry.c names them, and src/cli.c lists them in the registry's order. What the rows
+ * say is rendered as the help, the man page, the completion and docs/commands.md.
  */
 #include <ccbench/cli.h>
 #include <ccbench/option_rows.h>
@@ -48,15 +47,6 @@ const struct ccb_command ccb_krbd_commands[] = {
         .description = "Reads a block device at random offsets; the device is named, mapped "
                        "or made as for krbd read.",
         .example = "ccbench krbd randread --device /dev/rbd0 --io-size 4K -d 30s",
-    },
-    {
-        .name = "krbd restore",
-        .mask = CCB_CMD_RESTORE,
-        .mode = CCB_MODE_SEQ,
-        .summary = "the same as restore (its older name)",
-        .description = "The same as ccbench restore, under the name it had before CephFS mounts "
-                       "and OSD latency injection were recorded too.",
-        .example = "ccbench krbd restore",
     },
     {0},
 };

@@ -7,6 +7,8 @@
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/mapping.h>
+#include <ccbench/read_ahead.h>
+#include <ccbench/restore.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 
@@ -236,3 +238,34 @@ int ccb_map_restore(const json_t *record, char *msg, size_t msg_len)
 		return restore_krbd(record, msg, msg_len);
 	return -ENOTSUP;
 }
+
+static int undo_map(const json_t *e, const struct ccb_opts *o, char *msg, size_t len)
+{
+	(void)o;
+	return ccb_map_restore(e, msg, len);
+}
+
+static int undo_read_ahead(const json_t *e, const struct ccb_opts *o, char *msg, size_t len)
+{
+	const char *disk = json_string_value(json_object_get(e, "disk"));
+	json_t *orig = json_object_get(e, "original"), *set = json_object_get(e, "set");
+
+	(void)o;
+	if (!json_is_integer(orig) || !json_is_integer(set) || json_integer_value(orig) < 0 ||
+	    json_integer_value(set) < 0) {
+		snprintf(msg, len,
+		         "invalid record (read_ahead_kb): original and set must be "
+		         "numbers; nothing touched");
+		return -EINVAL;
+	}
+	return ccb_sysfs_restore_read_ahead_kb(disk, (uint64_t)json_integer_value(orig),
+	                                       (uint64_t)json_integer_value(set), msg, len);
+}
+
+const struct ccb_undo_kind ccb_krbd_undo_kinds[] = {
+    {.name = "read_ahead_kb", .undo = undo_read_ahead},
+    {.name = "loop", .undo = undo_map},
+    {.name = "fuse", .undo = undo_map},
+    {.name = "krbd_map", .undo = undo_map},
+    {0},
+};

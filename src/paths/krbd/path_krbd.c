@@ -657,4 +657,5 @@ const struct ccb_path_ops ccb_path_krbd = {
     .describe = krbd_describe,
     .client_close = krbd_client_close,
     .finish = krbd_finish,
+    .undo_kinds = ccb_krbd_undo_kinds,
 };

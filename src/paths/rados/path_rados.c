@@ -15,7 +15,7 @@
 #include <ccbench/path_rados.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
-#include <ccbench/zerocopy.h>
+#include "../zerocopy.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -20,7 +20,7 @@
 #include <ccbench/rbd_layout.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
-#include <ccbench/zerocopy.h>
+#include "../zerocopy.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -403,6 +403,7 @@ const struct ccb_path_ops ccb_path_rbd = {
     .client_close = rbd_client_close,
     .finish = rbd_finish,
     .stalled = rbd_stalled,
+    .undo_kinds = ccb_rbd_undo_kinds,
 };
 
 int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)

@@ -15,6 +15,7 @@
 #include <ccbench/path.h>
 #include <ccbench/path_rbd.h>
 #include <ccbench/rbd_layout.h>
+#include <ccbench/restore.h>
 #include <ccbench/run_pools.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
@@ -568,3 +569,12 @@ int ccb_rbd_prepare(struct ccb_run *run)
 	                    json_string(run->is_write ? "raise -t" : "raise -t (or readahead)"));
 	return 0;
 }
+
+/* The fields a copy of this record on the cluster may have: what image_record() writes. */
+static const char *const image_fields[] = {"kind", "fsid",    "pool", "image",       "id", "entity",
+                                           "conf", "keyring", "what", "cluster_key", NULL};
+
+const struct ccb_undo_kind ccb_rbd_undo_kinds[] = {
+    {.name = "rbd_image", .undo = ccb_rbd_image_restore, .cluster_fields = image_fields},
+    {0},
+};

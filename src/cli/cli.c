@@ -24,194 +24,45 @@ static bool same_field_given(const struct ccb_opts *o, const struct ccb_opt_desc
 
 /* The words of every command are data: the help, the man page, the
  * completion and docs/commands.md are rendered from the rows. A path's
- * rows come with its registry row (src/paths/registry.c); the others are
- * here. */
-static const struct ccb_command own_commands[] = {
-    {
-        .name = "restore",
-        .mask = CCB_CMD_RESTORE,
-        .mode = CCB_MODE_SEQ,
-        .summary = "undo what a killed run left (read_ahead_kb, maps, mounts, OSD delay, "
-                   "images)",
-        .description =
-            "Undoes what a killed run recorded in the state directory, newest first: puts "
-            "back read_ahead_kb values, unmaps its mappings, detaches its loop devices, "
-            "unmounts its rbd-fuse, ceph-fuse and kernel CephFS mounts, puts back the "
-            "OSD settings an --osd-latency run changed (on the cluster the record names), and "
-            "removes its temporary rbd image while that name still holds the image it made "
-            "(the recorded id). Each is put back only while it still holds what ccbench set. "
-            "A record whose shape or target no longer matches the system is named and kept, "
-            "and nothing of it is touched; so is one of a run that may be alive (another PID "
-            "namespace or host: --force). With -c CONF it also reads the copies that runs "
-            "keep on the cluster (the mon's config-key ccbench/run/...) of their OSD delays "
-            "and temporary images, so a client host that rebooted, or any other host, can "
-            "undo them.",
-        .example = "ccbench restore",
-    },
-    {
-        .name = "sweep",
-        .mask = CCB_CMD_SWEEP | CCB_CMD_OUTPUT,
-        .mode = CCB_MODE_SEQ,
-        .n_args = 1,
-        .args_help = "CONFIG",
-        .args_kind = CCB_ARG_CONFIG,
-        .summary = "run a parameter grid from a JSON config",
-        .description =
-            "Runs the points of a JSON config: a command, fixed params and a matrix whose "
-            "product is the grid, each point --repeat times, interleaved or shuffled with "
-            "--seed. CONFIG is a file, or the name of a shipped config (an unknown name lists "
-            "them). Prints a table and a recommendation; --json, --csv and --svg write the "
-            "runs, the points and a chart. --dry-run checks every point and estimates bytes "
-            "and time without contacting anything.",
-        .example = "ccbench sweep quick -p rbd --json q.json --svg q.svg",
-    },
-    {
-        .name = "capacity",
-        .mask = CCB_CMD_CAPACITY | CCB_CMD_CONN | CCB_CMD_OUTPUT | CCB_CMD_WORKLOAD,
-        .mode = CCB_MODE_SEQ,
-        .n_args = 2,
-        .args_help = "WORKLOAD",
-        .args_kind = CCB_ARG_COMMAND,
-        .summary = "find the highest open-loop rate a workload carries within a latency SLO",
-        .description =
-            "Runs WORKLOAD (rados write, rbd randwrite, krbd read, fs write, ... with its own "
-            "options) open-loop at a series of rates: a short closed-loop probe gives a start, "
-            "the rate steps up geometrically until a step fails, then bisects to --precision; "
-            "each step runs until steady or --step-time. A step passes when it carried its "
-            "rate (>= 99 % of arrivals completed, none dropped) and its response time (from "
-            "each op's intended start) met --slo. Reports the capacity, the curve, the knee "
-            "and the latency at 50 % and 70 % of the capacity; --json, --csv and --svg write "
-            "the curve and its chart. Ctrl-C keeps the partial curve.",
-        .example = "ccbench capacity rados write -p bench -b 4K --slo p99<=10ms --step-time 5s",
-    },
-    {
-        .name = "report",
-        .mask = CCB_CMD_REPORT | CCB_CMD_OUTPUT,
-        .mode = CCB_MODE_SEQ,
-        .n_args = 1,
-        .args_help = "RESULTS.json",
-        .args_kind = CCB_ARG_FILE,
-        .summary = "re-render a saved sweep or run result",
-        .description = "Renders a saved result again: a sweep's table, CSV or chart, or a "
-                       "run's result in another --format.",
-        .example = "ccbench report q.json --csv q.csv --svg q.svg",
-    },
-    {
-        .name = "explain",
-        .mask = CCB_CMD_EXPLAIN,
-        .mode = CCB_MODE_SEQ,
-        .n_args = 1,
-        .args_help = "RESULT.json",
-        .args_kind = CCB_ARG_FILE,
-        .summary = "say what limited a saved run or sweep result (re-derived from its figures)",
-        .description = "Says what limited a saved run, group report or sweep, and whether to "
-                       "trust it: the why lines, derived again from the figures in the file "
-                       "(nothing is measured or contacted).",
-        .example = "ccbench explain result.json",
-    },
-    {
-        .name = "compare",
-        .mask = CCB_CMD_COMPARE,
-        .mode = CCB_MODE_SEQ,
-        .n_args = 2,
-        .args_help = "BASELINE.json CURRENT.json",
-        .args_kind = CCB_ARG_FILE,
-        .summary = "compare a result against a baseline; exit 1 on regression",
-        .description =
-            "Compares a result with a baseline point by point on --metric and exits 1 when a "
-            "point is worse by more than --tolerance or failed. Results whose points do not "
-            "match, and points whose explain says distrust (unless --allow-distrust), are "
-            "refused with exit 2.",
-        .example = "ccbench compare baseline.json current.json --tolerance 10%",
-    },
-    {
-        .name = "group report",
-        .mask = CCB_CMD_GROUP,
-        .mode = CCB_MODE_SEQ,
-        .n_args = 1,
-        .args_help = "NAME",
-        .summary = "gather and add up the results of a group's members",
-        .description =
-            "Gathers the results the members of group NAME stored in RADOS and adds them up "
-            "over the window in which all of them ran: each member's and the aggregate's "
-            "bandwidth and latency, Jain's fairness index and the start skew.",
-        .example = "ccbench group report wk48 -p rbd",
-    },
-    {
-        .name = "group rm",
-        .mask = CCB_CMD_GROUP,
-        .mode = CCB_MODE_SEQ,
-        .n_args = 1,
-        .args_help = "NAME",
-        .summary = "remove a group's objects",
-        .description = "Removes group NAME's registrations and stored results.",
-        .example = "ccbench group rm wk48 -p rbd",
-    },
-    {
-        .name = "group ls",
-        .mask = CCB_CMD_GROUP,
-        .mode = CCB_MODE_SEQ,
-        .summary = "list groups",
-        .description = "Lists the groups in the group pool and their state.",
-        .example = "ccbench group ls -p rbd",
-    },
-    {
-        .name = "group manifest",
-        .mask = CCB_CMD_K8S | CCB_CMD_WORKLOAD | CCB_CMD_CONN | CCB_CMD_OUTPUT,
-        .mode = CCB_MODE_SEQ,
-        .n_args = 3,
-        .args_help = "NAME WORKLOAD",
-        .summary = "print a Kubernetes Indexed Job that runs a group, one member per pod",
-        .description =
-            "Prints (nothing is contacted) an Indexed Job of --members pods, one per node, "
-            "each a member of group NAME running WORKLOAD (two words, rados write, and its "
-            "options, checked as on its own command line), and a Job that reports the group "
-            "after. The conf and keyring come from Rook's rook-ceph-mon-endpoints ConfigMap "
-            "and rook-ceph-mon Secret, or --k8s-secret: never a key in the manifest.",
-        .example = "ccbench group manifest wk48 --members 8 rados write -p rbd -d 60s -t 32",
-    },
-    {
-        .name = "help",
-        .mode = CCB_MODE_SEQ,
-        .n_args = 2,
-        .args_help = "[COMMAND]",
-        .args_kind = CCB_ARG_COMMAND,
-        .summary = "show a command's synopsis, options and an example",
-        .description = "Shows what ccbench COMMAND --help shows: the command's synopsis, the "
-                       "options it takes with their defaults, and an example. Without "
-                       "COMMAND, the list of commands.",
-        .example = "ccbench help rbd read",
-    },
-};
-
+ * rows come with its registry row (src/paths/registry.c); the others
+ * with their wings, listed by the front (src/commands/commands.c). */
 /* Room for every row: the paths' (from the registry) and the ones above. */
 #define MAX_COMMANDS 64
 
 static struct ccb_command commands[MAX_COMMANDS];
 static size_t n_commands;
 static pthread_once_t commands_once = PTHREAD_ONCE_INIT;
+static int build_error; /* -E2BIG: past MAX_COMMANDS */
 
 static void add_command(const struct ccb_command *cmd)
 {
 	if (n_commands == MAX_COMMANDS) {
-		fprintf(stderr, "ccbench: more than %d commands: raise MAX_COMMANDS in %s\n",
-		        MAX_COMMANDS, __FILE__);
-		abort();
+		build_error = -E2BIG;
+		return;
 	}
 	commands[n_commands++] = *cmd;
 }
 
-/* The table: every path's rows in the registry's order, then the others. */
+/* The front's rows and the run of every workload (ccb_cli_commands_init()). */
+static const struct ccb_command *const *front_groups;
+static size_t n_front_groups;
+static ccb_command_run workload_run;
+
+/* The table: every path's rows in the registry's order, then the front's. */
 static void build_commands(void)
 {
 	const struct ccb_command *rows;
 	size_t n_paths = 1;
 
 	for (size_t i = 0; i < n_paths; i++)
-		for (rows = ccb_path_commands(i, &n_paths); rows && rows->name; rows++)
+		for (rows = ccb_path_commands(i, &n_paths); rows && rows->name; rows++) {
 			add_command(rows);
-	for (size_t i = 0; i < sizeof(own_commands) / sizeof(own_commands[0]); i++)
-		add_command(&own_commands[i]);
+			if (!commands[n_commands - 1].run)
+				commands[n_commands - 1].run = workload_run;
+		}
+	for (size_t g = 0; g < n_front_groups; g++)
+		for (rows = front_groups[g]; rows->name; rows++)
+			add_command(rows);
 }
 
 static size_t command_count(void)
@@ -221,6 +72,18 @@ static size_t command_count(void)
 }
 
 #define N_COMMANDS command_count()
+
+int ccb_cli_commands_init(const struct ccb_command *const *groups, size_t n_groups,
+                          ccb_command_run workload)
+{
+	if (!front_groups) {
+		front_groups = groups;
+		n_front_groups = n_groups;
+		workload_run = workload;
+	}
+	(void)command_count();
+	return build_error;
+}
 
 const struct ccb_command *ccb_cli_commands(size_t *n)
 {
@@ -234,22 +97,6 @@ const struct ccb_command *ccb_cli_command_find(const char *name)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
-}
-
-int ccb_cli_command_bind(const char *name, ccb_command_run run)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < N_COMMANDS; i++) {
-		struct ccb_command *cmd = &commands[i];
-
-		if (name ? strcmp(cmd->name, name) != 0 : !cmd->ops)
-			continue;
-		if (!cmd->run)
-			cmd->run = run;
-		n++;
-	}
-	return n;
 }
 
 enum { OPT_HELP = 1000, OPT_VERSION };
@@ -602,8 +449,11 @@ int ccb_cli_parse(int argc, char **argv, struct ccb_cli *cli, char *err, size_t 
 int ccb_cli_validate(const struct ccb_cli *cli, char *err, size_t err_len)
 {
 	const struct ccb_path_ops *ops = ccb_path_for(cli->ops, &cli->opts);
+	const struct ccb_command *cmd = cli->command ? ccb_cli_command_find(cli->command) : NULL;
 
 	if (ccb_opts_validate(&cli->opts, cli->cmd_mask, err, err_len) < 0)
+		return -EINVAL;
+	if (cmd && cmd->validate && cmd->validate(&cli->opts, err, err_len) < 0)
 		return -EINVAL;
 	if (ops && ops->validate && ops->validate(&cli->opts, err, err_len) < 0)
 		return -EINVAL;

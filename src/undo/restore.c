@@ -1,12 +1,13 @@
 /*
- * `ccbench restore` (alias `krbd restore`): undo what killed runs left.
+ * Restore: undo what killed runs left (the command is src/cli/restore_cmd.c).
  *
- * Two sources of records. The state directory (src/undo.c): records of
- * runs that are gone, newest first, each through the undo function its
- * kind names in the table below. The cluster (`-c CONF`): the copies of
- * cluster-side records (an OSD delay, a temporary image) each run kept in
- * the mon's config-key store (src/undo_cluster.c), for a client host whose
- * /run was lost. Which runs are gone (ccb_undo_judge()):
+ * Two sources of records. The state directory (src/undo/undo.c): records of
+ * runs that are gone, newest first, each through the undo function of its
+ * kind, which the code that writes such records registers
+ * (ccb_undo_kinds_add(): the cluster's and each path's, at start-up). The cluster (`-c CONF`): the
+ * copies of cluster-side records (an OSD delay, a temporary image) each run kept in the mon's
+ * config-key store (src/undo/undo_cluster.c), for a client host whose /run was lost. Which runs are
+ * gone (ccb_undo_judge()):
  *   - this host, this boot, this PID namespace: its pid is not alive with
  *     its start time;
  *   - this host, an earlier boot: gone (its processes died with the boot);
@@ -17,16 +18,7 @@
  * (the OSD values, the image id); a record of the wrong shape, or of
  * another cluster than -c connects to, is named and left alone.
  */
-#include <ccbench/host.h>
-#include <ccbench/cli.h>
-#include <ccbench/cluster.h>
-#include <ccbench/fs_mount.h>
-#include <ccbench/mapping.h>
-#include <ccbench/osd_inject.h>
-#include <ccbench/path_rbd.h>
 #include <ccbench/restore.h>
-#include <ccbench/read_ahead.h>
-#include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 
@@ -38,88 +30,55 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-static int undo_read_ahead(const json_t *e, const struct ccb_opts *o, char *msg, size_t len)
-{
-	const char *disk = json_string_value(json_object_get(e, "disk"));
-	json_t *orig = json_object_get(e, "original"), *set = json_object_get(e, "set");
+/* The kinds, as registered: a few groups of a few rows each. */
+#define MAX_KIND_GROUPS 16
+static const struct ccb_undo_kind *kind_groups[MAX_KIND_GROUPS];
+static size_t n_kind_groups;
 
-	(void)o;
-	if (!json_is_integer(orig) || !json_is_integer(set) || json_integer_value(orig) < 0 ||
-	    json_integer_value(set) < 0) {
-		snprintf(msg, len,
-		         "invalid record (read_ahead_kb): original and set must be "
-		         "numbers; nothing touched");
-		return -EINVAL;
-	}
-	return ccb_sysfs_restore_read_ahead_kb(disk, (uint64_t)json_integer_value(orig),
-	                                       (uint64_t)json_integer_value(set), msg, len);
+int ccb_undo_kinds_add(const struct ccb_undo_kind *kinds)
+{
+	for (size_t i = 0; i < n_kind_groups; i++)
+		if (kind_groups[i] == kinds)
+			return 0;
+	if (n_kind_groups == MAX_KIND_GROUPS)
+		return -E2BIG;
+	kind_groups[n_kind_groups++] = kinds;
+	return 0;
 }
 
-static int undo_map(const json_t *e, const struct ccb_opts *o, char *msg, size_t len)
+const struct ccb_undo_kind *ccb_undo_kind_find(const char *name)
 {
-	(void)o;
-	return ccb_map_restore(e, msg, len);
-}
-
-static int undo_fs_mount(const json_t *e, const struct ccb_opts *o, char *msg, size_t len)
-{
-	(void)o;
-	return ccb_fsmount_restore(e, msg, len);
-}
-
-/* The fields a cluster-side record may have: what its writer puts there. */
-static const char *const osd_fields[] = {"kind",   "fsid",        "set",  "osds",
-                                         "osd_us", "entity",      "conf", "keyring",
-                                         "what",   "cluster_key", NULL};
-static const char *const image_fields[] = {"kind", "fsid",    "pool", "image",       "id", "entity",
-                                           "conf", "keyring", "what", "cluster_key", NULL};
-
-static const struct kind {
-	const char *name;
-	int (*undo)(const json_t *rec, const struct ccb_opts *o, char *msg, size_t msg_len);
-	const char *const *cluster_fields; /* kept on the cluster too: its fields */
-} kinds[] = {
-    {"read_ahead_kb", undo_read_ahead, NULL},
-    {"osd_inject", ccb_osd_inject_restore, osd_fields},
-    {"rbd_image", ccb_rbd_image_restore, image_fields},
-    {"loop", undo_map, NULL},
-    {"fuse", undo_map, NULL},
-    {"krbd_map", undo_map, NULL},
-    {"fs_mount", undo_fs_mount, NULL},
-};
-
-static const struct kind *kind_of(const json_t *rec)
-{
-	const char *k = json_string_value(json_object_get(rec, "kind"));
-
-	for (size_t i = 0; k && i < sizeof(kinds) / sizeof(*kinds); i++)
-		if (strcmp(kinds[i].name, k) == 0)
-			return &kinds[i];
+	for (size_t g = 0; name && g < n_kind_groups; g++)
+		for (const struct ccb_undo_kind *k = kind_groups[g]; k->name; k++)
+			if (strcmp(k->name, name) == 0)
+				return k;
 	return NULL;
+}
+
+static const struct ccb_undo_kind *kind_of(const json_t *rec)
+{
+	return ccb_undo_kind_find(json_string_value(json_object_get(rec, "kind")));
 }
 
 /* One record through its kind's undo; an unknown kind is kept. */
 static int undo_record(const json_t *e, const struct ccb_opts *o, const char *where, char *msg,
                        size_t len)
 {
-	const struct kind *k = kind_of(e);
+	const struct ccb_undo_kind *k = kind_of(e);
 	const char *name = json_string_value(json_object_get(e, "kind"));
-	int r;
 
 	msg[0] = '\0';
 	if (k)
 		return k->undo(e, o, msg, len);
-	/* Kinds the mapping code adds later still reach it. */
-	r = ccb_map_restore(e, msg, len);
-	if (r == -ENOTSUP)
-		snprintf(msg, len, "%s: unknown record kind '%s'; kept", where,
-		         name && ccb_is_printable(name) && strlen(name) < 64 ? name : "?");
-	return r;
+	snprintf(msg, len, "%s: unknown record kind '%s'; kept", where,
+	         name && ccb_is_printable(name) && strlen(name) < 64 ? name : "?");
+	return -ENOTSUP;
 }
 
 struct restore {
 	const struct ccb_opts *o;
-	char only_disk[64];
+	const char *only_disk; /* "" or a disk: only its read_ahead_kb */
+	ccb_restore_connect_fn connect;
 	json_t *done_keys; /* {cluster_key: record} undone from the state directory */
 	int first, done, left;
 };
@@ -218,7 +177,7 @@ const char *ccb_restore_check_copy(const char *key, const char *text, const char
 	static const char *const run_f[] = {"host",      "boot_id", "pid_ns", "pid",
 	                                    "starttime", "command", "time",   NULL};
 	const json_t *run, *rec;
-	const struct kind *k;
+	const struct ccb_undo_kind *k;
 	char want[256];
 	json_t *doc;
 
@@ -352,7 +311,7 @@ static void restore_cluster(struct restore *rs)
 	if (!scan && !json_object_size(rs->done_keys))
 		return;
 	if (scan) {
-		r = ccb_cluster_connect_bounded(rs->o, "10", &cl, err, sizeof(err));
+		r = rs->connect(rs->o, NULL, &cl, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: restore: records on the cluster: %s\n", err);
 			note_first(rs, r == -EINVAL ? -EIO : r);
@@ -360,8 +319,7 @@ static void restore_cluster(struct restore *rs)
 		}
 	} else {
 		void *it = json_object_iter(rs->done_keys);
-		r = ccb_cluster_connect_record(json_object_iter_value(it), rs->o, "10",
-		                               "records on the cluster", &cl, msg, sizeof(msg));
+		r = rs->connect(rs->o, json_object_iter_value(it), &cl, msg, sizeof(msg));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: restore: %s\n", msg);
 			return; /* undone already; the copies go with `restore -c CONF` */
@@ -410,27 +368,18 @@ static void restore_cluster(struct restore *rs)
 	rados_shutdown(cl);
 }
 
-int ccb_restore_command(const struct ccb_opts *o)
+int ccb_restore(const struct ccb_opts *o, const char *only_disk, ccb_restore_connect_fn connect)
 {
-	struct restore rs = {.o = o, .done_keys = json_object()};
+	struct restore rs = {.o = o,
+	                     .only_disk = only_disk ? only_disk : "",
+	                     .connect = connect,
+	                     .done_keys = json_object()};
 	char msg[PATH_MAX + 256];
 	json_t *files = NULL, *f;
 	size_t i;
 
 	if (!rs.done_keys)
 		return -ENOMEM;
-	if (o->device) {
-		char real[PATH_MAX];
-		struct stat st;
-
-		if (!realpath(o->device, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode) ||
-		    ccb_sysfs_disk_of_devt(ccb_sysfs_root(), st.st_rdev, NULL, 0, rs.only_disk,
-		                           sizeof(rs.only_disk)) < 0) {
-			fprintf(stderr, "ccbench: --device %s: not a block device\n", o->device);
-			json_decref(rs.done_keys);
-			return -EINVAL;
-		}
-	}
 	/* Records are acted on as root: only from a directory nobody else
 	 * could have written them into. */
 	if (ccb_undo_state_dir_check(msg, sizeof(msg)) < 0) {
@@ -452,13 +401,4 @@ int ccb_restore_command(const struct ccb_opts *o)
 		       ccb_undo_state_dir(), o->conf ? " or on the cluster" : "");
 	json_decref(rs.done_keys);
 	return rs.first;
-}
-
-int ccb_restore_run(const struct ccb_cli *cli, int argc, char **argv)
-{
-	int r = ccb_restore_command(&cli->opts);
-
-	(void)argc;
-	(void)argv;
-	return r == 0 ? 0 : r == -EINVAL ? 2 : 1;
 }

@@ -4,7 +4,7 @@
  * (librados always, librbd unless rbd_disable_zero_copy_writes=false) and
  * reads into the caller's buffer. Built instead of src/zerocopy.cc.
  */
-#include <ccbench/zerocopy.h>
+#include "zerocopy.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -14,7 +14,6 @@
  * static buffers, then flips an index. The handler only write()s the
  * published buffer: async-signal-safe, and never a half-built text.
  */
-#include <ccbench/result.h>
 #include <ccbench/undo.h>
 
 #include "undo_int.h"

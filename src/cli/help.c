@@ -4,6 +4,7 @@
  * table shows up in --help, CMD --help, the man page and the completion
  * without a change here (gendoc.c renders the documents).
  */
+#include <ccbench/command.h>
 #include <ccbench/help.h>
 
 #include <string.h>
@@ -214,3 +215,20 @@ void ccb_help_hint(FILE *out, const char *command)
 {
 	fprintf(out, "Try 'ccbench %s%s--help'.\n", command ? command : "", command ? " " : "");
 }
+
+/* The help command's row: parsing sets cli->help, and the front shows it. */
+const struct ccb_command ccb_help_commands[] = {
+    {
+        .name = "help",
+        .mode = CCB_MODE_SEQ,
+        .n_args = 2,
+        .args_help = "[COMMAND]",
+        .args_kind = CCB_ARG_COMMAND,
+        .summary = "show a command's synopsis, options and an example",
+        .description = "Shows what ccbench COMMAND --help shows: the command's synopsis, the "
+                       "options it takes with their defaults, and an example. Without "
+                       "COMMAND, the list of commands.",
+        .example = "ccbench help rbd read",
+    },
+    {0},
+};

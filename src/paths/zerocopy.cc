@@ -16,7 +16,7 @@
  *
  * Nothing may throw into C: every entry point catches and returns -errno.
  */
-#include <ccbench/zerocopy.h>
+#include "zerocopy.h"
 
 #include <cerrno>
 #include <cstring>

@@ -4,7 +4,6 @@
  * and sweep configs agree.
  */
 #include <ccbench/options.h>
-#include <ccbench/slo.h>
 #include <ccbench/units.h>
 
 #include <errno.h>
@@ -238,7 +237,7 @@ const char *ccb_opts_first_given(const struct ccb_opts *o, unsigned optf)
 
 /* --rate and its companions: each makes sense only with it, and a rate
  * must be a positive number of ops or bytes per second. */
-static int open_loop_validate(const struct ccb_opts *o, char *err, size_t err_len)
+int ccb_opts_validate_open_loop(const struct ccb_opts *o, char *err, size_t err_len)
 {
 	static const char *const companions[] = {"arrivals", "max-in-flight", "max-backlog",
 	                                         "rate-seed", "busy-poll"};
@@ -285,32 +284,6 @@ static int open_loop_validate(const struct ccb_opts *o, char *err, size_t err_le
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/* The capacity search sets each step's rate itself: the open loop's
- * companions are checked as if a rate were given, and the target must
- * parse. */
-static int capacity_validate(const struct ccb_opts *o, char *err, size_t err_len)
-{
-	struct ccb_opts with_rate = *o;
-	struct ccb_slo slo;
-
-	if (o->rate) {
-		snprintf(err, err_len, "--rate: not with capacity, which sets each step's rate");
-		return -EINVAL;
-	}
-	if (o->group) {
-		snprintf(err, err_len, "--group: not with capacity (one host searches)");
-		return -EINVAL;
-	}
-	if (!o->slo) {
-		snprintf(err, err_len, "--slo: required (e.g. --slo p99<=10ms)");
-		return -EINVAL;
-	}
-	if (ccb_slo_parse(o->slo, &slo, err, err_len) < 0)
-		return -EINVAL;
-	with_rate.rate = "1";
-	return open_loop_validate(&with_rate, err, err_len);
 }
 
 int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len)
@@ -377,8 +350,9 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 		         "not per member (run the members without it)");
 		return -EINVAL;
 	}
-	if ((cmd & CCB_CMD_CAPACITY) ? capacity_validate(o, err, err_len) < 0
-	                             : open_loop_validate(o, err, err_len) < 0)
+	/* The capacity search sets each step's rate itself: its command
+	 * checks the open loop's companions (struct ccb_command.validate). */
+	if (!(cmd & CCB_CMD_CAPACITY) && ccb_opts_validate_open_loop(o, err, err_len) < 0)
 		return -EINVAL;
 	/* group manifest names the group itself (NAME) and needs the size. */
 	if ((cmd & CCB_CMD_K8S) && !ccb_opt_given(o, "members")) {
