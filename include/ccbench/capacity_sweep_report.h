@@ -14,6 +14,9 @@
 
 #include <jansson.h>
 
+/** A config's command that starts with this is a capacity search of the rest. */
+#define CCB_SWEEP_CAPACITY_WORD "capacity "
+
 /** Whether sweep config @p config (or a document's "config") is of capacity searches. */
 bool ccb_sweep_is_capacity(const json_t *config);
 

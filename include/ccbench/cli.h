@@ -33,21 +33,6 @@ const struct ccb_command *ccb_cli_command_find(const char *name);
 int ccb_cli_commands_init(const struct ccb_command *const *groups, size_t n_groups,
                           ccb_command_run workload);
 
-struct ccb_cli {
-	const char *command; /**< "rados write", "cleanup", ... */
-	const char *path;    /**< path name for run commands, NULL otherwise */
-	/** The path table the command runs through (workloads), NULL otherwise. */
-	const struct ccb_path_ops *ops;
-	unsigned cmd_mask; /**< enum ccb_cmd_mask bits of the command */
-	enum ccb_mode mode;
-	bool help; /**< --help, -h or `help [COMMAND]`: show help for command (or all) */
-	const char *help_group; /**< `rbd --help`: the first word of the commands to list */
-	bool version;
-	const char *args[4]; /**< positional arguments after the command words */
-	int n_args;
-	struct ccb_opts opts;
-};
-
 /**
  * Parse @p argv. Fills defaults first, so @p cli->opts is complete.
  * On an error, @p cli->command still names the command argv's words

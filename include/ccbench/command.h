@@ -9,12 +9,14 @@
  * symbol, as git's builtins do: a path's rows in its folder (its
  * registry row brings them, src/paths/registry.c), the others in their
  * wing (sweep, report, group, capacity, restore, help), listed by the
- * front (src/commands/commands.c). Types only, so that the paths and the
- * command line both use it without an upward include.
+ * front (src/commands/commands.c). With the command line a run function
+ * receives (struct ccb_cli). Types only, so that the paths and the
+ * command line both use them without an upward include.
  */
 #ifndef CCBENCH_COMMAND_H
 #define CCBENCH_COMMAND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <ccbench/engine.h>
@@ -73,6 +75,22 @@ struct ccb_command {
 	 */
 	int (*validate)(const struct ccb_opts *o, char *err, size_t err_len);
 	unsigned flags; /**< enum ccb_command_flags */
+};
+
+/** A command line, parsed: the command it selects and its options (cli.h). */
+struct ccb_cli {
+	const char *command; /**< "rados write", "cleanup", ... */
+	const char *path;    /**< path name for run commands, NULL otherwise */
+	/** The path table the command runs through (workloads), NULL otherwise. */
+	const struct ccb_path_ops *ops;
+	unsigned cmd_mask; /**< enum ccb_cmd_mask bits of the command */
+	enum ccb_mode mode;
+	bool help; /**< --help, -h or `help [COMMAND]`: show help for command (or all) */
+	const char *help_group; /**< `rbd --help`: the first word of the commands to list */
+	bool version;
+	const char *args[4]; /**< positional arguments after the command words */
+	int n_args;
+	struct ccb_opts opts;
 };
 
 #endif

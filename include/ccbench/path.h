@@ -1,9 +1,9 @@
 /**
  * @file path.h
  * One ops table per I/O path, as fio's engines have. A new path is a
- * folder src/paths/X/ with its table and its command rows (each names
- * the table), and one row in src/paths/registry.c naming both; its
- * commands take the options of a CCB_CMD_* bit.
+ * folder src/paths/X/ with its table, which carries its command rows and
+ * its own option rows, and one row in src/paths/registry.c (registry.h)
+ * naming the table.
  * The table carries everything the rest of the program must know about
  * the path: its option checks (validate), its flags (how a run is bounded
  * and queued), the name it gives the op size and its set-up before
@@ -38,6 +38,7 @@ enum ccb_path_flags {
 	CCB_PATH_PHASED = 1u << 4,
 };
 
+struct ccb_command;
 struct ccb_undo_kind;
 
 struct ccb_path_ops {
@@ -161,50 +162,13 @@ struct ccb_path_ops {
 	 * `ccbench restore` (restore.h; rows ending in one with no name).
 	 */
 	const struct ccb_undo_kind *undo_kinds;
+	/** Optional: this path's command rows (command.h), ending in a row
+	 *  with no name; the command table lists them in the registry's order. */
+	const struct ccb_command *commands;
+	/** Optional: the option rows only this path's commands take, ending in
+	 *  a row with no name; ccb_paths_init() puts them in the table. */
+	const struct ccb_opt_desc *options;
 };
-
-/** The rados object path (src/paths/rados/). */
-extern const struct ccb_path_ops ccb_path_rados;
-
-/** The librbd image path (src/paths/rbd/). */
-extern const struct ccb_path_ops ccb_path_rbd;
-
-/** The kernel block device path (src/paths/krbd/). */
-extern const struct ccb_path_ops ccb_path_krbd;
-
-/** The CephFS path through libcephfs: fs write and read (src/paths/fs/path_cephfs.c). */
-extern const struct ccb_path_ops ccb_path_cephfs;
-
-/** The CephFS path's metadata workload, fs meta (src/paths/fs/path_cephfs.c). */
-extern const struct ccb_path_ops ccb_path_cephfs_meta;
-
-/** fs write and read on a mounted directory: the kernel client, ceph-fuse
- *  or a local file system (src/paths/fs/path_posix.c). */
-extern const struct ccb_path_ops ccb_path_posix;
-
-/** fs meta on a mounted directory (src/paths/fs/path_posix.c). */
-extern const struct ccb_path_ops ccb_path_posix_meta;
-
-/** The table of path @p name for a command of mode @p mode, or NULL
- *  (src/paths/registry.c, like ccb_path_for(); the helpers below are src/run/path.c). */
-const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode);
-
-/**
- * The command rows (struct ccb_command, ending in a row with no name) the
- * @p i th row of the registry brings, or NULL (none, or @p i past the
- * end); *@p n_paths receives the number of rows. The command table lists
- * them first, in this order (src/paths/registry.c).
- */
-struct ccb_command;
-const struct ccb_command *ccb_path_commands(size_t i, size_t *n_paths);
-
-/**
- * Start-up: give the option table every path's own option rows, in the
- * registry's order (ccb_opt_table_build()). Before any option is parsed
- * or shown: main(), ccbench-gendoc, the tests and the fuzz targets call it
- * first. 0, or ccb_opt_table_build()'s -errno (src/paths/registry.c).
- */
-int ccb_paths_init(void);
 
 /** The table a run of @p ops's command with @p o goes through (see variant). */
 const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o);

@@ -10,7 +10,9 @@
 
 #include <jansson.h>
 
+#include <ccbench/command.h>
 #include <ccbench/options.h>
+#include <ccbench/path.h>
 
 /**
  * Create and fill a temporary image with the layout of @p o (--size,
@@ -37,5 +39,15 @@ int ccb_rbd_image_restore(const json_t *rec, const struct ccb_opts *given, char 
 
 /** The crash record kind of a temporary image, for restore. */
 extern const struct ccb_undo_kind ccb_rbd_undo_kinds[];
+
+/** The librbd path's table (path_rbd.c), a row of src/paths/registry.c. */
+extern const struct ccb_path_ops ccb_path_rbd;
+
+/** rbd read|randread|write|randwrite|rw, ending in a row with no name (rbd_commands.c). */
+extern const struct ccb_command ccb_rbd_commands[];
+
+/** The options only this path's commands take, ending in a row with no name
+ * (rbd_commands.c); ccb_opt_table_build() puts them in the table. */
+extern const struct ccb_opt_desc ccb_rbd_options[];
 
 #endif

@@ -84,15 +84,6 @@ void ccb_output_target_close(struct ccb_output_target *t);
 int ccb_output_check(const char *path, const char *opt, char *err, size_t err_len);
 
 /**
- * Check a saved sweep's shape and counts before a view walks it: "points"
- * a list of at most 10000 objects (a matrix of at most 64 keys, at most
- * 1000 runs each, 200000 in all), "row_key" a string if given, at most 256 knees.
- *
- * @return 0, or -EINVAL with the reason in @p err.
- */
-int ccb_sweep_doc_check(const json_t *doc, char *err, size_t err_len);
-
-/**
  * Render to --output FILE (through ccb_report_to_file()), or stdout.
  *
  * @return 0, or -errno with a message printed.

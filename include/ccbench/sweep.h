@@ -1,10 +1,10 @@
 /**
  * @file sweep.h
  * Parameter grids from a JSON config, run point by point through the one
- * point runner (aggregated in sweep_aggregate.h), and the views of a saved
- * sweep (table, CSV, SVG). report, explain and compare, which read it
- * back, have headers of their own (report_cmd.h, explain_cmd.h,
- * compare_cmd.h).
+ * point runner (aggregated in sweep_aggregate.h). The views of a saved
+ * sweep (table, CSV, SVG) are the report wing's (sweep_report.h); report,
+ * explain and compare, which read it back, have headers of their own
+ * (report_cmd.h, explain_cmd.h, compare_cmd.h).
  *
  * Config (documented in docs/sweeps.md):
  *   { "name": "...", "description": "...",
@@ -27,13 +27,14 @@
 #ifndef CCBENCH_SWEEP_H
 #define CCBENCH_SWEEP_H
 
-#include <ccbench/command.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
 #include <ccbench/cli.h>
+#include <ccbench/command.h>
+#include <ccbench/sweep_report.h>
 
 /**
  * `ccbench sweep CONFIG`: load and check the config (exit 2 on any
@@ -58,9 +59,6 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv);
 int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t **out_config,
                    json_t **out_points, char *err, size_t err_len);
 
-/** Runs a point always gets under "repeat_until" (the interval needs two). */
-#define CCB_SWEEP_MIN_RUNS 2
-
 /**
  * A loaded config's "repeat_until" in hundredths of a percent (0: off,
  * every point "repeat" times; also when "repeat" is at most
@@ -80,46 +78,16 @@ uint64_t ccb_sweep_repeat_until(const json_t *config);
 int ccb_sweep_dry_run(const char *path, const json_t *config, const json_t *points,
                       const struct ccb_opts *o, FILE *out);
 
-/** Text table of a sweep document, shaped like seed 002's. */
-void ccb_sweep_render_text(const json_t *doc, FILE *out);
-
 /**
- * The aggregate figure @p what / @p stat ("bandwidth_mib_s", "mean") of
- * sweep point @p pt; 0 when missing.
+ * The options of the whole sweep: @p sweep_opts (the command line) plus
+ * the options flagged CCB_OPTF_SWEEP_WIDE (--osd-latency) that the
+ * config's "params" give and the command line does not, checked as the
+ * command line's are. Strings made for them go into @p strings.
+ *
+ * @return 0, or -EINVAL with the reason in @p err.
  */
-double ccb_sweep_agg(const json_t *pt, const char *what, const char *stat);
-
-/**
- * Whether sweep points @p k and @p q (of one document) have bandwidths
- * told apart by their repeats: their difference (*@p diff) above twice
- * its standard error (*@p two_se, from each point's stddev and runs; a
- * point of one run is taken to spread as the other).
- */
-bool ccb_sweep_told_apart(const json_t *k, const json_t *q, double *diff, double *two_se);
-
-/**
- * What the figures of sweep document @p doc cannot be read as, from the
- * document alone: [{kind, severity, text, series?}] with kinds
- * "latency-sides" (paths under different injected latency: not
- * comparable), "osd-latency-lost" (an OSD lost the injected latency during
- * some runs), "fuse-loop" (a kernel series through rbd-fuse, which cannot
- * show readahead; "series" names it), "emulated-limit" (points of a series
- * where the client's emulated CPU was the limit). New array (empty:
- * nothing to say).
- */
-json_t *ccb_sweep_caveats(const json_t *doc);
-
-/** Whether a run of sweep point @p point went through fuse-loop. */
-bool ccb_sweep_point_fuse_loop(const json_t *point);
-
-/** Whether a run of sweep point @p point says its emulated client CPU was the limit. */
-bool ccb_sweep_point_emulated_limit(const json_t *point);
-
-/** One CSV row per point. @return 0 or -EIO. */
-int ccb_sweep_render_csv(const json_t *doc, FILE *out);
-
-/** Self-contained SVG chart of a sweep document. @return 0 or -EIO. */
-int ccb_sweep_render_svg(const json_t *doc, FILE *out);
+int ccb_sweep_wide_opts(const json_t *cfg, const struct ccb_opts *sweep_opts, struct ccb_opts *wide,
+                        json_t *strings, char *err, size_t err_len);
 
 /** The sweep command's row (command.h), listed by the front. */
 extern const struct ccb_command ccb_sweep_commands[];

@@ -4,6 +4,7 @@
  */
 #include <ccbench/cli.h>
 #include <ccbench/path.h>
+#include <ccbench/registry.h>
 #include <ccbench/secret_opts.h>
 
 #include <errno.h>
@@ -51,14 +52,21 @@ static ccb_command_run workload_run;
 /* The table: every path's rows in the registry's order, then the front's. */
 static void build_commands(void)
 {
+	const struct ccb_path_ops *ops;
 	const struct ccb_command *rows;
 	size_t n_paths = 1;
 
+	/* A path's rows are its workloads, but for one that names a run of its
+	 * own (cleanup): a workload runs through the path's table for its
+	 * mode (fs meta: the cephfs path's metadata table). */
 	for (size_t i = 0; i < n_paths; i++)
-		for (rows = ccb_path_commands(i, &n_paths); rows && rows->name; rows++) {
+		for (ops = ccb_path_at(i, &n_paths), rows = ops ? ops->commands : NULL;
+		     rows && rows->name; rows++) {
 			add_command(rows);
-			if (!commands[n_commands - 1].run)
-				commands[n_commands - 1].run = workload_run;
+			if (commands[n_commands - 1].run)
+				continue;
+			commands[n_commands - 1].ops = ccb_path_find(ops->name, rows->mode);
+			commands[n_commands - 1].run = workload_run;
 		}
 	for (size_t g = 0; g < n_front_groups; g++)
 		for (rows = front_groups[g]; rows->name; rows++)

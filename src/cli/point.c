@@ -6,6 +6,7 @@
 #include <ccbench/latency_probe.h>
 #include <ccbench/osd_inject.h>
 #include <ccbench/path.h>
+#include <ccbench/registry.h>
 #include <ccbench/point.h>
 #include <ccbench/result.h>
 #include <ccbench/undo.h>

@@ -10,7 +10,6 @@
 #include <ccbench/host.h>
 #include <ccbench/cluster.h>
 #include <ccbench/cluster_state.h>
-#include <ccbench/sysfs.h>
 
 #include <arpa/inet.h>
 #include <errno.h>

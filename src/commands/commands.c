@@ -16,6 +16,7 @@
 #include <ccbench/group_member.h>
 #include <ccbench/help.h>
 #include <ccbench/path.h>
+#include <ccbench/registry.h>
 #include <ccbench/point.h>
 #include <ccbench/report.h>
 #include <ccbench/report_cmd.h>

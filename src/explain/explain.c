@@ -7,7 +7,6 @@
  */
 #include <ccbench/escape.h>
 #include <ccbench/explain.h>
-#include <ccbench/report.h>
 #include <ccbench/units.h>
 
 #include <math.h>

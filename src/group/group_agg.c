@@ -5,7 +5,7 @@
  * tests/unit/test_group.c covers it all.
  */
 #include <ccbench/explain.h>
-#include <ccbench/group_agg.h>
+#include "group_agg.h"
 #include <ccbench/hist_json.h>
 #include <ccbench/path.h>
 #include <ccbench/release.h>

@@ -12,8 +12,8 @@
  */
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
-#include <ccbench/group_agg.h>
-#include <ccbench/group_store.h>
+#include "group_agg.h"
+#include "group_store.h"
 
 #include "group_int.h"
 

@@ -7,10 +7,10 @@
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include <ccbench/escape.h>
-#include <ccbench/group_agg.h>
+#include "group_agg.h"
 #include <ccbench/group_cmd.h>
 #include <ccbench/group_report.h>
-#include <ccbench/group_store.h>
+#include "group_store.h"
 #include <ccbench/report.h>
 
 #include <errno.h>

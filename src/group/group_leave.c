@@ -3,8 +3,8 @@
  * withdrawn or removed (whatever the group's state), and after the run its
  * result stored (see group_member.c for a member's life).
  */
-#include <ccbench/group_agg.h>
-#include <ccbench/group_store.h>
+#include "group_agg.h"
+#include "group_store.h"
 #include <ccbench/report.h>
 
 #include "group_int.h"

@@ -11,9 +11,9 @@
  * is in no process's argv either), as Rook's toolbox does.
  */
 #include <ccbench/command.h>
-#include <ccbench/group_agg.h>
+#include "group_agg.h"
 #include <ccbench/group_manifest.h>
-#include <ccbench/group_store.h>
+#include "group_store.h"
 #include <ccbench/redact.h>
 
 #include <ctype.h>

@@ -33,10 +33,11 @@
 #include <ccbench/redact.h>
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
-#include <ccbench/group_agg.h>
+#include "group_agg.h"
 #include <ccbench/group_member.h>
-#include <ccbench/group_store.h>
+#include "group_store.h"
 #include <ccbench/path.h>
+#include <ccbench/registry.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
 #include <ccbench/undo.h>

@@ -6,8 +6,8 @@
 #include <ccbench/clock.h>
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
-#include <ccbench/group_agg.h>
-#include <ccbench/group_store.h>
+#include "group_agg.h"
+#include "group_store.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,16 +5,15 @@
  * every table, so it sits above all the paths; the helpers the paths call
  * themselves are path.c, below them.
  */
-#include <ccbench/cli.h>
 #include <ccbench/osd_inject.h>
-#include <ccbench/path.h>
+#include <ccbench/path_rbd.h>
+#include <ccbench/registry.h>
 #include <ccbench/restore.h>
 
-#include "fs/fs_commands.h"
-#include "krbd/krbd_commands.h"
+#include "fs/path_cephfs.h"
+#include "krbd/path_krbd.h"
 #include "null/path_null.h"
-#include "rados/rados_commands.h"
-#include "rbd/rbd_commands.h"
+#include "rados/path_rados.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -28,17 +27,11 @@ static const struct {
 	const struct ccb_path_ops *ops;
 	bool any_mode;
 	enum ccb_mode mode;
-	const struct ccb_command *commands; /* ending in a row with no name */
-	const struct ccb_opt_desc *options; /* its own option rows, likewise */
 } paths[] = {
-    {&ccb_path_rados, true, 0, ccb_rados_commands, ccb_rados_options},
-    {&ccb_path_rbd, true, 0, ccb_rbd_commands, ccb_rbd_options},
-    {&ccb_path_krbd, true, 0, ccb_krbd_commands, ccb_krbd_options},
-    {&ccb_path_cephfs_meta, false, CCB_MODE_RW, NULL, NULL},
-    {&ccb_path_cephfs, true, 0, ccb_cephfs_commands, ccb_fs_options},
-    {&ccb_path_posix_meta, false, CCB_MODE_RW, NULL, NULL},
-    {&ccb_path_posix, true, 0, NULL, NULL},
-    {&ccb_path_null, true, 0, ccb_null_commands, NULL},
+    {&ccb_path_rados, true, 0},  {&ccb_path_rbd, true, 0},
+    {&ccb_path_krbd, true, 0},   {&ccb_path_cephfs_meta, false, CCB_MODE_RW},
+    {&ccb_path_cephfs, true, 0}, {&ccb_path_posix_meta, false, CCB_MODE_RW},
+    {&ccb_path_posix, true, 0},  {&ccb_path_null, true, 0},
 };
 
 #define N_PATHS (sizeof(paths) / sizeof(paths[0]))
@@ -52,10 +45,10 @@ const struct ccb_path_ops *ccb_path_find(const char *name, enum ccb_mode mode)
 	return NULL;
 }
 
-const struct ccb_command *ccb_path_commands(size_t i, size_t *n_paths)
+const struct ccb_path_ops *ccb_path_at(size_t i, size_t *n_paths)
 {
 	*n_paths = N_PATHS;
-	return i < N_PATHS ? paths[i].commands : NULL;
+	return i < N_PATHS ? paths[i].ops : NULL;
 }
 
 int ccb_paths_init(void)
@@ -65,8 +58,8 @@ int ccb_paths_init(void)
 	int r;
 
 	for (size_t i = 0; i < N_PATHS; i++)
-		if (paths[i].options)
-			groups[n++] = paths[i].options;
+		if (paths[i].ops->options)
+			groups[n++] = paths[i].ops->options;
 	r = ccb_opt_table_build(groups, n);
 	/* Every kind of crash record a run can leave, for restore: the OSD
 	 * delay's (the cluster's, which any path's run may set) and each path's. */
@@ -76,9 +69,4 @@ int ccb_paths_init(void)
 		if (paths[i].ops->undo_kinds)
 			r = ccb_undo_kinds_add(paths[i].ops->undo_kinds);
 	return r;
-}
-
-const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o)
-{
-	return ops && ops->variant ? ops->variant(ops, o) : ops;
 }

@@ -5,7 +5,7 @@
  * crafted: escaped for the terminal, CSV and SVG.
  */
 #include <ccbench/capacity_report.h>
-#include <ccbench/chart.h>
+#include "chart.h"
 #include <ccbench/escape.h>
 #include <ccbench/explain.h>
 #include <ccbench/report.h>

@@ -5,12 +5,11 @@
  * The tables and the footnotes are the sweep's own (sweep_report.c); the
  * chart is the sweep's with capacity on the y axis (sweep_svg.c).
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/capacity_sweep_report.h>
 #include <ccbench/escape.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>
-#include <ccbench/sweep.h>
-#include <ccbench/sweep_point.h>
 
 #include "sweep_int.h"
 

@@ -2,7 +2,7 @@
  * SVG line charts written by hand: a chart is a few hundred lines of
  * markup, not worth a plotting dependency, and it must render offline.
  */
-#include <ccbench/chart.h>
+#include "chart.h"
 
 #include <errno.h>
 #include <math.h>

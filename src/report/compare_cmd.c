@@ -4,6 +4,7 @@
  * with --same-answer whether two sweeps give the same recommendation;
  * refuses a point marked distrust, and a change of Ceph release.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/command.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/capacity_sweep_report.h>
@@ -13,7 +14,6 @@
 #include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/stats.h>
-#include <ccbench/sweep.h>
 #include <ccbench/units.h>
 #include <ccbench/compare_cmd.h>
 

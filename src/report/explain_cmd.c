@@ -3,6 +3,7 @@
  * sweep (after what qualifies the sweep as a whole), of a capacity search
  * or of a group report's members, re-derived from their figures.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/command.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/capacity_sweep_report.h>
@@ -12,7 +13,6 @@
 #include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/stats.h>
-#include <ccbench/sweep.h>
 #include <ccbench/units.h>
 #include <ccbench/explain_cmd.h>
 

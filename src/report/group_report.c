@@ -5,7 +5,7 @@
  * sweep_report.c, they read only the document.
  */
 #include <ccbench/escape.h>
-#include <ccbench/chart.h>
+#include "chart.h"
 #include <ccbench/explain.h>
 #include <ccbench/group_report.h>
 #include <ccbench/release.h>

@@ -6,7 +6,7 @@
 #include <ccbench/explain.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>
-#include <ccbench/report_pools.h>
+#include "report_pools.h"
 #include <ccbench/units.h>
 
 #include <errno.h>

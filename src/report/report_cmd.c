@@ -3,6 +3,7 @@
  * group report (its views are report.c, sweep_views.c, capacity_report.c
  * and group_report.c), with a closed-loop sweep drawn beside a search.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/command.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/capacity_sweep_report.h>
@@ -12,7 +13,6 @@
 #include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/stats.h>
-#include <ccbench/sweep.h>
 #include <ccbench/units.h>
 #include <ccbench/report_cmd.h>
 

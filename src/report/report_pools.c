@@ -4,7 +4,7 @@
  * missing one says nothing.
  */
 #include <ccbench/escape.h>
-#include <ccbench/report_pools.h>
+#include "report_pools.h"
 #include <ccbench/units.h>
 
 #include <string.h>

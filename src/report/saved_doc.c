@@ -3,6 +3,7 @@
  * loaded and checked (a result, a sweep, a capacity search, a group
  * report), each point's name in their lines, and each run of it.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/capacity_sweep_report.h>
 #include <ccbench/escape.h>
@@ -11,7 +12,6 @@
 #include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/stats.h>
-#include <ccbench/sweep.h>
 #include <ccbench/units.h>
 
 #include "saved_doc.h"

@@ -14,7 +14,7 @@
  * - points whose client ran on an emulated CPU that was the limit (the
  *   krbd-vm guest at large readaheads): the emulator's figures.
  */
-#include <ccbench/sweep.h>
+#include <ccbench/sweep_report.h>
 #include <ccbench/units.h>
 
 #include <stdio.h>

@@ -7,9 +7,9 @@
  * then only up: the hockey stick a capacity search draws open-loop
  * (capacity_report.c), here as a closed loop sees it.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/capacity_report.h>
-#include <ccbench/chart.h>
-#include <ccbench/sweep.h>
+#include "chart.h"
 
 #include <errno.h>
 #include <math.h>

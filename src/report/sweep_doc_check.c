@@ -5,6 +5,7 @@
  * crash a view or keep it busy for hours. The bounds are far above what a
  * sweep that ran produces (each point is at least a run of a second).
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/report.h>
 
 #include <errno.h>

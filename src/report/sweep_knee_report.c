@@ -5,8 +5,8 @@
  * them apart. compare --same-answer asks the same of two sweeps. Reads
  * only the document, as every view does.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/escape.h>
-#include <ccbench/sweep.h>
 #include <ccbench/units.h>
 
 #include "sweep_int.h"

@@ -4,8 +4,8 @@
  * an SVG label alike), a series' label, a point's aggregate figure, the
  * distinct rows and columns of a table. Below the views that use them.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/escape.h>
-#include <ccbench/sweep.h>
 
 #include "sweep_int.h"
 

@@ -5,13 +5,13 @@
  * Everything here reads only the document, so a view never disagrees
  * with the JSON.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/escape.h>
-#include <ccbench/chart.h>
+#include "chart.h"
 #include <ccbench/explain.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>
-#include <ccbench/sweep.h>
-#include <ccbench/sweep_space.h>
+#include "sweep_space.h"
 #include <ccbench/units.h>
 
 #include "sweep_int.h"

@@ -5,8 +5,8 @@
  * sweep_report.c, which prints it after the bandwidth table.
  */
 #include <ccbench/escape.h>
-#include <ccbench/report_pools.h>
-#include <ccbench/sweep_space.h>
+#include "report_pools.h"
+#include "sweep_space.h"
 
 #include <stdbool.h>
 #include <stdio.h>

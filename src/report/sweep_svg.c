@@ -6,9 +6,9 @@
  * many series costs linear time and space, and a failed allocation is an
  * error (-ENOMEM), never a crash.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/capacity_sweep_report.h>
-#include <ccbench/chart.h>
-#include <ccbench/sweep.h>
+#include "chart.h"
 #include <ccbench/units.h>
 
 #include <errno.h>

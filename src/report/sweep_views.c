@@ -4,8 +4,8 @@
  * capacity tables (capacity_sweep_report.c). Here, so that neither of
  * those two files calls the other's views.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/capacity_sweep_report.h>
-#include <ccbench/sweep.h>
 
 #include "sweep_int.h"
 

@@ -9,9 +9,9 @@
  */
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
-#include <ccbench/openloop.h>
+#include "openloop.h"
 #include <ccbench/path.h>
-#include <ccbench/progress.h>
+#include "progress.h"
 #include <ccbench/steady.h>
 
 #include "supervisor.h"

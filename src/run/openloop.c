@@ -11,7 +11,7 @@
  */
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
-#include <ccbench/openloop.h>
+#include "openloop.h"
 #include <ccbench/units.h>
 
 #include <errno.h>

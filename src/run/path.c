@@ -1,6 +1,6 @@
 /*
- * What every path's table answers through one function: queue depth, a
- * target image, a temporary image. The paths call these too, so
+ * What every path's table answers through one function: the table a run
+ * goes through, queue depth, a target image, a temporary image. The paths call these too, so
  * this file sits below all of them; the list of the paths' tables is
  * src/paths/registry.c, above them.
  */
@@ -26,4 +26,9 @@ void ccb_path_set_target(const struct ccb_path_ops *ops, struct ccb_opts *o, con
 
 	if (d)
 		*(const char **)(void *)((char *)o + d->offset) = spec;
+}
+
+const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o)
+{
+	return ops && ops->variant ? ops->variant(ops, o) : ops;
 }

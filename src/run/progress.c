@@ -2,7 +2,7 @@
  * Progress on stderr. stdout carries the result alone, so a JSON reader
  * never sees a status line (rados bench mixed them for a decade).
  */
-#include <ccbench/progress.h>
+#include "progress.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include <ccbench/hist_json.h>
 #include <ccbench/redact.h>
 #include <ccbench/result.h>
-#include <ccbench/openloop.h>
+#include "openloop.h"
 #include <ccbench/path.h>
 #include <ccbench/release.h>
 #include <ccbench/stats.h>

@@ -6,6 +6,7 @@
  * same code as a single command, and its parameters go through the same
  * option table, so a config can say nothing the CLI could not.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/command.h>
 #include <ccbench/redact.h>
 #include <ccbench/clock.h>
@@ -26,9 +27,9 @@
 #include <ccbench/report.h>
 #include <ccbench/result.h>
 #include <ccbench/sweep.h>
-#include <ccbench/sweep_aggregate.h>
-#include <ccbench/sweep_point.h>
-#include <ccbench/sweep_runner.h>
+#include "sweep_aggregate.h"
+#include "sweep_point.h"
+#include "sweep_runner.h"
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 

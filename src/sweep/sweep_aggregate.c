@@ -4,12 +4,13 @@
  * report, or of a capacity search's), whether repeat_until is met, the
  * row axis of its tables and the knee of each series.
  */
+#include <ccbench/sweep_report.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
 #include <ccbench/stats.h>
 #include <ccbench/sweep.h>
-#include <ccbench/sweep_aggregate.h>
+#include "sweep_aggregate.h"
 #include <ccbench/units.h>
 
 #include <math.h>

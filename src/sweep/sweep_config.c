@@ -7,14 +7,15 @@
 #include <ccbench/cli.h>
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
+#include <ccbench/registry.h>
 #include <ccbench/path_rbd.h>
 #include <ccbench/rbd_layout.h>
 #include <ccbench/point.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
 #include <ccbench/sweep.h>
-#include <ccbench/sweep_point.h>
-#include <ccbench/sweep_runner.h>
+#include "sweep_point.h"
+#include "sweep_runner.h"
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 

@@ -11,7 +11,7 @@
  */
 #include <ccbench/fs_mount.h>
 #include <ccbench/sweep.h>
-#include <ccbench/sweep_runner.h>
+#include "sweep_runner.h"
 #include <ccbench/units.h>
 
 #include <stdio.h>

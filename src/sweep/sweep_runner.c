@@ -9,10 +9,11 @@
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include <ccbench/path.h>
+#include <ccbench/registry.h>
 #include <ccbench/secret_opts.h>
 #include <ccbench/spawn.h>
 #include <ccbench/steady.h>
-#include <ccbench/sweep_runner.h>
+#include "sweep_runner.h"
 #include <ccbench/units.h>
 
 #include <errno.h>

@@ -17,10 +17,10 @@
 
 #include <ccbench/commands.h>
 #include <ccbench/path.h>
-#include <ccbench/group_agg.h>
+#include "../../src/group/group_agg.h"
 #include <ccbench/group_cmd.h>
 #include <ccbench/group_member.h>
-#include <ccbench/group_store.h>
+#include "../../src/group/group_store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

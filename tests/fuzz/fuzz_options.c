@@ -17,6 +17,10 @@
 #include <ccbench/options.h>
 #include <ccbench/path.h>
 #include <ccbench/rbd_layout.h>
+#include "../../src/paths/rados/path_rados.h"
+#include <ccbench/path_rbd.h>
+#include "../../src/paths/krbd/path_krbd.h"
+#include "../../src/paths/fs/path_cephfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

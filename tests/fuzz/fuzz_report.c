@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/sweep_report.h>
 #include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/explain.h>

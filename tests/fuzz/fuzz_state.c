@@ -26,8 +26,8 @@
 #include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/fs_mount.h>
-#include <ccbench/mapping.h>
-#include <ccbench/read_ahead.h>
+#include "../../src/paths/krbd/mapping.h"
+#include "../../src/paths/krbd/read_ahead.h"
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 

@@ -16,7 +16,7 @@
 #include <ccbench/sweep.h>
 #include "ccbench/path.h"
 #include "ccbench/cli.h"
-#include "ccbench/path_rados.h"
+#include "../../src/paths/rados/path_rados.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

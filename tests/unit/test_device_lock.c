@@ -21,7 +21,7 @@
 
 #include <ccbench/commands.h>
 #include "ccbench/path.h"
-#include "ccbench/read_ahead.h"
+#include "../../src/paths/krbd/read_ahead.h"
 #include "ccbench/sysfs.h"
 #include "ccbench/undo.h"
 #include "../../src/paths/krbd/device_lock.h"

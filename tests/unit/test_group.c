@@ -15,14 +15,16 @@
 #include <unistd.h>
 
 #include <ccbench/commands.h>
-#include "ccbench/chart.h"
-#include "ccbench/group_agg.h"
+#include "../../src/report/chart.h"
+#include "../../src/group/group_agg.h"
 #include "ccbench/group_cmd.h"
 #include "ccbench/hist_json.h"
 #include "ccbench/group_member.h"
-#include "ccbench/group_store.h"
+#include "../../src/group/group_store.h"
 #include "ccbench/options.h"
 #include "ccbench/path.h"
+#include "../../src/paths/rados/path_rados.h"
+#include <ccbench/path_rbd.h>
 
 #define MIB 1048576.0
 

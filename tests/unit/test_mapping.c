@@ -26,7 +26,7 @@
 #include "ccbench/clock.h"
 #include "ccbench/engine.h"
 #include "ccbench/fs_mount.h"
-#include "ccbench/mapping.h"
+#include "../../src/paths/krbd/mapping.h"
 #include "ccbench/restore.h"
 #include "ccbench/restore_cmd.h"
 #include "ccbench/options.h"

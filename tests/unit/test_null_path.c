@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <ccbench/commands.h>
+#include <ccbench/registry.h>
 #include "ccbench/cli.h"
 #include "ccbench/path.h"
 #include "ccbench/point.h"

@@ -24,7 +24,7 @@
 #include <ccbench/commands.h>
 #include "ccbench/clock.h"
 #include "ccbench/engine.h"
-#include "ccbench/openloop.h"
+#include "../../src/run/openloop.h"
 #include "ccbench/options.h"
 #include "ccbench/path.h"
 #include "ccbench/result.h"

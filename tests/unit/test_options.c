@@ -15,6 +15,7 @@
 #include "ccbench/options.h"
 #include "ccbench/path.h"
 #include "ccbench/units.h"
+#include "../../src/paths/rados/path_rados.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

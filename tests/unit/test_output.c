@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include <ccbench/sweep_report.h>
 #include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include <ccbench/escape.h>

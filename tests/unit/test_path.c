@@ -16,8 +16,13 @@
 #include <string.h>
 
 #include <ccbench/commands.h>
+#include <ccbench/registry.h>
 #include "ccbench/cli.h"
 #include "ccbench/path.h"
+#include "../../src/paths/rados/path_rados.h"
+#include <ccbench/path_rbd.h>
+#include "../../src/paths/krbd/path_krbd.h"
+#include "../../src/paths/fs/path_cephfs.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

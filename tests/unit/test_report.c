@@ -20,6 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <ccbench/sweep_report.h>
 #include <ccbench/commands.h>
 #include "ccbench/redact.h"
 #include "ccbench/engine.h"

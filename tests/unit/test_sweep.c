@@ -15,13 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ccbench/sweep_report.h>
 #include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/options.h"
 #include "ccbench/sweep.h"
-#include "ccbench/sweep_aggregate.h"
-#include "ccbench/sweep_point.h"
-#include "ccbench/sweep_runner.h"
+#include "../../src/sweep/sweep_aggregate.h"
+#include "../../src/sweep/sweep_point.h"
+#include "../../src/sweep/sweep_runner.h"
 
 static char cfg_path[64];
 

@@ -13,11 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/sweep_report.h>
 #include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/sweep.h"
-#include "ccbench/sweep_aggregate.h"
-#include "ccbench/sweep_space.h"
+#include "../../src/sweep/sweep_aggregate.h"
+#include "../../src/report/sweep_space.h"
 
 static void test_row_key(void **state)
 {

@@ -20,7 +20,7 @@
 #include <ccbench/commands.h>
 #include "ccbench/path.h"
 #include "ccbench/host.h"
-#include "ccbench/read_ahead.h"
+#include "../../src/paths/krbd/read_ahead.h"
 #include "ccbench/sysfs.h"
 
 static char root[256];

@@ -4,11 +4,11 @@
  * registry's order. What the rows say is rendered as the help, the man
  * page, the completion and docs/commands.md.
  */
-#include <ccbench/cli.h>
+#include <ccbench/command.h>
 #include <ccbench/option_rows.h>
 #include <ccbench/path.h>
 
-#include "fs_commands.h"
+#include "path_cephfs.h"
 
 /* Defaults that differ by command, and how a default reads where no value
  * says it (see struct ccb_command). */
@@ -21,7 +21,6 @@ static const char *const meta_notes[] = {"duration", "every file once", NULL};
 const struct ccb_command ccb_cephfs_commands[] = {
     {
         .name = "fs write",
-        .ops = &ccb_path_cephfs,
         .mask = FS_MASK,
         .defaults = fs_defaults,
         .mode = CCB_MODE_WRITE,
@@ -39,7 +38,6 @@ const struct ccb_command ccb_cephfs_commands[] = {
     },
     {
         .name = "fs read",
-        .ops = &ccb_path_cephfs,
         .mask = FS_MASK,
         .defaults = fs_defaults,
         .mode = CCB_MODE_SEQ,
@@ -54,7 +52,6 @@ const struct ccb_command ccb_cephfs_commands[] = {
     },
     {
         .name = "fs meta",
-        .ops = &ccb_path_cephfs_meta,
         .mask = FS_MASK,
         .defaults = fs_defaults,
         .mode = CCB_MODE_RW,

@@ -93,6 +93,8 @@ const struct ccb_path_ops ccb_path_cephfs = {
     .describe = ccb_fs_describe,
     .client_close = ccb_fs_client_close,
     .finish = ccb_fs_stream_finish,
+    .commands = ccb_cephfs_commands,
+    .options = ccb_fs_options,
 };
 const struct ccb_path_ops ccb_path_cephfs_meta = {
     .name = "cephfs",

@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ccbench/command.h>
 #include <ccbench/options.h>
+#include <ccbench/path.h>
 
 /** Most -n thousands (1024 files each): 4M files, permutations of 48 MiB. */
 #define CCB_FS_SPEC_MAX_K 4096
@@ -56,5 +58,25 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len);
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_fs_mount_rules(const struct ccb_opts *o, char *err, size_t err_len);
+
+/** The CephFS path through libcephfs: fs write and read (path_cephfs.c). */
+extern const struct ccb_path_ops ccb_path_cephfs;
+
+/** The CephFS path's metadata workload, fs meta (path_cephfs.c). */
+extern const struct ccb_path_ops ccb_path_cephfs_meta;
+
+/** fs write and read on a mounted directory: the kernel client, ceph-fuse
+ *  or a local file system (path_posix.c). */
+extern const struct ccb_path_ops ccb_path_posix;
+
+/** fs meta on a mounted directory (path_posix.c). */
+extern const struct ccb_path_ops ccb_path_posix_meta;
+
+/** fs write|read|meta, ending in a row with no name (fs_commands.c). */
+extern const struct ccb_command ccb_cephfs_commands[];
+
+/** The options only this path's commands take, ending in a row with no name
+ * (fs_commands.c); ccb_opt_table_build() puts them in the table. */
+extern const struct ccb_opt_desc ccb_fs_options[];
 
 #endif

@@ -3,11 +3,11 @@
  * src/paths/registry.c names them, and src/cli.c lists them in the registry's order. What the rows
  * say is rendered as the help, the man page, the completion and docs/commands.md.
  */
-#include <ccbench/cli.h>
+#include <ccbench/command.h>
 #include <ccbench/option_rows.h>
 #include <ccbench/path.h>
 
-#include "krbd_commands.h"
+#include "path_krbd.h"
 
 /* Defaults that differ by command, and how a default reads where no value
  * says it (see struct ccb_command). */
@@ -20,7 +20,6 @@ static const char *const device_notes[] = {"duration", "one pass over the device
 const struct ccb_command ccb_krbd_commands[] = {
     {
         .name = "krbd read",
-        .ops = &ccb_path_krbd,
         .mask = KRBD_MASK,
         .mode = CCB_MODE_SEQ,
         .defaults = krbd_defaults,
@@ -38,7 +37,6 @@ const struct ccb_command ccb_krbd_commands[] = {
     },
     {
         .name = "krbd randread",
-        .ops = &ccb_path_krbd,
         .mask = KRBD_MASK,
         .mode = CCB_MODE_RAND,
         .defaults = krbd_defaults,

@@ -4,7 +4,7 @@
  */
 #include <ccbench/host.h>
 #include <ccbench/cluster.h>
-#include <ccbench/mapping.h>
+#include "mapping.h"
 #include <ccbench/path.h>
 #include <ccbench/path_rbd.h>
 #include <ccbench/sysfs.h>

@@ -4,7 +4,7 @@
  * `ccbench restore` (alias `krbd restore`) for what a killed run left.
  */
 #include <ccbench/cluster.h>
-#include <ccbench/mapping.h>
+#include "mapping.h"
 #include <ccbench/osd_inject.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rbd.h>

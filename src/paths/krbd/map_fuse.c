@@ -5,7 +5,7 @@
 #include <ccbench/host.h>
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
-#include <ccbench/mapping.h>
+#include "mapping.h"
 #include "../mountinfo.h"
 #include <ccbench/spawn.h>
 #include <ccbench/sysfs.h>

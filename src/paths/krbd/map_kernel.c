@@ -6,7 +6,7 @@
 #include <ccbench/host.h>
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
-#include <ccbench/mapping.h>
+#include "mapping.h"
 #include "../mountinfo.h"
 #include <ccbench/release.h>
 #include <ccbench/sysfs.h>

@@ -6,8 +6,8 @@
 #include <ccbench/host.h>
 #include <ccbench/cluster.h>
 #include <ccbench/engine.h>
-#include <ccbench/mapping.h>
-#include <ccbench/read_ahead.h>
+#include "mapping.h"
+#include "read_ahead.h"
 #include <ccbench/restore.h>
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>

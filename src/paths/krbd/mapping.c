@@ -30,7 +30,7 @@
  */
 #include <ccbench/host.h>
 #include <ccbench/undo.h>
-#include <ccbench/mapping.h>
+#include "mapping.h"
 #include <ccbench/sysfs.h>
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * map_fuse.c) and their dispatcher (mapping.c), which all free one, so
  * that none of them calls another's file for it.
  */
-#include <ccbench/mapping.h>
+#include "mapping.h"
 
 #include <stdlib.h>
 #include <unistd.h>

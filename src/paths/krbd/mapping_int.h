@@ -10,7 +10,7 @@
 #ifndef CCBENCH_MAPPING_INT_H
 #define CCBENCH_MAPPING_INT_H
 
-#include <ccbench/mapping.h>
+#include "mapping.h"
 
 #include "../fuse.h"
 #include "../child.h"

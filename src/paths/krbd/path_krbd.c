@@ -34,10 +34,10 @@
  */
 #include <ccbench/host.h>
 #include <ccbench/cluster.h>
-#include <ccbench/mapping.h>
+#include "mapping.h"
 #include <ccbench/path.h>
 #include <ccbench/path_rbd.h>
-#include <ccbench/read_ahead.h>
+#include "read_ahead.h"
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
@@ -62,6 +62,7 @@
 #include <liburing.h>
 #include <rbd/librbd.h>
 
+#include "path_krbd.h"
 #include "path_krbd_int.h"
 
 /*
@@ -658,4 +659,6 @@ const struct ccb_path_ops ccb_path_krbd = {
     .client_close = krbd_client_close,
     .finish = krbd_finish,
     .undo_kinds = ccb_krbd_undo_kinds,
+    .commands = ccb_krbd_commands,
+    .options = ccb_krbd_options,
 };

@@ -9,7 +9,7 @@
 #define CCBENCH_PATH_KRBD_INT_H
 
 #include <ccbench/engine.h>
-#include <ccbench/mapping.h>
+#include "mapping.h"
 #include <ccbench/sysfs.h>
 
 #include <limits.h>

@@ -5,7 +5,7 @@
  * (device_lock.c), and every restore writes back only what is still ours.
  */
 #include <ccbench/host.h>
-#include <ccbench/read_ahead.h>
+#include "read_ahead.h"
 #include <ccbench/sysfs.h>
 #include <ccbench/undo.h>
 

@@ -7,7 +7,7 @@
  * It is also the smallest complete path: this file (its table and its
  * command rows) and one row in src/paths/registry.c.
  */
-#include <ccbench/cli.h>
+#include <ccbench/command.h>
 #include <ccbench/path.h>
 
 #include "path_null.h"
@@ -64,6 +64,7 @@ const struct ccb_path_ops ccb_path_null = {
     .submit = null_submit,
     .describe = null_describe,
     .client_close = null_client_close,
+    .commands = ccb_null_commands,
 };
 
 /* The engine's options (-b, -t, --clients, -d, --total, --rate,
@@ -75,7 +76,6 @@ const struct ccb_path_ops ccb_path_null = {
 const struct ccb_command ccb_null_commands[] = {
     {
         .name = "null write",
-        .ops = &ccb_path_null,
         .mask = NULL_MASK,
         .mode = CCB_MODE_WRITE,
         .summary = "writes that complete at once, no cluster (ccbench's own cost per op)",
@@ -90,7 +90,6 @@ const struct ccb_command ccb_null_commands[] = {
     },
     {
         .name = "null read",
-        .ops = &ccb_path_null,
         .mask = NULL_MASK,
         .mode = CCB_MODE_SEQ,
         .summary = "reads that complete at once, no cluster (ccbench's own cost per op)",

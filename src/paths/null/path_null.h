@@ -2,7 +2,7 @@
 #ifndef CCBENCH_PATH_NULL_H
 #define CCBENCH_PATH_NULL_H
 
-#include <ccbench/cli.h>
+#include <ccbench/command.h>
 #include <ccbench/path.h>
 
 /** The null path: every op done at once, no cluster (path_null.c). */

@@ -12,7 +12,7 @@
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
 #include <ccbench/run_pools.h>
-#include <ccbench/path_rados.h>
+#include "path_rados.h"
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 #include "../zerocopy.h"
@@ -562,4 +562,6 @@ const struct ccb_path_ops ccb_path_rados = {
     .client_close = rados_client_close,
     .finish = rados_finish,
     .stalled = rados_stalled,
+    .commands = ccb_rados_commands,
+    .options = ccb_rados_options,
 };

@@ -4,19 +4,18 @@
  * them in the registry's order. What the rows say is rendered as the help,
  * the man page, the completion and docs/commands.md.
  */
-#include <ccbench/cli.h>
+#include <ccbench/command.h>
 #include <ccbench/option_rows.h>
 #include <ccbench/path.h>
-#include <ccbench/path_rados.h>
+#include "path_rados.h"
 
-#include "rados_commands.h"
+#include "path_rados.h"
 
 #define RADOS_MASK (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
 
 const struct ccb_command ccb_rados_commands[] = {
     {
         .name = "rados write",
-        .ops = &ccb_path_rados,
         .mask = RADOS_MASK,
         .mode = CCB_MODE_WRITE,
         .summary = "write objects through librados (like rados bench write)",
@@ -30,7 +29,6 @@ const struct ccb_command ccb_rados_commands[] = {
     },
     {
         .name = "rados seq",
-        .ops = &ccb_path_rados,
         .mask = RADOS_MASK,
         .mode = CCB_MODE_SEQ,
         .summary = "read a kept write run's objects in order",
@@ -40,7 +38,6 @@ const struct ccb_command ccb_rados_commands[] = {
     },
     {
         .name = "rados rand",
-        .ops = &ccb_path_rados,
         .mask = RADOS_MASK,
         .mode = CCB_MODE_RAND,
         .summary = "read a kept write run's objects at random",

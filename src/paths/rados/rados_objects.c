@@ -4,10 +4,10 @@
  * cleanup`. Below path_rados.c, which does the I/O: nothing here calls it.
  */
 #include <ccbench/clock.h>
-#include <ccbench/cli.h>
+#include <ccbench/command.h>
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
-#include <ccbench/path_rados.h>
+#include "path_rados.h"
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
 

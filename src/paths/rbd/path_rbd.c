@@ -404,6 +404,8 @@ const struct ccb_path_ops ccb_path_rbd = {
     .finish = rbd_finish,
     .stalled = rbd_stalled,
     .undo_kinds = ccb_rbd_undo_kinds,
+    .commands = ccb_rbd_commands,
+    .options = ccb_rbd_options,
 };
 
 int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)

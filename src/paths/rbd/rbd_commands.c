@@ -4,11 +4,11 @@
  * them in the registry's order. What the rows say is rendered as the help,
  * the man page, the completion and docs/commands.md.
  */
-#include <ccbench/cli.h>
+#include <ccbench/command.h>
 #include <ccbench/option_rows.h>
 #include <ccbench/path.h>
 
-#include "rbd_commands.h"
+#include <ccbench/path_rbd.h>
 
 /* Defaults that differ by command, and how a default reads where no value
  * says it (see struct ccb_command). */
@@ -21,7 +21,6 @@ static const char *const image_notes[] = {"duration", "one pass over the image",
 const struct ccb_command ccb_rbd_commands[] = {
     {
         .name = "rbd read",
-        .ops = &ccb_path_rbd,
         .mask = RBD_MASK,
         .mode = CCB_MODE_SEQ,
         .defaults = rbd_defaults,
@@ -38,7 +37,6 @@ const struct ccb_command ccb_rbd_commands[] = {
     },
     {
         .name = "rbd randread",
-        .ops = &ccb_path_rbd,
         .mask = RBD_MASK,
         .mode = CCB_MODE_RAND,
         .defaults = rbd_defaults,
@@ -50,7 +48,6 @@ const struct ccb_command ccb_rbd_commands[] = {
     },
     {
         .name = "rbd write",
-        .ops = &ccb_path_rbd,
         .mask = RBD_MASK,
         .mode = CCB_MODE_WRITE,
         .defaults = rbd_defaults,
@@ -62,7 +59,6 @@ const struct ccb_command ccb_rbd_commands[] = {
     },
     {
         .name = "rbd randwrite",
-        .ops = &ccb_path_rbd,
         .mask = RBD_MASK,
         .mode = CCB_MODE_RANDWRITE,
         .defaults = rbd_defaults,
@@ -74,7 +70,6 @@ const struct ccb_command ccb_rbd_commands[] = {
     },
     {
         .name = "rbd rw",
-        .ops = &ccb_path_rbd,
         .mask = RBD_MASK,
         .mode = CCB_MODE_RW,
         .defaults = rbd_defaults,

@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include <ccbench/capacity_sweep_report.h>
 #include <ccbench/cli.h>
 
 /** The random reads after each readahead point when "tradeoff" is on, per read size:
@@ -23,8 +24,6 @@
 #define CCB_SWEEP_TRADEOFF_USEC 2000000ull
 /** The most read sizes a "tradeoff" list may name. */
 #define CCB_SWEEP_TRADEOFF_MAX 8
-/** A config's command that starts with this is a capacity search of the rest. */
-#define CCB_SWEEP_CAPACITY_WORD "capacity "
 
 struct ccb_sweep_point {
 	struct ccb_cli cli; /**< command, mask, mode, path and options of the point */
@@ -65,16 +64,5 @@ json_t *ccb_sweep_estimate_run(const struct ccb_sweep_point *b, size_t n_tradeof
  */
 int ccb_sweep_tradeoff_sizes(const json_t *v, uint64_t sizes[CCB_SWEEP_TRADEOFF_MAX], size_t *n,
                              char *err, size_t err_len);
-
-/**
- * The options of the whole sweep: @p sweep_opts (the command line) plus
- * the options flagged CCB_OPTF_SWEEP_WIDE (--osd-latency) that the
- * config's "params" give and the command line does not, checked as the
- * command line's are. Strings made for them go into @p strings.
- *
- * @return 0, or -EINVAL with the reason in @p err.
- */
-int ccb_sweep_wide_opts(const json_t *cfg, const struct ccb_opts *sweep_opts, struct ccb_opts *wide,
-                        json_t *strings, char *err, size_t err_len);
 
 #endif

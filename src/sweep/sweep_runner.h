@@ -18,7 +18,7 @@
 
 #include <jansson.h>
 
-#include <ccbench/sweep_point.h>
+#include "sweep_point.h"
 
 /** A runner may take this long for one run, whatever it says (then TERM, KILL). */
 #define CCB_RUNNER_MAX_USEC (3600ull * 1000000)
