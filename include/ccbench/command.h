@@ -52,7 +52,7 @@ struct ccb_command {
 	/** enum ccb_cmd_mask bits: the options it takes. A workload's row gives
 	 *  its own (CCB_CMD_OUTPUT, ...); its path's capabilities are added
 	 *  when the table is put together. */
-	unsigned mask;
+	uint64_t mask;
 	enum ccb_mode mode;
 	int n_args;                  /**< positional arguments after the command words */
 	const char *args_help;       /**< their names ("BASELINE.json CURRENT.json"), or NULL */
@@ -83,7 +83,7 @@ struct ccb_cli {
 	const char *path;    /**< path name for run commands, NULL otherwise */
 	/** The path table the command runs through (workloads), NULL otherwise. */
 	const struct ccb_path_ops *ops;
-	unsigned cmd_mask; /**< enum ccb_cmd_mask bits of the command */
+	uint64_t cmd_mask; /**< enum ccb_cmd_mask bits of the command */
 	enum ccb_mode mode;
 	bool help; /**< --help, -h or `help [COMMAND]`: show help for command (or all) */
 	const char *help_group; /**< `rbd --help`: the first word of the commands to list */

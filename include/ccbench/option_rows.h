@@ -1,8 +1,8 @@
 /*
  * The short names the option rows are written with (as fio's options.c
  * writes its rows): OFF(field), the command masks, the flags, CHOICES().
- * Only for the files that define rows: src/options_table.c (the shared
- * rows) and each path's *_commands.c (its own rows). Short on purpose, so
+ * Only for the files that define rows: src/options/options_table.c (the
+ * shared rows) and each path's *_commands.c (its own rows). Short on purpose, so
  * a row reads as what it says; nothing else includes this.
  */
 #ifndef CCBENCH_OPTION_ROWS_H
@@ -14,16 +14,14 @@
 #include <stdint.h>
 
 #define OFF(f) offsetof(struct ccb_opts, f)
-/* krbd restore connects too: to put back what --osd-latency set on the OSDs. */
-#define CONN                                                                                       \
-	(CCB_CMD_CONN | CCB_CMD_KRBD | CCB_CMD_FS | CCB_CMD_GROUP | CCB_CMD_SWEEP | CCB_CMD_RESTORE)
-#define RADOS    CCB_CMD_RADOS
+/* A field of a path's own struct, in the path block of struct ccb_opts. */
+#define PATH_OFF(type, f) (offsetof(struct ccb_opts, path_block) + offsetof(type, f))
+/* Everything that may connect; krbd restore too: to put back what
+ * --osd-latency set on the OSDs. */
+#define CONN     (CCB_CMD_CONN | CCB_CMD_WORKLOAD | CCB_CMD_GROUP | CCB_CMD_SWEEP | CCB_CMD_RESTORE)
 #define CLEANUP  CCB_CMD_CLEANUP
 #define OUT      CCB_CMD_OUTPUT
-#define RBD      CCB_CMD_RBD
-#define KRBD     CCB_CMD_KRBD
 #define RESTORE  CCB_CMD_RESTORE
-#define FS       CCB_CMD_FS
 #define SWEEP    CCB_CMD_SWEEP
 #define REPORT   CCB_CMD_REPORT
 #define COMPARE  CCB_CMD_COMPARE
@@ -33,11 +31,13 @@
 #define K8S      CCB_CMD_K8S
 #define WORK     CCB_CMD_WORKLOAD
 #define ENGINE   CCB_CMD_ENGINE
-#define U64MAX   UINT64_MAX
-#define LAYOUT   CCB_OPTF_LAYOUT
-#define TEMP     CCB_OPTF_TEMP
-#define TARGET   CCB_OPTF_TARGET
-#define WIDE     CCB_OPTF_SWEEP_WIDE
+/* A path's own rows: its workloads take them. */
+#define OWN    CCB_CMD_OWN
+#define U64MAX UINT64_MAX
+#define LAYOUT CCB_OPTF_LAYOUT
+#define TEMP   CCB_OPTF_TEMP
+#define TARGET CCB_OPTF_TARGET
+#define WIDE   CCB_OPTF_SWEEP_WIDE
 /* The op size's names: rados bench's -b, rbd bench's --io-size, dd's bs;
  * the default of the last two is their commands' (struct ccb_command). */
 #define SPELLING CCB_OPTF_SPELLING

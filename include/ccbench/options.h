@@ -33,32 +33,67 @@ enum ccb_opt_type {
 	                   *   min and max bound WINDOW, in microseconds */
 };
 
-/** Commands an option applies to (bit mask). */
-enum ccb_cmd_mask {
-	CCB_CMD_CONN = 1u << 0,     /**< anything that connects */
-	CCB_CMD_RADOS = 1u << 1,    /**< ccbench rados write|seq|rand */
-	CCB_CMD_CLEANUP = 1u << 2,  /**< ccbench cleanup */
-	CCB_CMD_OUTPUT = 1u << 3,   /**< anything that prints a result */
-	CCB_CMD_RBD = 1u << 4,      /**< ccbench rbd read|write|randread|randwrite|rw */
-	CCB_CMD_KRBD = 1u << 5,     /**< ccbench krbd read|randread */
-	CCB_CMD_RESTORE = 1u << 6,  /**< ccbench restore (alias: krbd restore) */
-	CCB_CMD_FS = 1u << 7,       /**< ccbench fs write|read|meta */
-	CCB_CMD_SWEEP = 1u << 8,    /**< ccbench sweep CONFIG */
-	CCB_CMD_REPORT = 1u << 9,   /**< ccbench report RESULTS */
-	CCB_CMD_COMPARE = 1u << 10, /**< ccbench compare BASELINE CURRENT */
-	CCB_CMD_GROUP = 1u << 11,   /**< ccbench group report|rm|ls */
-	CCB_CMD_EXPLAIN = 1u << 12, /**< ccbench explain RESULT */
-	/** The engine's own options: how big, how deep, how many, for how
-	 * long, at what rate, until steady. A path with no options of its own
-	 * (null) takes these and no others, so nothing of a cluster. */
-	CCB_CMD_ENGINE = 1u << 13,
-	CCB_CMD_CAPACITY = 1u << 14, /**< ccbench capacity WORKLOAD (capacity.h) */
-	CCB_CMD_K8S = 1u << 15,      /**< ccbench group manifest NAME WORKLOAD */
-};
+/*
+ * Which commands take an option: a row's .cmds and a command's mask are
+ * 64-bit sets of the bits below, and a command takes a row when they
+ * share one. Three kinds of bit:
+ *  - the commands above the paths, by what they are (CCB_CMD_SWEEP, ...);
+ *  - capabilities (CCB_CAP_*): what a path can do, which its table
+ *    declares (struct ccb_path_ops.caps) and its workloads take. A shared
+ *    row names what it needs (a pool, an image layout), never a path, so
+ *    a new path adds no bit and edits no shared row;
+ *  - one bit per path with options of its own, given out in the
+ *    registry's order when the table is built: a path's own rows say
+ *    CCB_CMD_OWN, and only its workloads take them.
+ */
+#define CCB_CMD_CONN     (1ull << 0)  /**< anything that connects */
+#define CCB_CMD_CLEANUP  (1ull << 1)  /**< ccbench cleanup */
+#define CCB_CMD_OUTPUT   (1ull << 2)  /**< anything that prints a result */
+#define CCB_CMD_RESTORE  (1ull << 3)  /**< ccbench restore (alias: krbd restore) */
+#define CCB_CMD_SWEEP    (1ull << 4)  /**< ccbench sweep CONFIG */
+#define CCB_CMD_REPORT   (1ull << 5)  /**< ccbench report RESULTS */
+#define CCB_CMD_COMPARE  (1ull << 6)  /**< ccbench compare BASELINE CURRENT */
+#define CCB_CMD_GROUP    (1ull << 7)  /**< ccbench group report|rm|ls */
+#define CCB_CMD_EXPLAIN  (1ull << 8)  /**< ccbench explain RESULT */
+#define CCB_CMD_CAPACITY (1ull << 9)  /**< ccbench capacity WORKLOAD (capacity.h) */
+#define CCB_CMD_K8S      (1ull << 10) /**< ccbench group manifest NAME WORKLOAD */
 
-/** Commands that run a workload against a cluster (and so can join a group
- *  or be swept); the null path's take CCB_CMD_ENGINE alone. */
-#define CCB_CMD_WORKLOAD (CCB_CMD_RADOS | CCB_CMD_RBD | CCB_CMD_KRBD | CCB_CMD_FS)
+/** A workload against a cluster, which can join a group or be swept and
+ *  takes the connection's options (every path but null). */
+#define CCB_CMD_WORKLOAD (1ull << 16)
+/** The engine's own options: how big, how deep, how many, for how long, at
+ *  what rate, until steady. A path with no cluster (null) takes these and
+ *  no others. */
+#define CCB_CMD_ENGINE (1ull << 17)
+#define CCB_CAP_POOL   (1ull << 18) /**< runs in a pool it is given (--pool) */
+#define CCB_CAP_OBJECTS                                                                            \
+	(1ull << 19) /**< objects of its own, named by a run (--namespace, --run-name) */
+#define CCB_CAP_REUSE       (1ull << 20) /**< can read what an earlier run left (--reuse) */
+#define CCB_CAP_QUEUE       (1ull << 21) /**< several ops in flight per client, a byte bound */
+#define CCB_CAP_CLIENTS     (1ull << 22) /**< several clients, each its own connection */
+#define CCB_CAP_OBJECT_SIZE (1ull << 23) /**< lays its data out in objects of a size */
+#define CCB_CAP_IMAGE       (1ull << 24) /**< an rbd image: size, order, features */
+#define CCB_CAP_STRIPES     (1ull << 25) /**< a striped layout and a data pool */
+#define CCB_CAP_POOL_TYPE   (1ull << 26) /**< can ask what its data pool must be (EC, FastEC) */
+#define CCB_CAP_TEMP        (1ull << 27) /**< makes a temporary target it can keep */
+#define CCB_CAP_DEVICE      (1ull << 28) /**< reads a block device (--device) */
+#define CCB_CAP_DIRECT      (1ull << 29) /**< can bypass the page cache (--direct) */
+#define CCB_CAP_SIM_LATENCY (1ull << 30) /**< client-side simulated OSD latency */
+/** The op size's name it shows (struct ccb_path_ops.op_size_name): -b/--op-size,
+ *  --io-size or --block-size, the rows CCB_OPTF_SPELLING joins. */
+#define CCB_CAP_OP_SIZE    (1ull << 31)
+#define CCB_CAP_IO_SIZE    (1ull << 32)
+#define CCB_CAP_BLOCK_SIZE (1ull << 33)
+/** The bits the paths' own rows get, one per path, from this one up. */
+#define CCB_CMD_PATH_FIRST 40
+#define CCB_CMD_PATHS      (((1ull << 23) - 1) << CCB_CMD_PATH_FIRST)
+/** In a path's own row: "the commands of the path these rows belong to". */
+#define CCB_CMD_OWN (1ull << 63)
+/** Every capability bit (18 to 39). */
+#define CCB_CAPS (((1ull << 22) - 1) << 18)
+/** A command that names a workload of any path and takes its options
+ *  (capacity WORKLOAD, group manifest NAME WORKLOAD). */
+#define CCB_CMD_ANY_PATH (CCB_CMD_WORKLOAD | CCB_CMD_ENGINE | CCB_CAPS | CCB_CMD_PATHS)
 
 /** What an option is, beyond its commands (struct ccb_opt_desc.flags). */
 enum ccb_opt_flags {
@@ -88,6 +123,9 @@ enum ccb_format { CCB_FMT_TEXT, CCB_FMT_JSON, CCB_FMT_CSV };
 
 #define CCB_MAX_SETS 64
 
+/** Room for one path's own options (struct ccb_path_ops.opts_bytes). */
+#define CCB_PATH_OPTS_BYTES 256
+
 /** Every parameter of a run, filled from the defaults, then the command line. */
 struct ccb_opts {
 	/* Connection, spelled as the ceph CLIs spell it. */
@@ -112,7 +150,6 @@ struct ccb_opts {
 	uint64_t object_size_bytes;
 	uint64_t duration_usec;
 	uint64_t total_bytes;
-	uint64_t max_objects;
 	struct ccb_steady_spec until_steady; /**< --until-steady; .on false: off */
 	uint64_t steady_ramp_usec;           /**< --steady-ramp, when given */
 	/* Open loop (openloop.h): --rate and its schedule and bound. */
@@ -127,14 +164,12 @@ struct ccb_opts {
 	uint64_t step_time_usec;     /**< each step's bound (until steady, if asked, sooner) */
 	uint64_t max_steps;          /**< the search's steps at most (probe and headroom aside) */
 	const char *run_name;
-	bool no_cleanup;
-	bool no_verify;
 	bool reuse;
 	bool all_runs;
 	bool force; /**< cleanup --run-name without RUN.meta */
 
-	/* rbd: image and I/O. */
-	const char *image; /**< POOL/NAME of an existing image */
+	/* An image or file layout, which several paths lay out (CCB_CAP_IMAGE,
+	 * CCB_CAP_STRIPES, CCB_CAP_POOL_TYPE, CCB_CAP_TEMP). */
 	uint64_t image_size_bytes;
 	uint64_t order;
 	uint64_t stripe_unit_bytes;
@@ -144,41 +179,18 @@ struct ccb_opts {
 	const char
 	    *data_pool_type;     /**< replicated | erasure | fastec: what the data pool must be */
 	const char *fastec_pool; /**< a data pool that must have FastEC on */
-	bool allow_write_existing;
 	bool keep;
-	const char *pattern; /**< "seq" or "rand" */
-	uint64_t rw_mix_read_pct;
 
-	/* rbd: readahead and cache. */
-	uint64_t readahead_bytes;
-	uint64_t readahead_trigger;
-	uint64_t readahead_disable_after_bytes;
-	const char *cache_policy;
-	uint64_t cache_size_bytes;
-	bool no_cache;
+	/* Latency: simulated on the client (CCB_CAP_SIM_LATENCY) or on the OSDs. */
 	uint64_t sim_osd_latency_usec;
 	/** Latency every OSD adds to each client message (0: none), see osd_inject.h. */
 	uint64_t osd_latency_usec;
 	/** The fsid of a cluster that is not a throwaway one, to allow --osd-latency on it. */
 	const char *osd_latency_cluster;
 
-	/* krbd: kernel block device. */
+	/* A block device (CCB_CAP_DEVICE, restore), the page cache bypassed (CCB_CAP_DIRECT). */
 	const char *device;
-	const char *map;     /**< POOL/IMAGE to map for the run */
-	const char *map_via; /**< auto | kernel | fuse-loop */
-	const char *map_options;
-	uint64_t read_ahead_kb;
-	uint64_t offset_bytes;
-	uint64_t streams;
 	bool direct;
-
-	/* fs: libcephfs. */
-	uint64_t file_size_bytes;
-	const char *dir;
-	const char *files_spec;    /**< bonnie++ -n files:max:min:dirs */
-	const char *mount;         /**< fs: a mounted directory to run in (the posix path) */
-	const char *mount_via;     /**< fs: libcephfs | fuse | kernel (NULL: libcephfs) */
-	const char *mount_options; /**< fs: -o of mount -t ceph / ceph-fuse */
 
 	/* group: clients on many hosts, coordinated through RADOS. */
 	const char *group;
@@ -219,8 +231,18 @@ struct ccb_opts {
 	/** --secrets-stdin: options that carry key material come on stdin (secret_opts.h) */
 	bool secrets_stdin;
 
+	/** The options of one path, in its own struct (struct ccb_rbd_opts,
+	 *  ...), written through that path's rows, as fio's engines keep
+	 *  theirs (option_struct_size): a path's code reads them, nothing else. */
+	union {
+		max_align_t align;
+		unsigned char bytes[CCB_PATH_OPTS_BYTES];
+	} path_block;
+	/** The bit of the path whose values path_block holds (0: none yet). */
+	uint64_t path_block_of;
+
 	/** given[i] is true when descriptor i was set explicitly (not a default). */
-	bool given[128];
+	bool given[160];
 };
 
 struct ccb_opt_desc {
@@ -233,7 +255,7 @@ struct ccb_opt_desc {
 	/** CCB_OPT_CHOICE, CCB_OPT_FORMAT: the valid values, NULL-terminated (for
 	 * FORMAT in enum ccb_format's order); --help shows them as "seq|rand". */
 	const char *const *choices;
-	unsigned cmds;       /**< enum ccb_cmd_mask bits */
+	uint64_t cmds;       /**< the CCB_CMD_* and CCB_CAP_* bits of the commands that take it */
 	const char *argname; /**< shown in --help; NULL for a flag or a choice */
 	const char *help;
 	unsigned flags; /**< enum ccb_opt_flags bits */
@@ -249,11 +271,26 @@ extern const struct ccb_opt_desc *ccb_opt_table;
 /**
  * Put the table together, once: the shared rows, each of @p groups (a
  * path's own rows, ending in a row with no name, in the registry's order)
- * and the late rows. ccb_paths_init() (src/paths/registry.c) calls it with
- * every path's rows; a later call keeps the first table. 0, -E2BIG past
- * the room ccb_opts.given has, -EEXIST for a name two rows share.
+ * and the late rows. Group i's rows get the bit CCB_CMD_PATH_FIRST + i in
+ * place of CCB_CMD_OWN (ccb_opt_group_bit()). ccb_paths_init()
+ * (src/paths/registry.c) calls it with every path's rows; a later call
+ * keeps the first table. 0, -E2BIG past the room ccb_opts.given has or
+ * past the bits for paths, -EEXIST for a name two rows share.
  */
 int ccb_opt_table_build(const struct ccb_opt_desc *const *groups, size_t n_groups);
+
+/** The bit a path's own rows @p rows got in the table (ccb_opt_table_build()), or 0. */
+uint64_t ccb_opt_group_bit(const struct ccb_opt_desc *rows);
+
+/**
+ * Make @p o's path block hold the options of the path of bit @p path_bit
+ * (a command's mask & CCB_CMD_PATHS): when it held another path's, it is
+ * cleared first; then each of that path's rows not given gets its default.
+ * The command line calls it once the command is known; a path that reads
+ * another's options (krbd's temporary image, made by the rbd path) on a
+ * copy of them. 0 selects none (the block cleared).
+ */
+void ccb_opts_block_select(struct ccb_opts *o, uint64_t path_bit);
 
 /** Number of descriptors in ccb_opt_table. */
 size_t ccb_opt_count(void);
@@ -267,7 +304,8 @@ const struct ccb_opt_desc *ccb_opt_find(const char *name);
  */
 const char *ccb_opt_argname(const struct ccb_opt_desc *d, char *buf, size_t len);
 
-/** Fill @p o with every descriptor's default. */
+/** Fill @p o with the defaults of every row but the paths' own
+ *  (those follow the command: ccb_opts_block_select()). */
 void ccb_opts_defaults(struct ccb_opts *o);
 
 /** A number of option @p d's type as its range is written: "4K", "500ms", "2.5%", "16". */
@@ -287,7 +325,7 @@ int ccb_opt_set(struct ccb_opts *o, const struct ccb_opt_desc *d, const char *va
  * when @p cmd takes it, else the CCB_OPTF_SPELLING row of the same value
  * that @p cmd takes (--io-size for -b on rbd), else NULL.
  */
-const struct ccb_opt_desc *ccb_opt_spelling(const struct ccb_opt_desc *d, unsigned cmd);
+const struct ccb_opt_desc *ccb_opt_spelling(const struct ccb_opt_desc *d, uint64_t cmd);
 
 /** True when the option called @p name was set explicitly. */
 bool ccb_opt_given(const struct ccb_opts *o, const char *name);
@@ -300,7 +338,7 @@ bool ccb_opt_given(const struct ccb_opts *o, const char *name);
  *
  * @return 0, or -EINVAL with the reason in @p err.
  */
-int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len);
+int ccb_opts_validate(const struct ccb_opts *o, uint64_t cmd, char *err, size_t err_len);
 
 /**
  * The open loop's rules: --rate a positive number of ops or bytes per
@@ -316,6 +354,6 @@ int ccb_opts_validate_open_loop(const struct ccb_opts *o, char *err, size_t err_
 const char *ccb_opts_first_given(const struct ccb_opts *o, unsigned optf);
 
 /** The parameters as a JSON object: every option of @p cmd with its effective value. */
-json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd);
+json_t *ccb_opts_to_json(const struct ccb_opts *o, uint64_t cmd);
 
 #endif

@@ -44,8 +44,18 @@ struct ccb_undo_kind;
 struct ccb_path_ops {
 	const char *name; /**< "rados", "librbd", "krbd", "cephfs" */
 	unsigned flags;   /**< enum ccb_path_flags */
-	/** The option-table bit (enum ccb_cmd_mask) of this path's commands. */
-	unsigned cmd_bit;
+	/**
+	 * What the path can do (CCB_CAP_* and CCB_CMD_WORKLOAD or
+	 * CCB_CMD_ENGINE, options.h): its workloads take the shared option rows
+	 * that name one of these, and its own rows (struct ccb_path_ops.options).
+	 */
+	uint64_t caps;
+	/**
+	 * The bytes of this path's own option struct, which its rows write in
+	 * the path block of struct ccb_opts (fio's option_struct_size): at most
+	 * CCB_PATH_OPTS_BYTES (ccb_paths_init() refuses more). 0: none.
+	 */
+	size_t opts_bytes;
 	/** The name this path's commands give the op size (struct
 	 * ccb_opts.op_size_bytes): "op-size", "io-size" or "block-size", the
 	 * option row they show, and the key of the size in its group records. */

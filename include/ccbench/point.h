@@ -19,7 +19,7 @@ struct ccb_point {
 	const char *command;            /**< "rbd read" */
 	const char *path;               /**< path name for ccb_path_find() */
 	const struct ccb_path_ops *ops; /**< the path's table (NULL: found by path and mode) */
-	unsigned cmd_mask;
+	uint64_t cmd_mask;
 	enum ccb_mode mode;
 	const struct ccb_opts *opts;
 	int argc; /**< recorded in the result */

@@ -20,7 +20,7 @@
  * command line, the settings and what the path adds is redacted
  * (ccb_redact_json()). Returns a new reference, or NULL on ENOMEM.
  */
-json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc, char **argv);
+json_t *ccb_result_build(const struct ccb_run *run, uint64_t cmd_mask, int argc, char **argv);
 
 /** Latency object {n,min,mean,stddev,p50,p90,p99,p99_9,max} in microseconds. */
 json_t *ccb_result_latency(const struct ccb_hist *h);

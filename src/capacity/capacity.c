@@ -81,7 +81,7 @@ static int run_point(struct search *s, double rate_ops_s, uint64_t depth, uint64
 	    .command = s->wcli->command,
 	    .path = s->wcli->path,
 	    .ops = s->wcli->ops,
-	    .cmd_mask = s->wcli->cmd_mask & ~(unsigned)CCB_CMD_CAPACITY,
+	    .cmd_mask = s->wcli->cmd_mask & ~CCB_CMD_CAPACITY,
 	    .mode = s->wcli->mode,
 	    .opts = &o,
 	    .argc = s->argc,
@@ -560,7 +560,7 @@ static int capacity_validate(const struct ccb_opts *o, char *err, size_t err_len
 const struct ccb_command ccb_capacity_commands[] = {
     {
         .name = "capacity",
-        .mask = CCB_CMD_CAPACITY | CCB_CMD_CONN | CCB_CMD_OUTPUT | CCB_CMD_WORKLOAD,
+        .mask = CCB_CMD_CAPACITY | CCB_CMD_CONN | CCB_CMD_OUTPUT | CCB_CMD_ANY_PATH,
         .mode = CCB_MODE_SEQ,
         .n_args = 2,
         .args_help = "WORKLOAD",

@@ -14,11 +14,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Another row of the same field was given (--max-in-flight is -t's). */
+/* Another row of the same field was given (--max-in-flight is -t's); rows
+ * of two paths' blocks may share an offset, not a field. */
 static bool same_field_given(const struct ccb_opts *o, const struct ccb_opt_desc *d)
 {
 	for (const struct ccb_opt_desc *e = ccb_opt_table; e->name; e++)
-		if (e != d && e->offset == d->offset && o->given[e - ccb_opt_table])
+		if (e != d && e->offset == d->offset &&
+		    (e->cmds & CCB_CMD_PATHS) == (d->cmds & CCB_CMD_PATHS) &&
+		    o->given[e - ccb_opt_table])
 			return true;
 	return false;
 }
@@ -67,6 +70,10 @@ static void build_commands(void)
 				continue;
 			commands[n_commands - 1].ops = ccb_path_find(ops->name, rows->mode);
 			commands[n_commands - 1].run = workload_run;
+			/* A workload takes the shared rows its path's capabilities
+			 * name, and the path's own rows. */
+			commands[n_commands - 1].mask |=
+			    ops->caps | ccb_opt_group_bit(ops->options);
 		}
 	for (size_t g = 0; g < n_front_groups; g++)
 		for (rows = front_groups[g]; rows->name; rows++)
@@ -156,6 +163,9 @@ static int take_spellings(struct ccb_cli *cli, char *err, size_t err_len)
 	return 0;
 }
 
+/* A workload's path block holds its path's options from here on (the
+ * command above the paths, capacity, takes every path's and selects its
+ * workload's later). */
 static void select_command(struct ccb_cli *cli, const struct ccb_command *cmd)
 {
 	cli->command = cmd->name;
@@ -163,6 +173,8 @@ static void select_command(struct ccb_cli *cli, const struct ccb_command *cmd)
 	cli->path = cmd->ops ? cmd->ops->name : NULL;
 	cli->cmd_mask = cmd->mask;
 	cli->mode = cmd->mode;
+	if (cmd->ops)
+		ccb_opts_block_select(&cli->opts, cmd->mask & CCB_CMD_PATHS);
 }
 
 /* The command that the first of @p nwords words select ("rbd" "read"), or

@@ -407,7 +407,7 @@ int ccb_group_manifest_command(const struct ccb_cli *cli, int argc, char **argv)
 	wl.opts.group = group;
 	/* The manifest's own options are not the workload's. */
 	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
-		if (!(d->cmds & CCB_CMD_WORKLOAD))
+		if (!(d->cmds & CCB_CMD_ANY_PATH))
 			wl.opts.given[d - ccb_opt_table] = false;
 	if (ccb_cli_validate(&wl, err, sizeof(err)) < 0 ||
 	    member_args(cli, argc, argv, args, err, sizeof(err)) < 0) {
@@ -512,7 +512,7 @@ int ccb_group_manifest_command(const struct ccb_cli *cli, int argc, char **argv)
 const struct ccb_command ccb_group_manifest_commands[] = {
     {
         .name = "group manifest",
-        .mask = CCB_CMD_K8S | CCB_CMD_WORKLOAD | CCB_CMD_CONN | CCB_CMD_OUTPUT,
+        .mask = CCB_CMD_K8S | CCB_CMD_ANY_PATH | CCB_CMD_CONN | CCB_CMD_OUTPUT,
         .mode = CCB_MODE_SEQ,
         .n_args = 3,
         .args_help = "NAME WORKLOAD",

@@ -166,10 +166,62 @@ void ccb_opt_format_value(const struct ccb_opt_desc *d, uint64_t v, char *buf, s
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
+/* A row of a path's own: the bit of its path, else 0. */
+static uint64_t path_bit_of(const struct ccb_opt_desc *d)
+{
+	return d->cmds & CCB_CMD_PATHS;
+}
+
+/* Before a value of path @p bit goes into the path block: a block that holds
+ * another path's values is cleared (what was given for that path stays
+ * given, and is refused as an option the command does not take). */
+static void claim_block(struct ccb_opts *o, uint64_t bit)
+{
+	if (o->path_block_of != bit) {
+		if (o->path_block_of)
+			memset(&o->path_block, 0, sizeof(o->path_block));
+		o->path_block_of = bit;
+	}
+}
+
+void ccb_opts_block_select(struct ccb_opts *o, uint64_t path_bit)
+{
+	char err[256];
+
+	if (o->path_block_of != path_bit || !path_bit) {
+		memset(&o->path_block, 0, sizeof(o->path_block));
+		o->path_block_of = path_bit;
+	}
+	for (const struct ccb_opt_desc *d = ccb_opt_table; path_bit && d->name; d++) {
+		if (!(path_bit_of(d) & path_bit) || o->given[d - ccb_opt_table] || !d->def)
+			continue;
+		/* Defaults are our own strings: a failure here is a bug in the table. */
+		if (set_value(o, d, d->def, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ccbench: bad default: %s\n", err);
+			abort();
+		}
+	}
+}
+
 int ccb_opt_set(struct ccb_opts *o, const struct ccb_opt_desc *d, const char *value, char *err,
                 size_t err_len)
 {
-	int r = set_value(o, d, value ? value : "", err, err_len);
+	int r;
+
+	/* A value of a path's own goes into its block; a refused value
+	 * changes nothing, the block's owner included. */
+	if (path_bit_of(d) && o->path_block_of != path_bit_of(d)) {
+		struct ccb_opts copy = *o;
+
+		claim_block(&copy, path_bit_of(d));
+		r = set_value(&copy, d, value ? value : "", err, err_len);
+		if (r == 0) {
+			*o = copy;
+			o->given[d - ccb_opt_table] = true;
+		}
+		return r;
+	}
+	r = set_value(o, d, value ? value : "", err, err_len);
 
 	if (r == 0)
 		o->given[d - ccb_opt_table] = true;
@@ -192,7 +244,7 @@ static bool earlier_spelling(const struct ccb_opt_desc *d)
 	return false;
 }
 
-const struct ccb_opt_desc *ccb_opt_spelling(const struct ccb_opt_desc *d, unsigned cmd)
+const struct ccb_opt_desc *ccb_opt_spelling(const struct ccb_opt_desc *d, uint64_t cmd)
 {
 	if (d->cmds & cmd)
 		return d;
@@ -211,7 +263,7 @@ void ccb_opts_defaults(struct ccb_opts *o)
 	memset(o, 0, sizeof(*o));
 	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
 		/* Defaults are our own strings: a failure here is a bug in the table. */
-		if (d->def && set_value(o, d, d->def, err, sizeof(err)) < 0) {
+		if (d->def && !path_bit_of(d) && set_value(o, d, d->def, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ccbench: bad default: %s\n", err);
 			abort();
 		}
@@ -286,7 +338,7 @@ int ccb_opts_validate_open_loop(const struct ccb_opts *o, char *err, size_t err_
 	return 0;
 }
 
-int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len)
+int ccb_opts_validate(const struct ccb_opts *o, uint64_t cmd, char *err, size_t err_len)
 {
 	/* An option given to a command that does not take it is a mistake, not a no-op. */
 	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
@@ -366,7 +418,7 @@ int ccb_opts_validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t 
 	return 0;
 }
 
-json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd)
+json_t *ccb_opts_to_json(const struct ccb_opts *o, uint64_t cmd)
 {
 	json_t *j = json_object();
 
@@ -377,6 +429,9 @@ json_t *ccb_opts_to_json(const struct ccb_opts *o, unsigned cmd)
 		/* Options this command takes only to shape its output (--format,
 		 * --output, --quiet) say nothing about the workload. */
 		if (!(d->cmds & cmd) || (d->cmds & cmd) == CCB_CMD_OUTPUT)
+			continue;
+		/* A path's own option has a value only in that path's block. */
+		if (path_bit_of(d) && !(path_bit_of(d) & o->path_block_of))
 			continue;
 		switch (d->type) {
 		case CCB_OPT_STR:

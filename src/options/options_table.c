@@ -69,7 +69,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .short_name = 'p',
      .type = CCB_OPT_STR,
      .offset = OFF(pool),
-     .cmds = RADOS | CLEANUP | RBD | KRBD | SWEEP | GROUP,
+     .cmds = CCB_CAP_POOL | CLEANUP | SWEEP | GROUP,
      .argname = "POOL",
      .help = "pool to use (rbd: default rbd)"},
     {.name = "namespace",
@@ -77,7 +77,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .type = CCB_OPT_STR,
      .offset = OFF(rados_namespace),
      .def = "ccbench",
-     .cmds = RADOS | CLEANUP,
+     .cmds = CCB_CAP_OBJECTS | CLEANUP,
      .argname = "NS",
      .help = "RADOS namespace of the run's objects"},
     {.name = "connect-timeout",
@@ -114,7 +114,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .def = "16",
      .min = 1,
      .max = 1024,
-     .cmds = RADOS | RBD | KRBD | ENGINE,
+     .cmds = CCB_CAP_QUEUE,
      .argname = "N",
      .help = "ops in flight per client (rados 16; rbd, krbd 1)"},
     {.name = "clients",
@@ -123,7 +123,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .def = "1",
      .min = 1,
      .max = 256,
-     .cmds = RADOS | RBD | FS | ENGINE,
+     .cmds = CCB_CAP_CLIENTS,
      .argname = "N",
      .help = "independent connections, each with its own queue"},
     {.name = "op-size",
@@ -133,7 +133,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .def = "4M",
      .min = 1,
      .max = MAX_OP_BYTES,
-     .cmds = RADOS | ENGINE,
+     .cmds = CCB_CAP_OP_SIZE,
      .argname = "BYTES",
      .help = "bytes per op",
      .flags = SPELLING},
@@ -142,7 +142,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .offset = OFF(object_size_bytes),
      .min = 1,
      .max = 64ull << 30,
-     .cmds = RADOS | RBD | KRBD | FS,
+     .cmds = CCB_CAP_OBJECT_SIZE,
      .argname = "BYTES",
      .help = "object size (rados: default op size, larger objects take op-size writes; rbd: power "
              "of two, 4K to 32M)",
@@ -154,7 +154,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .def = "10s",
      .min = 1000,
      .max = 31ull * 86400000000ull,
-     .cmds = RADOS | RBD | KRBD | FS | ENGINE,
+     .cmds = WORK | ENGINE,
      .argname = "DUR",
      .help = "run time (rbd, krbd: default one pass over the image; fs: default the whole file)"},
     {.name = "total",
@@ -162,7 +162,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .offset = OFF(total_bytes),
      .min = 1,
      .max = U64MAX,
-     .cmds = RADOS | RBD | KRBD | ENGINE,
+     .cmds = CCB_CAP_QUEUE,
      .argname = "BYTES",
      .help = "stop after BYTES (with --duration too: whichever comes first)"},
     {.name = "until-steady",
@@ -206,7 +206,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .offset = OFF(queue_depth),
      .min = 1,
      .max = 1024,
-     .cmds = RADOS | RBD | KRBD | ENGINE,
+     .cmds = CCB_CAP_QUEUE,
      .argname = "N",
      .help = "with --rate: ops in flight per client at most (the same setting as --queue-depth: "
              "give one of them); an arrival that finds them all busy waits in the backlog"},
@@ -275,13 +275,13 @@ static const struct ccb_opt_desc shared_rows[] = {
     {.name = "run-name",
      .type = CCB_OPT_NAME,
      .offset = OFF(run_name),
-     .cmds = RADOS | CLEANUP,
+     .cmds = CCB_CAP_OBJECTS | CLEANUP,
      .argname = "NAME",
      .help = "object name prefix (default: unique per run)"},
     {.name = "reuse",
      .type = CCB_OPT_FLAG,
      .offset = OFF(reuse),
-     .cmds = RADOS | FS,
+     .cmds = CCB_CAP_REUSE,
      .help = "overwrite a run name whose objects exist (fs: use an existing --dir)"},
     {.name = "all-runs",
      .type = CCB_OPT_FLAG,
@@ -302,7 +302,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .def = "1G",
      .min = 4096,
      .max = 1ull << 50,
-     .cmds = RBD | KRBD,
+     .cmds = CCB_CAP_IMAGE,
      .argname = "BYTES",
      .help = "size of the temporary image",
      .flags = LAYOUT | TEMP},
@@ -311,7 +311,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .offset = OFF(order),
      .min = 12,
      .max = 25,
-     .cmds = RBD | KRBD,
+     .cmds = CCB_CAP_IMAGE,
      .argname = "N",
      .help = "object size 2^N bytes (12 to 25)",
      .flags = LAYOUT | TEMP},
@@ -320,7 +320,7 @@ static const struct ccb_opt_desc shared_rows[] = {
      .offset = OFF(stripe_unit_bytes),
      .min = 4096,
      .max = 1ull << 25,
-     .cmds = RBD | KRBD | FS,
+     .cmds = CCB_CAP_STRIPES,
      .argname = "BYTES",
      .help = "stripe unit (divides the object size)",
      .flags = LAYOUT | TEMP},
@@ -329,21 +329,21 @@ static const struct ccb_opt_desc shared_rows[] = {
      .offset = OFF(stripe_count),
      .min = 1,
      .max = 4096,
-     .cmds = RBD | KRBD | FS,
+     .cmds = CCB_CAP_STRIPES,
      .argname = "N",
      .help = "objects per stripe",
      .flags = LAYOUT | TEMP},
     {.name = "image-features",
      .type = CCB_OPT_STR,
      .offset = OFF(image_features),
-     .cmds = RBD | KRBD,
+     .cmds = CCB_CAP_IMAGE,
      .argname = "LIST",
      .help = "features of the temporary image, e.g. layering,exclusive-lock",
      .flags = LAYOUT | TEMP},
     {.name = "data-pool",
      .type = CCB_OPT_STR,
      .offset = OFF(data_pool),
-     .cmds = RBD | KRBD | FS,
+     .cmds = CCB_CAP_STRIPES,
      .argname = "POOL",
      .help = "data pool of the temporary image or of the files",
      .flags = LAYOUT | TEMP},
@@ -351,21 +351,21 @@ static const struct ccb_opt_desc shared_rows[] = {
      .type = CCB_OPT_CHOICE,
      .offset = OFF(data_pool_type),
      .choices = CHOICES("replicated", "erasure", "fastec"),
-     .cmds = RADOS | RBD,
+     .cmds = CCB_CAP_POOL_TYPE,
      .help = "what the data pool (rados: --pool) must be; fastec: erasure-coded with "
              "allow_ec_optimizations on (Tentacle); refused (exit 2) before any image is "
              "created when it is not"},
     {.name = "fastec-pool",
      .type = CCB_OPT_NAME,
      .offset = OFF(fastec_pool),
-     .cmds = RADOS | RBD,
+     .cmds = CCB_CAP_POOL_TYPE,
      .argname = "POOL",
      .help = "a run whose data pool (rados: --pool) is POOL needs FastEC on it, as "
              "--data-pool-type fastec (a sweep's fixed parameter over a pool axis)"},
     {.name = "keep",
      .type = CCB_OPT_FLAG,
      .offset = OFF(keep),
-     .cmds = RBD | KRBD | FS,
+     .cmds = CCB_CAP_TEMP,
      .help = "keep the temporary image or directory",
      .flags = TEMP},
     {.name = "io-size",
@@ -373,10 +373,18 @@ static const struct ccb_opt_desc shared_rows[] = {
      .offset = OFF(op_size_bytes),
      .min = 512,
      .max = MAX_OP_BYTES,
-     .cmds = RBD | KRBD,
+     .cmds = CCB_CAP_IO_SIZE,
      .argname = "BYTES",
      .help = "bytes per I/O",
      .flags = SPELLING},
+    {.name = "sim-osd-latency",
+     .type = CCB_OPT_DURATION,
+     .offset = OFF(sim_osd_latency_usec),
+     .min = 1,
+     .max = 10000000,
+     .cmds = CCB_CAP_SIM_LATENCY,
+     .argname = "DUR",
+     .help = "inject about DUR of OSD latency on the client (a simulated run)"},
     {.name = "osd-latency",
      .type = CCB_OPT_DURATION,
      .offset = OFF(osd_latency_usec),
@@ -399,21 +407,21 @@ static const struct ccb_opt_desc shared_rows[] = {
     {.name = "device",
      .type = CCB_OPT_STR,
      .offset = OFF(device),
-     .cmds = KRBD | RESTORE,
+     .cmds = CCB_CAP_DEVICE | RESTORE,
      .argname = "DEV",
      .help = "block device to read (/dev/rbdN, /dev/rbd/POOL/IMAGE, any block device)",
      .flags = TARGET},
     {.name = "direct",
      .type = CCB_OPT_FLAG,
      .offset = OFF(direct),
-     .cmds = KRBD | FS,
+     .cmds = CCB_CAP_DIRECT,
      .help = "O_DIRECT (krbd: reads through io_uring at --queue-depth; fs: the files, on a mount)"},
     {.name = "block-size",
      .type = CCB_OPT_BYTES,
      .offset = OFF(op_size_bytes),
      .min = 4096,
      .max = MAX_OP_BYTES,
-     .cmds = FS,
+     .cmds = CCB_CAP_BLOCK_SIZE,
      .argname = "BYTES",
      .help = "bytes per write or read call, like dd bs",
      .flags = SPELLING},
@@ -638,10 +646,17 @@ static struct ccb_opt_desc table[MAX_ROWS + 1];
 static size_t n_rows;
 const struct ccb_opt_desc *ccb_opt_table;
 
-/* Append @p rows (ending in a row with no name) to the table; -E2BIG past
- * its room, -EEXIST for a name already in it (two paths may not both own
- * an option: the parser would find only the first). */
-static int append(const struct ccb_opt_desc *rows, size_t *n)
+/* The paths' own rows, in the registry's order: group i's bit is
+ * CCB_CMD_PATH_FIRST + i. */
+#define MAX_GROUPS 23
+static const struct ccb_opt_desc *groups_of[MAX_GROUPS];
+static size_t n_groups_of;
+
+/* Append @p rows (ending in a row with no name) to the table, a path's own
+ * with CCB_CMD_OWN turned into its @p bit; -E2BIG past its room, -EEXIST
+ * for a name already in it (two paths may not both own an option: the
+ * parser would find only the first). */
+static int append(const struct ccb_opt_desc *rows, uint64_t bit, size_t *n)
 {
 	for (const struct ccb_opt_desc *r = rows; r->name; r++) {
 		if (*n >= MAX_ROWS)
@@ -649,7 +664,10 @@ static int append(const struct ccb_opt_desc *rows, size_t *n)
 		for (size_t i = 0; i < *n; i++)
 			if (strcmp(table[i].name, r->name) == 0)
 				return -EEXIST;
-		table[(*n)++] = *r;
+		table[*n] = *r;
+		if (r->cmds & CCB_CMD_OWN)
+			table[*n].cmds = (r->cmds & ~CCB_CMD_OWN) | bit;
+		(*n)++;
 	}
 	return 0;
 }
@@ -661,11 +679,16 @@ int ccb_opt_table_build(const struct ccb_opt_desc *const *groups, size_t n_group
 
 	if (ccb_opt_table)
 		return 0;
-	rc = append(shared_rows, &n);
-	for (size_t g = 0; g < n_groups && rc == 0; g++)
-		rc = append(groups[g], &n);
+	if (n_groups > MAX_GROUPS)
+		return -E2BIG;
+	rc = append(shared_rows, 0, &n);
+	for (size_t g = 0; g < n_groups && rc == 0; g++) {
+		groups_of[g] = groups[g];
+		rc = append(groups[g], 1ull << (CCB_CMD_PATH_FIRST + g), &n);
+	}
+	n_groups_of = n_groups;
 	if (rc == 0)
-		rc = append(late_rows, &n);
+		rc = append(late_rows, 0, &n);
 	if (rc < 0)
 		return rc;
 	table[n] = (struct ccb_opt_desc){.name = NULL};
@@ -684,6 +707,14 @@ static const struct ccb_opt_desc *built(void)
 		abort();
 	}
 	return ccb_opt_table;
+}
+
+uint64_t ccb_opt_group_bit(const struct ccb_opt_desc *rows)
+{
+	for (size_t g = 0; g < n_groups_of; g++)
+		if (groups_of[g] == rows)
+			return 1ull << (CCB_CMD_PATH_FIRST + g);
+	return 0;
 }
 
 size_t ccb_opt_count(void)

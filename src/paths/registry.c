@@ -15,6 +15,7 @@
 #include "null/path_null.h"
 #include "rados/path_rados.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -57,9 +58,13 @@ int ccb_paths_init(void)
 	size_t n = 0;
 	int r;
 
-	for (size_t i = 0; i < N_PATHS; i++)
-		if (paths[i].ops->options)
+	for (size_t i = 0; i < N_PATHS; i++) {
+		/* A path's own options must fit the block every run's options have. */
+		if (paths[i].ops->opts_bytes > CCB_PATH_OPTS_BYTES)
+			return -E2BIG;
+		if (paths[i].ops->options && (n == 0 || groups[n - 1] != paths[i].ops->options))
 			groups[n++] = paths[i].ops->options;
+	}
 	r = ccb_opt_table_build(groups, n);
 	/* Every kind of crash record a run can leave, for restore: the OSD
 	 * delay's (the cluster's, which any path's run may set) and each path's. */

@@ -24,8 +24,12 @@ void ccb_path_set_target(const struct ccb_path_ops *ops, struct ccb_opts *o, con
 {
 	const struct ccb_opt_desc *d = ops->target_opt ? ccb_opt_find(ops->target_opt) : NULL;
 
-	if (d)
-		*(const char **)(void *)((char *)o + d->offset) = spec;
+	if (!d)
+		return;
+	/* The option is the path's own: its block holds that path's options. */
+	if (o->path_block_of != (d->cmds & CCB_CMD_PATHS))
+		ccb_opts_block_select(o, d->cmds & CCB_CMD_PATHS);
+	*(const char **)(void *)((char *)o + d->offset) = spec;
 }
 
 const struct ccb_path_ops *ccb_path_for(const struct ccb_path_ops *ops, const struct ccb_opts *o)

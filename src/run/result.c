@@ -90,7 +90,7 @@ static double mib_s(uint64_t bytes, double secs)
 	return secs > 0 ? (double)bytes / 1048576.0 / secs : 0;
 }
 
-json_t *ccb_result_build(const struct ccb_run *run, unsigned cmd_mask, int argc, char **argv)
+json_t *ccb_result_build(const struct ccb_run *run, uint64_t cmd_mask, int argc, char **argv)
 {
 	struct ccb_hist *all = calloc(1, sizeof(*all));
 	struct ccb_series series;

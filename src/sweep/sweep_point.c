@@ -211,9 +211,9 @@ int ccb_sweep_build_point(const struct ccb_opts *base, const char *command, cons
 	if (ccb_cli_validate(&b->cli, err, err_len) < 0)
 		return -EINVAL;
 	/* The shared image is an rbd image: its layout follows rbd's rules. */
-	if (b->share_image &&
-	    (ccb_opts_validate(&b->layout, CCB_CMD_CONN | CCB_CMD_RBD, err, err_len) < 0 ||
-	     ccb_rbd_validate(&b->layout, err, err_len) < 0))
+	if (b->share_image && (ccb_opts_validate(&b->layout, ccb_cli_command_find("rbd read")->mask,
+	                                         err, err_len) < 0 ||
+	                       ccb_rbd_validate(&b->layout, err, err_len) < 0))
 		return -EINVAL;
 	return 0;
 }

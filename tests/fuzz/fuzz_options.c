@@ -13,30 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccbench/cli.h>
 #include <ccbench/commands.h>
 #include <ccbench/options.h>
 #include <ccbench/path.h>
 #include <ccbench/rbd_layout.h>
-#include "../../src/paths/rados/path_rados.h"
-#include <ccbench/path_rbd.h>
-#include "../../src/paths/krbd/path_krbd.h"
-#include "../../src/paths/fs/path_cephfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Every command's mask, as cli.c gives them. */
-static const unsigned masks[] = {
-    CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT,
-    CCB_CMD_CONN | CCB_CMD_CLEANUP,
-    CCB_CMD_CONN | CCB_CMD_RBD | CCB_CMD_OUTPUT,
-    CCB_CMD_KRBD | CCB_CMD_OUTPUT,
-    CCB_CMD_RESTORE,
-    CCB_CMD_FS | CCB_CMD_OUTPUT,
-    CCB_CMD_SWEEP | CCB_CMD_OUTPUT,
-    CCB_CMD_REPORT | CCB_CMD_OUTPUT,
-    CCB_CMD_COMPARE,
-    CCB_CMD_GROUP,
-};
 
 static void check_range(const struct ccb_opts *o, const struct ccb_opt_desc *d, const char *value)
 {
@@ -126,36 +109,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		p = next;
 	}
-	static const struct ccb_path_ops *const paths[] = {&ccb_path_rados, &ccb_path_rbd,
-	                                                   &ccb_path_krbd, &ccb_path_cephfs,
-	                                                   &ccb_path_cephfs_meta};
-	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+	/* Every command, as the command line selects it: a workload's path
+	 * block holds its path's options (ccb_opts_block_select()). */
+	size_t n_cmds;
+	const struct ccb_command *cmds = ccb_cli_commands(&n_cmds);
+	for (size_t i = 0; i < n_cmds; i++) {
+		const struct ccb_path_ops *ops;
+		struct ccb_opts c = o;
 		json_t *j;
 		char *s;
 
+		if (cmds[i].ops)
+			ccb_opts_block_select(&c, cmds[i].mask & CCB_CMD_PATHS);
 		err[0] = '\0';
-		if (ccb_opts_validate(&o, masks[i], err, sizeof(err)) < 0) {
+		if (ccb_opts_validate(&c, cmds[i].mask, err, sizeof(err)) < 0) {
 			if (!err[0]) {
-				fprintf(stderr,
-				        "options refused for command mask 0x%x without a message\n",
-				        masks[i]);
+				fprintf(stderr, "options refused for %s without a message\n",
+				        cmds[i].name);
 				abort();
 			}
 			continue;
 		}
-		/* Then the rules of the path whose commands take this mask's options. */
-		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
-			if (!(masks[i] & paths[k]->cmd_bit))
-				continue;
-			err[0] = '\0';
-			if (paths[k]->validate(&o, err, sizeof(err)) < 0 && !err[0]) {
-				fprintf(stderr, "%s: options refused without a message\n",
-				        paths[k]->name);
-				abort();
-			}
+		/* Then the rules of the path the command runs through. */
+		ops = ccb_path_for(cmds[i].ops, &c);
+		err[0] = '\0';
+		if (ops && ops->validate && ops->validate(&c, err, sizeof(err)) < 0 && !err[0]) {
+			fprintf(stderr, "%s: options refused without a message\n", ops->name);
+			abort();
 		}
 		/* As a run does: only options its command accepted become its JSON. */
-		j = ccb_opts_to_json(&o, masks[i]);
+		j = ccb_opts_to_json(&c, cmds[i].mask);
 		s = json_dumps(j, JSON_COMPACT);
 		free(s);
 		json_decref(j);

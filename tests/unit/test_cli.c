@@ -20,8 +20,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define CMD_RADOS   (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
-#define CMD_CLEANUP (CCB_CMD_CONN | CCB_CMD_CLEANUP)
+#define CMD_RADOS   (ccb_cli_command_find("rados write")->mask)
+#define CMD_CLEANUP (ccb_cli_command_find("cleanup")->mask)
 
 #define MAX_ARGS 32
 

@@ -28,6 +28,7 @@
 #include "ccbench/options.h"
 #include "ccbench/path.h"
 #include "ccbench/result.h"
+#include <ccbench/cli.h>
 
 #define MAX_CLIENTS    4
 #define QCAP           1024 /* >= clients x queue depth of any test */
@@ -500,7 +501,7 @@ static void test_inline_total(void **state)
 	assert_true(memcmp(run->clients[0].slots[0].buf, run->clients[1].slots[0].buf, 64) != 0);
 
 	/* The result sees what the engine counted. */
-	res = ccb_result_build(run, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, 0, NULL);
+	res = ccb_result_build(run, ccb_cli_command_find("rados write")->mask, 0, NULL);
 	assert_non_null(res);
 	assert_true(json_integer_value(json_object_get(res, "bytes")) == (json_int_t)t.bytes);
 	assert_true(json_integer_value(json_object_get(res, "ops")) == (json_int_t)t.ops);
@@ -741,7 +742,7 @@ static void test_async_op_error(void **state)
 	assert_int_equal(t.ops + 1, atomic_load(&f->submit_ok));
 	assert_non_null(strstr(run->reason, strerror(ENOSPC)));
 	assert_non_null(strstr(run->reason, "fake_op(obj "));
-	res = ccb_result_build(run, CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT, 0, NULL);
+	res = ccb_result_build(run, ccb_cli_command_find("rados write")->mask, 0, NULL);
 	assert_string_equal(json_string_value(json_object_get(res, "status")), "aborted");
 	assert_int_equal(json_integer_value(json_object_get(res, "errors")), 1);
 	assert_non_null(strstr(json_string_value(json_object_get(res, "error")), strerror(ENOSPC)));

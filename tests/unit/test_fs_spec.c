@@ -105,12 +105,12 @@ static void test_cli_n_is_spec(void **state)
 	memcpy(argv, a, sizeof(a));
 	argv[5] = NULL;
 	assert_int_equal(ccb_cli_parse(5, argv, &cli, err, sizeof(err)), 0);
-	assert_string_equal(cli.opts.files_spec, "2:8k:1k:4");
+	assert_string_equal(CCB_FS_OPTS(&cli.opts)->files_spec, "2:8k:1k:4");
 	assert_null(cli.opts.name);
 	memcpy(argv, b, sizeof(b));
 	assert_int_equal(ccb_cli_parse(5, argv, &cli, err, sizeof(err)), 0);
 	assert_string_equal(cli.opts.name, "client.admin");
-	assert_string_equal(cli.opts.files_spec, "1:4k:0:1");
+	assert_string_equal(CCB_FS_OPTS(&cli.opts)->files_spec, "1:4k:0:1");
 	assert_int_equal(parse_validate(c, 5, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "MIN larger than MAX"));
 }

@@ -34,6 +34,7 @@
 #include "ccbench/undo.h"
 
 #include "../../src/paths/child.h"
+#include "../../src/paths/krbd/path_krbd.h"
 
 #define V1   CCB_MONS_V1
 #define V2   CCB_MONS_V2
@@ -167,9 +168,9 @@ static void test_map_options_with_a_key_are_refused(void **state)
 	assert_null(strstr(err, "AQBxyz"));
 	/* ccb_map_choose() refuses it first, whatever --map-via says. */
 	ccb_opts_defaults(&o);
-	o.map = "rbd/img";
-	o.map_options = "ms_mode=crc,secret=SEKRET0123";
-	o.map_via = "fuse-loop";
+	CCB_KRBD_OPTS_W(&o)->map = "rbd/img";
+	CCB_KRBD_OPTS_W(&o)->map_options = "ms_mode=crc,secret=SEKRET0123";
+	CCB_KRBD_OPTS_W(&o)->map_via = "fuse-loop";
 	assert_int_equal(ccb_map_choose(&o, &via, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "carries key material"));
 	assert_null(strstr(err, "SEKRET0123"));

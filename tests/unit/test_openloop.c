@@ -28,6 +28,7 @@
 #include "ccbench/options.h"
 #include "ccbench/path.h"
 #include "ccbench/result.h"
+#include <ccbench/cli.h>
 
 #define MSEC 1000000ull
 #define SEC  1000000000ull
@@ -360,7 +361,7 @@ static json_t *run_fake(struct fixture *fx, const char *rate, const char *backlo
 	run->duration_usec = duration_usec;
 	atomic_init(&run->stop, CCB_STOP_NONE);
 	assert_int_equal(ccb_run_execute(run), 0);
-	fx->result = ccb_result_build(run, CCB_CMD_RADOS, 1, argv);
+	fx->result = ccb_result_build(run, ccb_cli_command_find("rados write")->mask, 1, argv);
 	assert_non_null(fx->result);
 	ol = json_object_get(fx->result, "open_loop");
 	assert_non_null(ol);

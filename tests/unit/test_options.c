@@ -16,12 +16,14 @@
 #include "ccbench/path.h"
 #include "ccbench/units.h"
 #include "../../src/paths/rados/path_rados.h"
+#include <ccbench/cli.h>
+#include <ccbench/path_rbd.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The masks cli.c gives its commands. */
-#define CMD_RADOS   (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
-#define CMD_CLEANUP (CCB_CMD_CONN | CCB_CMD_CLEANUP)
+#define CMD_RADOS   (ccb_cli_command_find("rados write")->mask)
+#define CMD_CLEANUP (ccb_cli_command_find("cleanup")->mask)
 
 #define MIB (1ull << 20)
 
@@ -79,20 +81,21 @@ static void set_bad(const char *name, const char *value)
 static void rados_base(struct ccb_opts *o)
 {
 	ccb_opts_defaults(o);
+	ccb_opts_block_select(o, ccb_opt_group_bit(ccb_rados_options));
 	set_ok(o, "pool", "rbd");
 }
 
 /* The generic rules, then (for rados) the path's own, as ccb_cli_validate() does. */
-static int validate(const struct ccb_opts *o, unsigned cmd, char *err, size_t err_len)
+static int validate(const struct ccb_opts *o, uint64_t cmd, char *err, size_t err_len)
 {
 	int r = ccb_opts_validate(o, cmd, err, err_len);
 
-	if (r == 0 && (cmd & CCB_CMD_RADOS))
+	if (r == 0 && (cmd & ccb_opt_group_bit(ccb_rados_options)))
 		r = ccb_path_rados.validate(o, err, err_len);
 	return r;
 }
 
-static void validate_fails(const struct ccb_opts *o, unsigned cmd, const char *needle)
+static void validate_fails(const struct ccb_opts *o, uint64_t cmd, const char *needle)
 {
 	char err[256] = "";
 	int r = validate(o, cmd, err, sizeof(err));
@@ -103,7 +106,7 @@ static void validate_fails(const struct ccb_opts *o, unsigned cmd, const char *n
 		fail_msg("validate: message \"%s\" lacks \"%s\"", err, needle);
 }
 
-static void validate_ok(const struct ccb_opts *o, unsigned cmd)
+static void validate_ok(const struct ccb_opts *o, uint64_t cmd)
 {
 	char err[256] = "";
 	int r = validate(o, cmd, err, sizeof(err));
@@ -154,7 +157,7 @@ static void test_path_rows_assembled(void **state)
 	assert_non_null(image);
 	assert_non_null(mount);
 	assert_non_null(max_objects);
-	assert_int_equal(image->cmds, CCB_CMD_RBD);
+	assert_true(image->cmds == ccb_opt_group_bit(ccb_rbd_options));
 	assert_true(pool < max_objects && max_objects < image && image < mount && mount < group);
 	assert_int_equal(ccb_commands_init(), 0);
 	assert_ptr_equal(ccb_opt_table, table);
@@ -171,12 +174,15 @@ static void test_defaults_parse(void **state)
 	(void)state;
 	ccb_opts_defaults(&o);
 	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
-		struct ccb_opts one;
+		struct ccb_opts one, path_o = o;
 		char err[256] = "";
 
 		assert_false(o.given[idx_of(d)]);
 		if (!d->def)
 			continue;
+		/* A path's own rows get their defaults with its block. */
+		ccb_opts_block_select(&path_o, d->cmds & CCB_CMD_PATHS);
+		const struct ccb_opts *ref = (d->cmds & CCB_CMD_PATHS) ? &path_o : &o;
 		memset(&one, 0, sizeof(one));
 		if (ccb_opt_set(&one, d, d->def, err, sizeof(err)) != 0)
 			fail_msg("default of --%s '%s' does not parse: %s", d->name, d->def, err);
@@ -185,16 +191,17 @@ static void test_defaults_parse(void **state)
 		case CCB_OPT_BYTES:
 		case CCB_OPT_DURATION:
 			assert_true(*(uint64_t *)((char *)&one + d->offset) ==
-			            *(uint64_t *)((char *)&o + d->offset));
+			            *(const uint64_t *)((const char *)ref + d->offset));
 			break;
 		case CCB_OPT_STR:
 		case CCB_OPT_NAME:
 		case CCB_OPT_CHOICE:
-			assert_string_equal(*(const char **)((char *)&o + d->offset), d->def);
+			assert_string_equal(*(const char *const *)((const char *)ref + d->offset),
+			                    d->def);
 			break;
 		case CCB_OPT_FORMAT:
 			assert_int_equal(*(enum ccb_format *)((char *)&one + d->offset),
-			                 *(enum ccb_format *)((char *)&o + d->offset));
+			                 *(const enum ccb_format *)((const char *)ref + d->offset));
 			break;
 		default:
 			break;
@@ -217,7 +224,7 @@ static void test_defaults_parse(void **state)
 	assert_int_equal(o.format, CCB_FMT_TEXT);
 	assert_int_equal(o.n_sets, 0);
 	assert_false(o.quiet);
-	assert_false(o.no_cleanup);
+	assert_false(CCB_RADOS_OPTS(&o)->no_cleanup);
 }
 
 static void test_given(void **state)
@@ -752,8 +759,7 @@ static void test_open_loop_options(void **state)
 	rados_base(&o);
 	set_ok(&o, "rate", "100");
 	set_ok(&o, "max-in-flight", "2");
-	validate_fails(&o, CCB_CMD_CONN | CCB_CMD_FS | CCB_CMD_OUTPUT,
-	               "not an option of this command");
+	validate_fails(&o, ccb_cli_command_find("fs write")->mask, "not an option of this command");
 	/* The result's parameters say what was asked. */
 	rados_base(&o);
 	set_ok(&o, "rate", "40MiB/s");
@@ -882,7 +888,7 @@ static void test_to_json_defaults(void **state)
 
 	/* Exactly the options of the command, minus those it takes only for its output. */
 	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++) {
-		unsigned m = d->cmds & CMD_RADOS;
+		uint64_t m = d->cmds & CMD_RADOS;
 		bool in = m && m != CCB_CMD_OUTPUT;
 
 		if (in != (json_object_get(j, d->name) != NULL))

@@ -64,7 +64,7 @@ static void test_commands_name_their_table(void **state)
 		assert_string_equal(c.path, c.ops->name);
 		assert_ptr_equal(ccb_path_find(c.path, c.mode), c.ops);
 		assert_non_null(c.ops->validate);
-		assert_true(c.cmd_mask & c.ops->cmd_bit);
+		assert_true(c.ops->caps && (c.cmd_mask & c.ops->caps) == c.ops->caps);
 		d = ccb_opt_find(c.ops->op_size_name);
 		assert_non_null(d);
 		assert_int_equal(d->type, CCB_OPT_BYTES);
@@ -146,6 +146,8 @@ static void test_flags(void **state)
 	assert_true(ccb_path_temp_image(&ccb_path_krbd, &o));
 	set_ok(&o, "image", "rbd/img");
 	assert_false(ccb_path_temp_image(&ccb_path_rbd, &o));
+	/* An rbd image is no target of krbd's (its options are krbd's own block). */
+	ccb_opts_block_select(&o, ccb_opt_group_bit(ccb_krbd_options));
 	assert_true(ccb_path_temp_image(&ccb_path_krbd, &o));
 	set_ok(&o, "device", "/dev/null");
 	assert_false(ccb_path_temp_image(&ccb_path_krbd, &o));
@@ -153,10 +155,13 @@ static void test_flags(void **state)
 	/* A shared image goes to each path through its own option. */
 	ccb_opts_defaults(&o);
 	ccb_path_set_target(&ccb_path_krbd, &o, "p/shared");
-	assert_string_equal(o.map, "p/shared");
-	assert_null(o.image);
+	assert_string_equal(CCB_KRBD_OPTS(&o)->map, "p/shared");
+	assert_true(o.path_block_of == ccb_opt_group_bit(ccb_krbd_options));
 	ccb_path_set_target(&ccb_path_rbd, &o, "p/shared");
-	assert_string_equal(o.image, "p/shared");
+	assert_string_equal(CCB_RBD_OPTS(&o)->image, "p/shared");
+	assert_true(o.path_block_of == ccb_opt_group_bit(ccb_rbd_options));
+	/* The rest of rbd's own options are its defaults, not krbd's values. */
+	assert_string_equal(CCB_RBD_OPTS(&o)->pattern, "seq");
 }
 
 /* The layout list the rbd and krbd rules and sweeps used to write out three
@@ -267,7 +272,7 @@ static void test_fs_variant(void **state)
 			         cases[i].opt ? cases[i].opt : "", cases[i].val ? cases[i].val : "",
 			         ops ? ops->name : "(none)");
 		assert_ptr_equal(ccb_path_find(ops->name, c.mode), ops);
-		assert_int_equal(ops->cmd_bit, c.ops->cmd_bit);
+		assert_true(ops->caps == c.ops->caps);
 		assert_string_equal(ops->op_size_name, c.ops->op_size_name);
 		assert_int_equal(ops->flags, c.ops->flags);
 	}

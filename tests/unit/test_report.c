@@ -30,12 +30,13 @@
 #include "ccbench/result.h"
 #include "ccbench/sweep.h"
 #include "ccbench/compare_cmd.h"
+#include <ccbench/cli.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define MIB       1048576ull
 #define SEC       1000000000ull
-#define CMD_RADOS (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+#define CMD_RADOS (ccb_cli_command_find("rados write")->mask)
 
 /* Only the name is read when building a result. */
 static const struct ccb_path_ops fake_ops = {.name = "fake"};

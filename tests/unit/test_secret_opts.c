@@ -16,6 +16,7 @@
 #include "ccbench/path.h"
 #include "ccbench/cli.h"
 #include "ccbench/secret_opts.h"
+#include "../../src/paths/krbd/path_krbd.h"
 
 #define KEY "AQAA8VNlAAAAABAAAAECAwQFBgcICQoLDA0ODw=="
 
@@ -143,7 +144,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(o.n_sets, 2);
 	assert_string_equal(o.sets[0], "key=" KEY);
 	assert_string_equal(o.sets[1], "a_token=t");
-	assert_string_equal(o.map_options, "secret=s1,noshare");
+	assert_string_equal(CCB_KRBD_OPTS(&o)->map_options, "secret=s1,noshare");
 	assert_true(ccb_opt_given(&o, "set") && ccb_opt_given(&o, "map-options"));
 	free(doc);
 	json_decref(pub);

@@ -10,13 +10,16 @@
 
 #include "path_cephfs.h"
 
+/* A field of this path's own options (struct ccb_fs_opts). */
+#define FS_OFF(f) PATH_OFF(struct ccb_fs_opts, f)
+
 /* Defaults that differ by command, and how a default reads where no value
  * says it (see struct ccb_command). */
 static const char *const fs_defaults[] = {"block-size", "4M", NULL};
 static const char *const file_notes[] = {"duration", "the whole file", NULL};
 static const char *const meta_notes[] = {"duration", "every file once", NULL};
 
-#define FS_MASK (CCB_CMD_FS | CCB_CMD_OUTPUT)
+#define FS_MASK CCB_CMD_OUTPUT
 
 const struct ccb_command ccb_cephfs_commands[] = {
     {
@@ -72,45 +75,45 @@ const struct ccb_command ccb_cephfs_commands[] = {
 const struct ccb_opt_desc ccb_fs_options[] = {
     {.name = "file-size",
      .type = CCB_OPT_BYTES,
-     .offset = OFF(file_size_bytes),
+     .offset = FS_OFF(file_size_bytes),
      .def = "1G",
      .min = 4096,
      .max = 1ull << 50,
-     .cmds = FS,
+     .cmds = OWN,
      .argname = "BYTES",
      .help = "bytes per file (per client), like dd count x bs"},
     {.name = "dir",
      .type = CCB_OPT_STR,
-     .offset = OFF(dir),
-     .cmds = FS,
+     .offset = FS_OFF(dir),
+     .cmds = OWN,
      .argname = "FS_PATH",
      .help = "directory of the run in the file system (below --mount DIR with --mount; default "
              "/ccbench-RUN; removed unless --keep)"},
     {.name = "files",
      .type = CCB_OPT_STR,
-     .offset = OFF(files_spec),
+     .offset = FS_OFF(files_spec),
      .def = "1:4k:0:1",
-     .cmds = FS,
+     .cmds = OWN,
      .argname = "N[:MAX[:MIN[:DIRS]]]",
      .help = "fs meta: bonnie++ -n spec, N x 1024 files (also given as -n SPEC)"},
     {.name = "mount",
      .type = CCB_OPT_STR,
-     .offset = OFF(mount),
-     .cmds = FS,
+     .offset = FS_OFF(mount),
+     .cmds = OWN,
      .argname = "DIR",
      .help = "run in this mounted directory (a CephFS kernel or ceph-fuse mount, or any local file "
              "system) through POSIX calls; --dir is then below DIR"},
     {.name = "mount-via",
      .type = CCB_OPT_CHOICE,
-     .offset = OFF(mount_via),
+     .offset = FS_OFF(mount_via),
      .choices = CHOICES("libcephfs", "fuse", "kernel"),
-     .cmds = FS,
+     .cmds = OWN,
      .help = "the client: libcephfs in ccbench (the default), or ccbench mounts the CephFS itself, "
              "one mount per client (ceph-fuse, or mount -t ceph), unmounted at the end"},
     {.name = "mount-options",
      .type = CCB_OPT_STR,
-     .offset = OFF(mount_options),
-     .cmds = FS,
+     .offset = FS_OFF(mount_options),
+     .cmds = OWN,
      .argname = "OPTS",
      .help = "with --mount-via: -o of mount -t ceph (rasize=N,wsize=N,...) or of ceph-fuse"},
     {.name = NULL},

@@ -190,7 +190,7 @@ int ccb_fs_meta_prepare(struct ccb_run *run, const struct ccb_fs_io *io)
 	/* The rules ccb_opts_validate() applies; repeated for sweeps and
 	 * groups, which build their options elsewhere. Before any mount. */
 	if ((run->ops->validate && run->ops->validate(o, err, sizeof(err)) < 0) ||
-	    ccb_fs_spec_parse(o->files_spec, &spec, err, sizeof(err)) < 0) {
+	    ccb_fs_spec_parse(CCB_FS_OPTS(o)->files_spec, &spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);
 		run->bad_input = true;
 		return -EINVAL;
@@ -408,10 +408,10 @@ void ccb_fs_meta_result(const struct ccb_run *run, json_t *res)
 		              ccb_result_latency(&ph->hist)));
 	}
 	json_object_set_new(res, "phases", phases);
-	json_object_set_new(res, "files",
-	                    json_pack("{s:s, s:I, s:I, s:I, s:I}", "spec", run->opts->files_spec,
-	                              "count", (json_int_t)fm->spec.files, "max_bytes",
-	                              (json_int_t)fm->spec.max_bytes, "min_bytes",
-	                              (json_int_t)fm->spec.min_bytes, "dirs",
-	                              (json_int_t)fm->spec.dirs));
+	json_object_set_new(
+	    res, "files",
+	    json_pack("{s:s, s:I, s:I, s:I, s:I}", "spec", CCB_FS_OPTS(run->opts)->files_spec,
+	              "count", (json_int_t)fm->spec.files, "max_bytes",
+	              (json_int_t)fm->spec.max_bytes, "min_bytes", (json_int_t)fm->spec.min_bytes,
+	              "dirs", (json_int_t)fm->spec.dirs));
 }

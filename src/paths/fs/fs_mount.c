@@ -46,6 +46,7 @@
 #include "../fuse.h"
 #include "../child.h"
 #include "../mountinfo.h"
+#include "path_cephfs.h"
 
 /* EBUSY is retried this long before an unmount is forced. */
 #define BUSY_MSEC 1000
@@ -147,11 +148,12 @@ int ccb_fsmount_kernel_options(const struct ccb_opts *o, char *buf, size_t len)
 
 	if (strncmp(name, "client.", 7) == 0)
 		name += 7;
-	n = snprintf(
-	    buf, len, "name=%s,conf=%s,noshare,mount_timeout=%llu,osd_request_timeout=%llu%s%s%s%s",
-	    name, conf, (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000),
-	    (unsigned long long)((o->op_timeout_usec + 999999) / 1000000), fs ? ",fs=" : "",
-	    fs ? fs : "", o->mount_options ? "," : "", o->mount_options ? o->mount_options : "");
+	n = snprintf(buf, len,
+	             "name=%s,conf=%s,noshare,mount_timeout=%llu,osd_request_timeout=%llu%s%s%s%s",
+	             name, conf, (unsigned long long)((o->connect_timeout_usec + 999999) / 1000000),
+	             (unsigned long long)((o->op_timeout_usec + 999999) / 1000000),
+	             fs ? ",fs=" : "", fs ? fs : "", CCB_FS_OPTS(o)->mount_options ? "," : "",
+	             CCB_FS_OPTS(o)->mount_options ? CCB_FS_OPTS(o)->mount_options : "");
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
@@ -329,9 +331,9 @@ static int mount_fuse(const struct ccb_opts *o, struct ccb_fsmount *m, int handl
 
 	if (!env)
 		return -ENOMEM;
-	if (o->mount_options) {
+	if (CCB_FS_OPTS(o)->mount_options) {
 		argv[n++] = "-o";
-		argv[n++] = (char *)o->mount_options;
+		argv[n++] = (char *)CCB_FS_OPTS(o)->mount_options;
 	}
 	argv[n++] = m->mountpoint;
 	argv[n] = NULL;
@@ -434,8 +436,8 @@ int ccb_fsmount(const struct ccb_opts *o, enum ccb_fsmount_via via, const char *
 		free(m);
 		return -EINVAL;
 	}
-	if (via == CCB_FSMOUNT_FUSE && o->mount_options)
-		snprintf(m->options, sizeof(m->options), "%s", o->mount_options);
+	if (via == CCB_FSMOUNT_FUSE && CCB_FS_OPTS(o)->mount_options)
+		snprintf(m->options, sizeof(m->options), "%s", CCB_FS_OPTS(o)->mount_options);
 	r = ccb_undo_state_dir_ready(err, err_len);
 	if (r < 0) {
 		free(m);

@@ -152,12 +152,13 @@ static int check_existing_files(struct ccb_run *run, struct ccb_fsrun *fr)
 			run->bad_input = true;
 			return r < 0 ? r : -EINVAL;
 		}
-		if (ccb_opt_given(o, "file-size") && st.size_bytes < o->file_size_bytes) {
-			fprintf(stderr,
-			        "ccbench: fs read --dir %s: %s%s holds %" PRIu64
-			        " bytes, less than "
-			        "--file-size %" PRIu64 "\n",
-			        fr->dir, where, path, st.size_bytes, o->file_size_bytes);
+		if (ccb_opt_given(o, "file-size") &&
+		    st.size_bytes < CCB_FS_OPTS(o)->file_size_bytes) {
+			fprintf(
+			    stderr,
+			    "ccbench: fs read --dir %s: %s%s holds %" PRIu64 " bytes, less than "
+			    "--file-size %" PRIu64 "\n",
+			    fr->dir, where, path, st.size_bytes, CCB_FS_OPTS(o)->file_size_bytes);
 			run->bad_input = true;
 			return -EINVAL;
 		}
@@ -166,7 +167,7 @@ static int check_existing_files(struct ccb_run *run, struct ccb_fsrun *fr)
 	}
 	/* Without --file-size, each reader reads its whole file (set in
 	 * client_open); this is the figure the layout reports. */
-	fr->file_bytes = ccb_opt_given(o, "file-size") ? o->file_size_bytes : smallest;
+	fr->file_bytes = ccb_opt_given(o, "file-size") ? CCB_FS_OPTS(o)->file_size_bytes : smallest;
 	if (fr->file_bytes < fr->block_bytes) {
 		fprintf(stderr,
 		        "ccbench: fs read --dir %s: files of %" PRIu64
@@ -239,7 +240,7 @@ int ccb_fs_stream_prepare(struct ccb_run *run, const struct ccb_fs_io *io)
 	r = ccb_fs_run_open(run, io, sizeof(*fr), &fr);
 	if (r < 0)
 		return r;
-	fr->existing_files = run->mode == CCB_MODE_SEQ && o->dir;
+	fr->existing_files = run->mode == CCB_MODE_SEQ && CCB_FS_OPTS(o)->dir;
 	if (fr->existing_files) {
 		struct ccb_fs_stat st;
 
@@ -526,5 +527,5 @@ uint64_t ccb_fs_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, boo
 	(void)one_pass;
 	(void)image_bytes;
 	(void)bound;
-	return o->clients * o->file_size_bytes;
+	return o->clients * CCB_FS_OPTS(o)->file_size_bytes;
 }

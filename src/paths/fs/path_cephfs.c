@@ -74,14 +74,16 @@ static uint64_t fs_steady_ramp_bytes(const struct ccb_run *run, char *basis, siz
 static const struct ccb_path_ops *fs_variant(const struct ccb_path_ops *ops,
                                              const struct ccb_opts *o)
 {
-	if (!o->mount && (!o->mount_via || strcmp(o->mount_via, "libcephfs") == 0))
+	if (!CCB_FS_OPTS(o)->mount &&
+	    (!CCB_FS_OPTS(o)->mount_via || strcmp(CCB_FS_OPTS(o)->mount_via, "libcephfs") == 0))
 		return ops;
 	return ops == &ccb_path_cephfs_meta ? &ccb_path_posix_meta : &ccb_path_posix;
 }
 const struct ccb_path_ops ccb_path_cephfs = {
     .name = "cephfs",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES,
-    .cmd_bit = CCB_CMD_FS,
+    .caps = CCB_FS_CAPS,
+    .opts_bytes = sizeof(struct ccb_fs_opts),
     .op_size_name = "block-size",
     .variant = fs_variant,
     .validate = ccb_fs_validate,
@@ -99,7 +101,8 @@ const struct ccb_path_ops ccb_path_cephfs = {
 const struct ccb_path_ops ccb_path_cephfs_meta = {
     .name = "cephfs",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES | CCB_PATH_PHASED,
-    .cmd_bit = CCB_CMD_FS,
+    .caps = CCB_FS_CAPS,
+    .opts_bytes = sizeof(struct ccb_fs_opts),
     .op_size_name = "block-size",
     .variant = fs_variant,
     .validate = ccb_fs_validate,

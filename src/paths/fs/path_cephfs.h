@@ -14,6 +14,24 @@
 #include <ccbench/options.h>
 #include <ccbench/path.h>
 
+/** The CephFS paths' own options (their rows: fs_commands.c). */
+struct ccb_fs_opts {
+	uint64_t file_size_bytes;
+	const char *dir;
+	const char *files_spec;    /**< bonnie++ -n files:max:min:dirs */
+	const char *mount;         /**< a mounted directory to run in (the posix path) */
+	const char *mount_via;     /**< libcephfs | fuse | kernel (NULL: libcephfs) */
+	const char *mount_options; /**< -o of mount -t ceph / ceph-fuse */
+};
+
+_Static_assert(sizeof(struct ccb_fs_opts) <= CCB_PATH_OPTS_BYTES,
+               "ccb_fs_opts: too big for the path block");
+
+/** @p o's options of this path (the path block, struct ccb_opts), to read. */
+#define CCB_FS_OPTS(o) ((const struct ccb_fs_opts *)(const void *)(o)->path_block.bytes)
+/** ... to write (a copy of the options the path makes for itself). */
+#define CCB_FS_OPTS_W(o) ((struct ccb_fs_opts *)(void *)(o)->path_block.bytes)
+
 /** Most -n thousands (1024 files each): 4M files, permutations of 48 MiB. */
 #define CCB_FS_SPEC_MAX_K 4096
 /** Most directories in a spec. */
@@ -58,6 +76,11 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len);
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ccb_fs_mount_rules(const struct ccb_opts *o, char *err, size_t err_len);
+
+/** What both CephFS tables (libcephfs and a mount) can do (struct ccb_path_ops.caps). */
+#define CCB_FS_CAPS                                                                                \
+	(CCB_CMD_WORKLOAD | CCB_CAP_REUSE | CCB_CAP_CLIENTS | CCB_CAP_OBJECT_SIZE |                \
+	 CCB_CAP_STRIPES | CCB_CAP_TEMP | CCB_CAP_DIRECT | CCB_CAP_BLOCK_SIZE)
 
 /** The CephFS path through libcephfs: fs write and read (path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs;

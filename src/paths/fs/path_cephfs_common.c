@@ -116,24 +116,24 @@ int ccb_fs_spec_parse(const char *spec, struct ccb_fs_spec *out, char *err, size
 /* Whether --mount-via asks ccbench to mount (fuse, kernel), not libcephfs. */
 static bool mounts_itself(const struct ccb_opts *o)
 {
-	return o->mount_via && strcmp(o->mount_via, "libcephfs") != 0;
+	return CCB_FS_OPTS(o)->mount_via && strcmp(CCB_FS_OPTS(o)->mount_via, "libcephfs") != 0;
 }
 
 int ccb_fs_mount_rules(const struct ccb_opts *o, char *err, size_t err_len)
 {
-	if (o->mount && o->mount_via) {
+	if (CCB_FS_OPTS(o)->mount && CCB_FS_OPTS(o)->mount_via) {
 		snprintf(err, err_len,
 		         "--mount %s and --mount-via %s: give one of them (--mount runs in a "
 		         "directory you mounted; --mount-via has ccbench mount the CephFS)",
-		         o->mount, o->mount_via);
+		         CCB_FS_OPTS(o)->mount, CCB_FS_OPTS(o)->mount_via);
 		return -EINVAL;
 	}
-	if (o->mount_options && !mounts_itself(o)) {
+	if (CCB_FS_OPTS(o)->mount_options && !mounts_itself(o)) {
 		snprintf(err, err_len, "--mount-options: only with --mount-via fuse or kernel");
 		return -EINVAL;
 	}
-	if (o->mount_options) {
-		const char *p = o->mount_options;
+	if (CCB_FS_OPTS(o)->mount_options) {
+		const char *p = CCB_FS_OPTS(o)->mount_options;
 		size_t l = strlen(p);
 
 		/* The options reach mount(8) and ceph-fuse as one argument each,
@@ -161,7 +161,7 @@ int ccb_fs_mount_rules(const struct ccb_opts *o, char *err, size_t err_len)
 			}
 		}
 	}
-	if (o->direct && !o->mount && !mounts_itself(o)) {
+	if (o->direct && !CCB_FS_OPTS(o)->mount && !mounts_itself(o)) {
 		snprintf(err, err_len,
 		         "--direct: only on a mount (--mount DIR, --mount-via fuse|kernel); "
 		         "libcephfs has no page cache to bypass");
@@ -172,14 +172,14 @@ int ccb_fs_mount_rules(const struct ccb_opts *o, char *err, size_t err_len)
 		         (unsigned long long)o->op_size_bytes);
 		return -EINVAL;
 	}
-	if (o->mount) {
-		size_t l = strlen(o->mount);
+	if (CCB_FS_OPTS(o)->mount) {
+		size_t l = strlen(CCB_FS_OPTS(o)->mount);
 
-		if (o->mount[0] != '/' || l > 512) {
+		if (CCB_FS_OPTS(o)->mount[0] != '/' || l > 512) {
 			snprintf(err, err_len,
 			         "--mount '%s': expected the absolute path of a directory (at most "
 			         "512 bytes)",
-			         o->mount);
+			         CCB_FS_OPTS(o)->mount);
 			return -EINVAL;
 		}
 	}
@@ -193,11 +193,11 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 	uint64_t su = o->stripe_unit_bytes ? o->stripe_unit_bytes : obj;
 	char a[32], b[32];
 
-	if (ccb_fs_spec_parse(o->files_spec, &spec, err, err_len) < 0)
+	if (ccb_fs_spec_parse(CCB_FS_OPTS(o)->files_spec, &spec, err, err_len) < 0)
 		return -EINVAL;
-	if (o->op_size_bytes > o->file_size_bytes) {
+	if (o->op_size_bytes > CCB_FS_OPTS(o)->file_size_bytes) {
 		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
-		ccb_format_bytes(o->file_size_bytes, b, sizeof(b));
+		ccb_format_bytes(CCB_FS_OPTS(o)->file_size_bytes, b, sizeof(b));
 		snprintf(err, err_len, "--block-size %s: larger than --file-size %s", a, b);
 		return -EINVAL;
 	}
@@ -222,17 +222,18 @@ int ccb_fs_validate(const struct ccb_opts *o, char *err, size_t err_len)
 	}
 	if (ccb_fs_mount_rules(o, err, err_len) < 0)
 		return -EINVAL;
-	if (o->dir) {
-		size_t l = strlen(o->dir);
+	if (CCB_FS_OPTS(o)->dir) {
+		size_t l = strlen(CCB_FS_OPTS(o)->dir);
 
-		if (o->dir[0] != '/' || l < 2 || o->dir[l - 1] == '/' || l > 400 ||
-		    strstr(o->dir, "//") || strstr(o->dir, "/./") || strstr(o->dir, "/../") ||
-		    (l >= 2 && strcmp(o->dir + l - 2, "/.") == 0) ||
-		    (l >= 3 && strcmp(o->dir + l - 3, "/..") == 0)) {
+		if (CCB_FS_OPTS(o)->dir[0] != '/' || l < 2 || CCB_FS_OPTS(o)->dir[l - 1] == '/' ||
+		    l > 400 || strstr(CCB_FS_OPTS(o)->dir, "//") ||
+		    strstr(CCB_FS_OPTS(o)->dir, "/./") || strstr(CCB_FS_OPTS(o)->dir, "/../") ||
+		    (l >= 2 && strcmp(CCB_FS_OPTS(o)->dir + l - 2, "/.") == 0) ||
+		    (l >= 3 && strcmp(CCB_FS_OPTS(o)->dir + l - 3, "/..") == 0)) {
 			snprintf(err, err_len,
 			         "--dir '%s': expected an absolute CephFS path below / (like "
 			         "/bench/run1), without . or .. or a trailing /",
-			         o->dir);
+			         CCB_FS_OPTS(o)->dir);
 			return -EINVAL;
 		}
 	}
@@ -568,15 +569,15 @@ int ccb_fs_run_open(struct ccb_run *run, const struct ccb_fs_io *io, size_t size
 	fr->opts = o;
 	fr->io = io;
 	fr->block_bytes = run->op_bytes;
-	fr->file_bytes = o->file_size_bytes;
+	fr->file_bytes = CCB_FS_OPTS(o)->file_size_bytes;
 	fr->layout.object_size = (int)o->object_size_bytes;
 	fr->layout.stripe_unit =
 	    (int)(o->stripe_unit_bytes ? o->stripe_unit_bytes : o->object_size_bytes);
 	fr->layout.stripe_count = (int)o->stripe_count;
 	snprintf(fr->layout.data_pool, sizeof(fr->layout.data_pool), "%s",
 	         o->data_pool ? o->data_pool : "");
-	if (o->dir) {
-		snprintf(fr->dir, sizeof(fr->dir), "%s", o->dir);
+	if (CCB_FS_OPTS(o)->dir) {
+		snprintf(fr->dir, sizeof(fr->dir), "%s", CCB_FS_OPTS(o)->dir);
 	} else {
 		gethostname(host, sizeof(host) - 1);
 		/* A name of plain characters ("(none)" in a guest without one). */

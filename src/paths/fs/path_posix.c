@@ -511,24 +511,25 @@ static int px_validate(const struct ccb_opts *o, char *err, size_t err_len)
 		return -EINVAL;
 	/* A sweep's dry run plans, perhaps for another host: what this one
 	 * lacks is said in its plan (sweep_plan.c), not refused. */
-	if (o->mount_via)
-		return o->dry_run ? 0 : ccb_fsmount_available(o->mount_via, err, err_len);
-	if (stat(o->mount, &st) < 0) {
-		snprintf(err, err_len, "--mount %s: %s", o->mount, strerror(errno));
+	if (CCB_FS_OPTS(o)->mount_via)
+		return o->dry_run ? 0
+		                  : ccb_fsmount_available(CCB_FS_OPTS(o)->mount_via, err, err_len);
+	if (stat(CCB_FS_OPTS(o)->mount, &st) < 0) {
+		snprintf(err, err_len, "--mount %s: %s", CCB_FS_OPTS(o)->mount, strerror(errno));
 		return -EINVAL;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, err_len, "--mount %s: not a directory", o->mount);
+		snprintf(err, err_len, "--mount %s: not a directory", CCB_FS_OPTS(o)->mount);
 		return -EINVAL;
 	}
-	if (access(o->mount, W_OK | X_OK) < 0) {
-		snprintf(err, err_len, "--mount %s: %s", o->mount, strerror(errno));
+	if (access(CCB_FS_OPTS(o)->mount, W_OK | X_OK) < 0) {
+		snprintf(err, err_len, "--mount %s: %s", CCB_FS_OPTS(o)->mount, strerror(errno));
 		return -EINVAL;
 	}
-	if (layout && !on_cephfs(o->mount)) {
+	if (layout && !on_cephfs(CCB_FS_OPTS(o)->mount)) {
 		snprintf(err, err_len,
 		         "--%s: a CephFS file layout, and --mount %s is not on a CephFS mount",
-		         layout, o->mount);
+		         layout, CCB_FS_OPTS(o)->mount);
 		return -EINVAL;
 	}
 	return 0;
@@ -538,7 +539,7 @@ static int px_validate(const struct ccb_opts *o, char *err, size_t err_len)
  * cluster's state (explain), as the other paths do. */
 static bool px_needs_cluster(const struct ccb_opts *o)
 {
-	return !o->mount || on_cephfs(o->mount);
+	return !CCB_FS_OPTS(o)->mount || on_cephfs(CCB_FS_OPTS(o)->mount);
 }
 
 static int px_prepare(struct ccb_run *run)
@@ -554,7 +555,8 @@ static int px_meta_prepare(struct ccb_run *run)
 const struct ccb_path_ops ccb_path_posix = {
     .name = "posix",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES,
-    .cmd_bit = CCB_CMD_FS,
+    .caps = CCB_FS_CAPS,
+    .opts_bytes = sizeof(struct ccb_fs_opts),
     .op_size_name = "block-size",
     .validate = px_validate,
     .needs_cluster = px_needs_cluster,
@@ -571,7 +573,8 @@ const struct ccb_path_ops ccb_path_posix = {
 const struct ccb_path_ops ccb_path_posix_meta = {
     .name = "posix",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES | CCB_PATH_PHASED,
-    .cmd_bit = CCB_CMD_FS,
+    .caps = CCB_FS_CAPS,
+    .opts_bytes = sizeof(struct ccb_fs_opts),
     .op_size_name = "block-size",
     .validate = px_validate,
     .needs_cluster = px_needs_cluster,

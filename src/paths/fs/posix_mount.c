@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "path_cephfs.h"
 
 /* A client's worker thread and the op handed to it. */
 struct pworker {
@@ -335,7 +336,7 @@ int ccb_posix_mount(struct ccb_run *run, struct ccb_fsrun *fr, int idx, void **m
 	struct ccb_mountinfo mi;
 	struct pmount *pm;
 	struct prun *pr = fr->io_run;
-	const char *where = o->mount;
+	const char *where = CCB_FS_OPTS(o)->mount;
 	int r;
 
 	*m = NULL;
@@ -344,9 +345,9 @@ int ccb_posix_mount(struct ccb_run *run, struct ccb_fsrun *fr, int idx, void **m
 		if (!pr)
 			return -ENOMEM;
 		pr->run = run;
-		pr->via = o->mount                              ? VIA_DIR
-		          : strcmp(o->mount_via, "kernel") == 0 ? VIA_KERNEL
-		                                                : VIA_FUSE;
+		pr->via = CCB_FS_OPTS(o)->mount                              ? VIA_DIR
+		          : strcmp(CCB_FS_OPTS(o)->mount_via, "kernel") == 0 ? VIA_KERNEL
+		                                                             : VIA_FUSE;
 		pthread_mutex_init(&pr->lock, NULL);
 		pthread_cond_init(&pr->cond, NULL);
 		fr->io_run = pr;

@@ -9,13 +9,16 @@
 
 #include "path_krbd.h"
 
+/* A field of this path's own options (struct ccb_krbd_opts). */
+#define KRBD_OFF(f) PATH_OFF(struct ccb_krbd_opts, f)
+
 /* Defaults that differ by command, and how a default reads where no value
  * says it (see struct ccb_command). */
 static const char *const krbd_defaults[] = {"queue-depth", "1",   "pool", "rbd",
                                             "io-size",     "64K", NULL};
 static const char *const device_notes[] = {"duration", "one pass over the device", NULL};
 
-#define KRBD_MASK (CCB_CMD_KRBD | CCB_CMD_OUTPUT)
+#define KRBD_MASK CCB_CMD_OUTPUT
 
 const struct ccb_command ccb_krbd_commands[] = {
     {
@@ -54,46 +57,46 @@ const struct ccb_command ccb_krbd_commands[] = {
 const struct ccb_opt_desc ccb_krbd_options[] = {
     {.name = "map",
      .type = CCB_OPT_STR,
-     .offset = OFF(map),
-     .cmds = KRBD,
+     .offset = KRBD_OFF(map),
+     .cmds = OWN,
      .argname = "POOL/IMAGE",
      .help = "map this image for the run, unmap at the end",
      .flags = TARGET},
     {.name = "map-via",
      .type = CCB_OPT_CHOICE,
-     .offset = OFF(map_via),
+     .offset = KRBD_OFF(map_via),
      .def = "auto",
      .choices = CHOICES("auto", "kernel", "fuse-loop"),
-     .cmds = KRBD,
+     .cmds = OWN,
      .help = "how --map exposes the image"},
     {.name = "map-options",
      .type = CCB_OPT_STR,
-     .offset = OFF(map_options),
-     .cmds = KRBD,
+     .offset = KRBD_OFF(map_options),
+     .cmds = OWN,
      .argname = "OPTS",
      .help = "kernel map options (queue_depth=N,alloc_size=N,...)"},
     {.name = "read-ahead-kb",
      .type = CCB_OPT_UINT,
-     .offset = OFF(read_ahead_kb),
+     .offset = KRBD_OFF(read_ahead_kb),
      .max = 1u << 20,
-     .cmds = KRBD,
+     .cmds = OWN,
      .argname = "KB",
      .help = "set /sys/block/DEV/queue/read_ahead_kb for the run (restored after)"},
     {.name = "offset",
      .type = CCB_OPT_BYTES,
-     .offset = OFF(offset_bytes),
+     .offset = KRBD_OFF(offset_bytes),
      .def = "0",
      .max = U64MAX,
-     .cmds = KRBD,
+     .cmds = OWN,
      .argname = "BYTES",
      .help = "start reading at BYTES"},
     {.name = "streams",
      .type = CCB_OPT_UINT,
-     .offset = OFF(streams),
+     .offset = KRBD_OFF(streams),
      .def = "1",
      .min = 1,
      .max = 256,
-     .cmds = KRBD,
+     .cmds = OWN,
      .argname = "N",
      .help = "readers on separate regions"},
     {.name = NULL},

@@ -32,6 +32,7 @@
 #include <rbd/librbd.h>
 
 #include "path_krbd_int.h"
+#include "path_krbd.h"
 
 /* ---- checks before anything changes -------------------------------------- */
 
@@ -158,19 +159,19 @@ int ccb_krbd_check_device(struct ccb_run *run, struct krun *kr)
 	const struct ccb_opts *o = run->opts;
 	char a[32], b[32], p[PATH_MAX];
 
-	if (kr->dev_bytes == 0 || o->offset_bytes >= kr->dev_bytes) {
-		ccb_format_bytes(o->offset_bytes, a, sizeof(a));
+	if (kr->dev_bytes == 0 || CCB_KRBD_OPTS(o)->offset_bytes >= kr->dev_bytes) {
+		ccb_format_bytes(CCB_KRBD_OPTS(o)->offset_bytes, a, sizeof(a));
 		ccb_format_bytes(kr->dev_bytes, b, sizeof(b));
 		fprintf(stderr, "ccbench: --offset %s: beyond the end of %s (%s)\n", a, kr->given,
 		        b);
 		return -EINVAL;
 	}
-	if (o->direct && (o->op_size_bytes % kr->lbs || o->offset_bytes % kr->lbs)) {
+	if (o->direct && (o->op_size_bytes % kr->lbs || CCB_KRBD_OPTS(o)->offset_bytes % kr->lbs)) {
 		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
 		fprintf(stderr,
 		        "ccbench: --direct: --io-size %s and --offset %" PRIu64
 		        " must be multiples of the logical block size of %s (%" PRIu64 ")\n",
-		        a, o->offset_bytes, kr->given, kr->lbs);
+		        a, CCB_KRBD_OPTS(o)->offset_bytes, kr->given, kr->lbs);
 		return -EINVAL;
 	}
 	if (ccb_opt_given(o, "read-ahead-kb")) {
@@ -181,19 +182,19 @@ int ccb_krbd_check_device(struct ccb_run *run, struct krun *kr)
 			return -EINVAL;
 		}
 	}
-	kr->start = o->offset_bytes;
+	kr->start = CCB_KRBD_OPTS(o)->offset_bytes;
 	kr->end = kr->dev_bytes;
 	kr->io_bytes = run->op_bytes;
 	if (run->mode == CCB_MODE_SEQ) {
 		uint64_t span = kr->end - kr->start;
 		/* Whole I/Os per region, so streams never overlap; the last takes the rest. */
-		kr->region_bytes = span / o->streams / kr->io_bytes * kr->io_bytes;
-		if (o->streams > 1 && kr->region_bytes == 0) {
+		kr->region_bytes = span / CCB_KRBD_OPTS(o)->streams / kr->io_bytes * kr->io_bytes;
+		if (CCB_KRBD_OPTS(o)->streams > 1 && kr->region_bytes == 0) {
 			ccb_format_bytes(span, a, sizeof(a));
 			fprintf(stderr,
 			        "ccbench: --streams %" PRIu64 ": %s from --offset is too small for "
 			        "that many streams of --io-size %" PRIu64 "\n",
-			        o->streams, a, kr->io_bytes);
+			        CCB_KRBD_OPTS(o)->streams, a, kr->io_bytes);
 			return -EINVAL;
 		}
 	}

@@ -33,6 +33,7 @@
 #include <rbd/librbd.h>
 
 #include "path_krbd_int.h"
+#include "path_krbd.h"
 
 /* ---- what the rest of ccbench asks of the path ---------------------------- */
 
@@ -40,23 +41,24 @@ int ccb_krbd_validate(const struct ccb_opts *o, char *err, size_t err_len)
 {
 	const char *temp = ccb_opts_first_given(o, CCB_OPTF_TEMP);
 
-	if (o->device && o->map) {
+	if (o->device && CCB_KRBD_OPTS(o)->map) {
 		snprintf(err, err_len, "krbd: give one of --device DEV or --map POOL/IMAGE");
 		return -EINVAL;
 	}
 	/* Neither: a temporary prefilled image, mapped for the run, laid out by
 	 * the rbd layout flags (the same image `rbd read --image` can read). */
-	if ((o->device || o->map) && temp) {
+	if ((o->device || CCB_KRBD_OPTS(o)->map) && temp) {
 		snprintf(err, err_len, "--%s: applies to the temporary image, not to --%s", temp,
 		         o->device ? "device" : "map");
 		return -EINVAL;
 	}
-	if (o->map_options && !o->map) {
+	if (CCB_KRBD_OPTS(o)->map_options && !CCB_KRBD_OPTS(o)->map) {
 		snprintf(err, err_len, "--map-options: only with --map");
 		return -EINVAL;
 	}
-	if (o->map && (!strchr(o->map, '/') || o->map[0] == '/')) {
-		snprintf(err, err_len, "--map '%s': expected POOL/IMAGE", o->map);
+	if (CCB_KRBD_OPTS(o)->map &&
+	    (!strchr(CCB_KRBD_OPTS(o)->map, '/') || CCB_KRBD_OPTS(o)->map[0] == '/')) {
+		snprintf(err, err_len, "--map '%s': expected POOL/IMAGE", CCB_KRBD_OPTS(o)->map);
 		return -EINVAL;
 	}
 	if (o->queue_depth > 1 && !o->direct) {
@@ -83,7 +85,7 @@ bool ccb_krbd_needs_cluster(const struct ccb_opts *o)
 
 bool ccb_krbd_has_target(const struct ccb_opts *o)
 {
-	return o->device || o->map;
+	return o->device || CCB_KRBD_OPTS(o)->map;
 }
 
 /* Buffered reads are one pread() at a time per stream (validate refuses
@@ -105,7 +107,7 @@ int ccb_krbd_setup(struct ccb_run *run, struct ccb_opts *scratch, char *buf, siz
 	if (r < 0)
 		return r;
 	*scratch = *run->opts;
-	scratch->map = buf;
+	CCB_KRBD_OPTS_W(scratch)->map = buf;
 	run->opts = scratch;
 	return 0;
 }
@@ -136,5 +138,7 @@ uint64_t ccb_krbd_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mode, b
 	(void)bound;
 	if (!one_pass || !image_bytes)
 		return 0;
-	return image_bytes > o->offset_bytes ? image_bytes - o->offset_bytes : 0;
+	return image_bytes > CCB_KRBD_OPTS(o)->offset_bytes
+	           ? image_bytes - CCB_KRBD_OPTS(o)->offset_bytes
+	           : 0;
 }

@@ -32,6 +32,7 @@
 #include <linux/loop.h>
 
 #include "mapping_int.h"
+#include "path_krbd.h"
 
 /* `rbd --version` talks to nobody: a few seconds are plenty. */
 #define RBD_VERSION_MSEC 10000
@@ -429,13 +430,14 @@ int ccb_map_do_kernel(const struct ccb_opts *o, struct ccb_mapping *m, int mons,
 
 	snprintf(spec, sizeof(spec), "%s/%s", m->pool, m->image);
 	/* ccb_map_choose() refused a key already; never on rbd's argv. */
-	if (ccb_map_options_check(o->map_options, err, err_len) < 0) {
+	if (ccb_map_options_check(CCB_KRBD_OPTS(o)->map_options, err, err_len) < 0) {
 		ccb_mapping_free(m);
 		return -EINVAL;
 	}
 	/* Its default ms_mode depends on its release. */
 	rbd_major = ccb_map_rbd_cli_version(o, m->rbd_version, sizeof(m->rbd_version));
-	if (ccb_map_kernel_options(o->map_options, mons, rbd_major, udev_running(), m) < 0) {
+	if (ccb_map_kernel_options(CCB_KRBD_OPTS(o)->map_options, mons, rbd_major, udev_running(),
+	                           m) < 0) {
 		snprintf(err, err_len,
 		         "--map-options: too long (at most %zu bytes with what "
 		         "ccbench adds)",

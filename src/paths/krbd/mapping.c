@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "mapping_int.h"
+#include "path_krbd.h"
 
 const char *ccb_map_via_name(enum ccb_map_via via)
 {
@@ -88,12 +89,12 @@ static bool fuse_loop_available(char *why, size_t len)
 int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, size_t err_len)
 {
 	char kwhy[PATH_MAX + 128] = "", fwhy[PATH_MAX + 128] = "";
-	const char *want = o->map_via ? o->map_via : "auto";
+	const char *want = CCB_KRBD_OPTS(o)->map_via ? CCB_KRBD_OPTS(o)->map_via : "auto";
 	int r;
 
 	/* A key in the map options: bad input on every way, before the image
 	 * is looked at (fuse-loop has no use for map options either). */
-	r = ccb_map_options_check(o->map_options, err, err_len);
+	r = ccb_map_options_check(CCB_KRBD_OPTS(o)->map_options, err, err_len);
 	if (r < 0)
 		return r;
 	if (strcmp(want, "kernel") == 0) {
@@ -121,8 +122,8 @@ int ccb_map_choose(const struct ccb_opts *o, enum ccb_map_via *via, char *err, s
 		*via = CCB_MAP_FUSE_LOOP;
 		return 0;
 	}
-	snprintf(err, err_len, "--map %s: cannot map here: %s; and fuse-loop: %s", o->map, kwhy,
-	         fwhy);
+	snprintf(err, err_len, "--map %s: cannot map here: %s; and fuse-loop: %s",
+	         CCB_KRBD_OPTS(o)->map, kwhy, fwhy);
 	return -EINVAL;
 }
 

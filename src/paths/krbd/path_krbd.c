@@ -107,12 +107,13 @@ static int krbd_prepare(struct ccb_run *run)
 	kr->direct = o->direct;
 	kr->wrap = run->duration_usec || run->total_bytes;
 
-	if (o->map) {
+	if (CCB_KRBD_OPTS(o)->map) {
 		uint64_t image_bytes = 0;
 		int mons = -1;
-		const char *slash = strchr(o->map, '/');
+		const char *slash = strchr(CCB_KRBD_OPTS(o)->map, '/');
 
-		snprintf(pool, sizeof(pool), "%.*s", (int)(slash - o->map), o->map);
+		snprintf(pool, sizeof(pool), "%.*s", (int)(slash - CCB_KRBD_OPTS(o)->map),
+		         CCB_KRBD_OPTS(o)->map);
 		snprintf(name, sizeof(name), "%s", slash + 1);
 		r = ccb_map_choose(o, &kr->via, err, sizeof(err));
 		if (r < 0) {
@@ -123,18 +124,18 @@ static int krbd_prepare(struct ccb_run *run)
 		r = ccb_krbd_probe_image(run, pool, name, &image, &image_bytes, &mons);
 		if (r < 0)
 			return r;
-		if (o->offset_bytes >= image_bytes) {
+		if (CCB_KRBD_OPTS(o)->offset_bytes >= image_bytes) {
 			fprintf(stderr,
 			        "ccbench: --offset %" PRIu64 ": beyond the end of %s (%" PRIu64
 			        " bytes)\n",
-			        o->offset_bytes, o->map, image_bytes);
+			        CCB_KRBD_OPTS(o)->offset_bytes, CCB_KRBD_OPTS(o)->map, image_bytes);
 			run->bad_input = true;
 			json_decref(image);
 			return -EINVAL;
 		}
 		r = ccb_map(o, kr->via, pool, name, mons, &kr->map, err, sizeof(err));
 		if (r < 0) {
-			fprintf(stderr, "ccbench: --map %s via %s: %s\n", o->map,
+			fprintf(stderr, "ccbench: --map %s via %s: %s\n", CCB_KRBD_OPTS(o)->map,
 			        ccb_map_via_name(kr->via), err);
 			json_decref(image);
 			return r;
@@ -154,11 +155,12 @@ static int krbd_prepare(struct ccb_run *run)
 
 	kr->ra_before = kr->ra_during = kr->qi.read_ahead_kb;
 	if (ccb_opt_given(o, "read-ahead-kb")) {
-		r = ccb_sysfs_set_read_ahead_kb(kr->disk, o->read_ahead_kb, &kr->ra_before,
-		                                &kr->ra_during, &kr->ra_handle, err, sizeof(err));
+		r = ccb_sysfs_set_read_ahead_kb(kr->disk, CCB_KRBD_OPTS(o)->read_ahead_kb,
+		                                &kr->ra_before, &kr->ra_during, &kr->ra_handle, err,
+		                                sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: --read-ahead-kb %" PRIu64 ": %s\n",
-			        o->read_ahead_kb, err);
+			        CCB_KRBD_OPTS(o)->read_ahead_kb, err);
 			/* Another run tunes the device, or the lock file is not
 			 * ccbench's: refused before anything changed. */
 			run->bad_input = r == -EBUSY || r == -EPERM;
@@ -189,7 +191,7 @@ static int krbd_prepare(struct ccb_run *run)
 		}
 	}
 
-	run->n_clients = (unsigned)o->streams;
+	run->n_clients = (unsigned)CCB_KRBD_OPTS(o)->streams;
 	run->buf_bytes = kr->io_bytes;
 	/* A random run without a limit reads as many bytes as one pass would. */
 	if (run->mode == CCB_MODE_RAND && !kr->wrap) {
@@ -218,8 +220,8 @@ static int krbd_prepare(struct ccb_run *run)
 	    "device_size", (json_int_t)kr->dev_bytes, "offset", (json_int_t)kr->start, "io_size",
 	    (json_int_t)kr->io_bytes, "region_size",
 	    (json_int_t)(run->mode == CCB_MODE_SEQ ? kr->region_bytes : kr->end - kr->start),
-	    "streams", (int)o->streams, "direct", kr->direct, "readahead_applies", !kr->direct,
-	    "cache_dropped", kr->cache_dropped, "cache_drop",
+	    "streams", (int)CCB_KRBD_OPTS(o)->streams, "direct", kr->direct, "readahead_applies",
+	    !kr->direct, "cache_dropped", kr->cache_dropped, "cache_drop",
 	    kr->wrap ? "BLKFLSBUF + POSIX_FADV_DONTNEED before the run; each stream's region "
 	               "POSIX_FADV_DONTNEED before each later pass (and of the backing file "
 	               "under a loop device)"
@@ -248,7 +250,9 @@ static int krbd_prepare(struct ccb_run *run)
 	                    kr->map ? json_string(ccb_map_via_name(kr->via)) : json_null());
 	if (kr->map) {
 		json_object_set_new(image, "map_options",
-		                    o->map_options ? json_string(o->map_options) : json_null());
+		                    CCB_KRBD_OPTS(o)->map_options
+		                        ? json_string(CCB_KRBD_OPTS(o)->map_options)
+		                        : json_null());
 		if (kr->via == CCB_MAP_FUSE_LOOP)
 			json_object_set_new(image, "backing_file", json_string(kr->map->backing));
 		if (kr->via == CCB_MAP_KERNEL) {
@@ -266,7 +270,8 @@ static int krbd_prepare(struct ccb_run *run)
 			        m->ms_mode_used[0] ? json_string(m->ms_mode_used) : json_null(),
 			        "passed", m->ms_mode[0] != '\0', "why", m->ms_mode_why, "auto",
 			        m->ms_mode[0] &&
-			            !(o->map_options && strstr(o->map_options, "ms_mode")),
+			            !(CCB_KRBD_OPTS(o)->map_options &&
+			              strstr(CCB_KRBD_OPTS(o)->map_options, "ms_mode")),
 			        "rbd_version",
 			        m->rbd_version[0] ? json_string(m->rbd_version) : json_null()));
 			json_object_set_new(image, "noudev", json_boolean(m->noudev));
@@ -622,7 +627,9 @@ static uint64_t krbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, s
 	if (kr)
 		sizes[0] = kr->ra_during * 1024;
 	else
-		sizes[0] = (ccb_opt_given(o, "read-ahead-kb") ? o->read_ahead_kb : 128) * 1024;
+		sizes[0] =
+		    (ccb_opt_given(o, "read-ahead-kb") ? CCB_KRBD_OPTS(o)->read_ahead_kb : 128) *
+		    1024;
 	/* A mapped image's object size as probed; before that (a dry run), as
 	 * the options lay out a temporary image (they apply to no other);
 	 * a device's own, unknown. */
@@ -633,7 +640,7 @@ static uint64_t krbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, s
 		sizes[1] = (uint64_t)json_integer_value(obj);
 	else if (!kr && (o->object_size_bytes || o->order))
 		sizes[1] = o->object_size_bytes ? o->object_size_bytes : 1ull << o->order;
-	else if (!kr && !o->device && !o->map)
+	else if (!kr && !o->device && !CCB_KRBD_OPTS(o)->map)
 		sizes[1] = 4ull << 20; /* rbd's default order 22 */
 	return ccb_steady_ramp_of(what, sizes, 2, basis, len);
 }
@@ -641,7 +648,9 @@ static uint64_t krbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, s
 const struct ccb_path_ops ccb_path_krbd = {
     .name = "krbd",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_TEMP_IMAGE,
-    .cmd_bit = CCB_CMD_KRBD,
+    .caps = CCB_CMD_WORKLOAD | CCB_CAP_POOL | CCB_CAP_QUEUE | CCB_CAP_OBJECT_SIZE | CCB_CAP_IMAGE |
+            CCB_CAP_STRIPES | CCB_CAP_TEMP | CCB_CAP_DEVICE | CCB_CAP_DIRECT | CCB_CAP_IO_SIZE,
+    .opts_bytes = sizeof(struct ccb_krbd_opts),
     .op_size_name = "io-size",
     .target_opt = "map",
     .has_target = ccb_krbd_has_target,

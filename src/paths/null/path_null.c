@@ -56,7 +56,7 @@ static void null_client_close(struct ccb_client *cl)
 
 const struct ccb_path_ops ccb_path_null = {
     .name = "null",
-    .cmd_bit = CCB_CMD_ENGINE,
+    .caps = CCB_CMD_ENGINE | CCB_CAP_QUEUE | CCB_CAP_CLIENTS | CCB_CAP_OP_SIZE,
     .op_size_name = "op-size",
     .needs_cluster = null_needs_cluster,
     .prepare = null_prepare,
@@ -71,7 +71,7 @@ const struct ccb_path_ops ccb_path_null = {
  * --until-steady and their companions) and the output's, no others: a
  * conf, a pool, a group or --osd-latency are refused (exit 2), since
  * nothing here touches a cluster. */
-#define NULL_MASK (CCB_CMD_ENGINE | CCB_CMD_OUTPUT)
+#define NULL_MASK CCB_CMD_OUTPUT
 
 const struct ccb_command ccb_null_commands[] = {
     {

@@ -215,7 +215,7 @@ static int prepare_write(struct ccb_run *run, struct rrun *rr)
 		return r;
 	}
 	rr->meta_claimed = true;
-	if (!o->no_cleanup) {
+	if (!CCB_RADOS_OPTS(o)->no_cleanup) {
 		r = ccb_undo_push("remove the run's objects", ccb_rados_undo_remove_objects, rr,
 		                  NULL);
 		if (r < 0)
@@ -263,7 +263,7 @@ static int rados_prepare(struct ccb_run *run)
 	rr->run_hash = fnv1a(rr->run);
 	rr->op_bytes = run->op_bytes;
 	rr->obj_bytes = o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes;
-	rr->max_objects = o->max_objects;
+	rr->max_objects = CCB_RADOS_OPTS(o)->max_objects;
 
 	r = run->mode == CCB_MODE_WRITE ? prepare_write(run, rr) : prepare_read(run, rr);
 	if (r < 0)
@@ -360,7 +360,7 @@ static int rados_submit(struct ccb_client *cl, struct ccb_slot *s)
 		s->offset = rc->next_chunk * rr->op_bytes;
 		if (++rc->next_chunk == rr->chunks)
 			rc->have_obj = false;
-		if (!run->opts->no_verify) {
+		if (!CCB_RADOS_OPTS(run->opts)->no_verify) {
 			h = (struct chunk_hdr){.run_hash = rr->run_hash,
 			                       .object = s->object,
 			                       .offset = s->offset,
@@ -416,7 +416,7 @@ static int rados_complete(struct ccb_client *cl, struct ccb_slot *s)
 			         name, s->offset, s->ret, rr->op_bytes);
 		return -EIO;
 	}
-	if (run->opts->no_verify)
+	if (CCB_RADOS_OPTS(run->opts)->no_verify)
 		return 0;
 	ccb_zc_read_copy(s->io, s->buf, &h, sizeof(h));
 	if (memcmp(h.magic, HDR_MAGIC, 8) != 0 || h.run_hash != rr->run_hash ||
@@ -488,7 +488,7 @@ static void rados_finish(struct ccb_run *run)
 	explain_full(run, rr);
 	json_object_set_new(run->layout, "objects",
 	                    json_integer((json_int_t)ccb_rados_claimed_objects(rr)));
-	if (!run->opts->no_cleanup)
+	if (!CCB_RADOS_OPTS(run->opts)->no_cleanup)
 		return; /* the undo log removes everything, meta included */
 	r = ccb_rados_meta_write(rr, true, false);
 	if (r < 0)
@@ -525,7 +525,7 @@ static int rados_validate(const struct ccb_opts *o, char *err, size_t err_len)
 		snprintf(err, err_len, "--object-size %s: not a multiple of --op-size %s", b, a);
 		return -EINVAL;
 	}
-	if (o->op_size_bytes < 64 && !o->no_verify) {
+	if (o->op_size_bytes < 64 && !CCB_RADOS_OPTS(o)->no_verify) {
 		snprintf(err, err_len,
 		         "--op-size %llu: ops under 64 bytes cannot carry the verification "
 		         "header; add --no-verify",
@@ -541,15 +541,18 @@ static uint64_t rados_estimate_bytes(const struct ccb_opts *o, enum ccb_mode mod
 {
 	(void)one_pass;
 	(void)image_bytes;
-	if (mode != CCB_MODE_WRITE || !o->max_objects)
+	if (mode != CCB_MODE_WRITE || !CCB_RADOS_OPTS(o)->max_objects)
 		return 0;
 	*bound = "max-objects";
-	return o->max_objects * (o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes);
+	return CCB_RADOS_OPTS(o)->max_objects *
+	       (o->object_size_bytes ? o->object_size_bytes : o->op_size_bytes);
 }
 
 const struct ccb_path_ops ccb_path_rados = {
     .name = "rados",
-    .cmd_bit = CCB_CMD_RADOS,
+    .caps = CCB_CMD_WORKLOAD | CCB_CAP_POOL | CCB_CAP_OBJECTS | CCB_CAP_REUSE | CCB_CAP_QUEUE |
+            CCB_CAP_CLIENTS | CCB_CAP_OBJECT_SIZE | CCB_CAP_POOL_TYPE | CCB_CAP_OP_SIZE,
+    .opts_bytes = sizeof(struct ccb_rados_opts),
     .op_size_name = "op-size",
     .validate = rados_validate,
     .estimate_bytes = rados_estimate_bytes,

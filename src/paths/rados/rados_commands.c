@@ -11,7 +11,10 @@
 
 #include "path_rados.h"
 
-#define RADOS_MASK (CCB_CMD_CONN | CCB_CMD_RADOS | CCB_CMD_OUTPUT)
+/* A field of this path's own options (struct ccb_rados_opts). */
+#define RADOS_OFF(f) PATH_OFF(struct ccb_rados_opts, f)
+
+#define RADOS_MASK (CCB_CMD_CONN | CCB_CMD_OUTPUT)
 
 const struct ccb_command ccb_rados_commands[] = {
     {
@@ -65,21 +68,21 @@ const struct ccb_command ccb_rados_commands[] = {
 const struct ccb_opt_desc ccb_rados_options[] = {
     {.name = "max-objects",
      .type = CCB_OPT_UINT,
-     .offset = OFF(max_objects),
+     .offset = RADOS_OFF(max_objects),
      .min = 1,
      .max = 1ull << 40,
-     .cmds = RADOS,
+     .cmds = OWN,
      .argname = "N",
      .help = "stop writing after N objects"},
     {.name = "no-cleanup",
      .type = CCB_OPT_FLAG,
-     .offset = OFF(no_cleanup),
-     .cmds = RADOS,
+     .offset = RADOS_OFF(no_cleanup),
+     .cmds = OWN,
      .help = "keep the objects written (for seq/rand)"},
     {.name = "no-verify",
      .type = CCB_OPT_FLAG,
-     .offset = OFF(no_verify),
-     .cmds = RADOS,
+     .offset = RADOS_OFF(no_verify),
+     .cmds = OWN,
      .help = "do not check object headers on reads"},
     {.name = NULL},
 };

@@ -161,8 +161,8 @@ static int rbd_submit(struct ccb_client *cl, struct ccb_slot *s)
 		write = false, rand = true;
 		break;
 	case CCB_MODE_RW:
-		write = ccb_client_rand(cl) % 100 >= o->rw_mix_read_pct;
-		rand = strcmp(o->pattern, "rand") == 0;
+		write = ccb_client_rand(cl) % 100 >= CCB_RBD_OPTS(o)->rw_mix_read_pct;
+		rand = strcmp(CCB_RBD_OPTS(o)->pattern, "rand") == 0;
 		break;
 	case CCB_MODE_SEQ:
 	default:
@@ -288,7 +288,7 @@ static int rbd_stalled(struct ccb_run *run, char *why, size_t len)
 
 static bool rbd_has_target(const struct ccb_opts *o)
 {
-	return o->image != NULL;
+	return CCB_RBD_OPTS(o)->image != NULL;
 }
 
 /* One pass reads or writes the whole image. */
@@ -328,11 +328,12 @@ static uint64_t rbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, si
 {
 	const struct ccb_opts *o = run->opts;
 	const json_t *lib = json_object_get(run->layout, "librbd");
-	bool seq = run->mode == CCB_MODE_SEQ ||
-	           (run->mode == CCB_MODE_RW && o->pattern && strcmp(o->pattern, "seq") == 0);
+	bool seq =
+	    run->mode == CCB_MODE_SEQ || (run->mode == CCB_MODE_RW && CCB_RBD_OPTS(o)->pattern &&
+	                                  strcmp(CCB_RBD_OPTS(o)->pattern, "seq") == 0);
 	bool writes = run->mode != CCB_MODE_SEQ && run->mode != CCB_MODE_RAND;
-	const char *policy =
-	    lib ? json_string_value(json_object_get(lib, "rbd_cache_policy")) : o->cache_policy;
+	const char *policy = lib ? json_string_value(json_object_get(lib, "rbd_cache_policy"))
+	                         : CCB_RBD_OPTS(o)->cache_policy;
 	static const char *const what[] = {"readahead", "object size", "rbd_cache_max_dirty",
 	                                   "rbd_cache_size"};
 	uint64_t sizes[4] = {0, 0, 0, 0};
@@ -340,14 +341,14 @@ static uint64_t rbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, si
 	if (seq && lib && json_is_true(json_object_get(lib, "readahead_active")))
 		sizes[0] =
 		    (uint64_t)json_integer_value(json_object_get(lib, "rbd_readahead_max_bytes"));
-	else if (seq && !lib && ccb_opt_given(o, "readahead") && !o->no_cache &&
+	else if (seq && !lib && ccb_opt_given(o, "readahead") && !CCB_RBD_OPTS(o)->no_cache &&
 	         !(policy && strcmp(policy, "writearound") == 0))
-		sizes[0] = o->readahead_bytes; /* prepare turns writeback on for it */
+		sizes[0] = CCB_RBD_OPTS(o)->readahead_bytes; /* prepare turns writeback on for it */
 	if (sizes[0]) {
 		uint64_t cache =
 		    lib && json_integer_value(json_object_get(lib, "rbd_cache_size")) > 0
 		        ? (uint64_t)json_integer_value(json_object_get(lib, "rbd_cache_size"))
-		    : ccb_opt_given(o, "cache-size") ? o->cache_size_bytes
+		    : ccb_opt_given(o, "cache-size") ? CCB_RBD_OPTS(o)->cache_size_bytes
 		                                     : 32ull << 20;
 		/* A readahead above the cache never grows past it: the cache
 		 * evicts what was read ahead before it is used (the cliff
@@ -358,19 +359,21 @@ static uint64_t rbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, si
 		}
 		sizes[1] = rbd_object_bytes(run);
 	}
-	if (writes && policy && strcmp(policy, "writeback") == 0 && !o->no_cache)
+	if (writes && policy && strcmp(policy, "writeback") == 0 && !CCB_RBD_OPTS(o)->no_cache)
 		sizes[2] =
 		    lib ? (uint64_t)json_integer_value(json_object_get(lib, "rbd_cache_max_dirty"))
-		        : (ccb_opt_given(o, "cache-size") ? o->cache_size_bytes : 24ull << 20);
+		        : (ccb_opt_given(o, "cache-size") ? CCB_RBD_OPTS(o)->cache_size_bytes
+		                                          : 24ull << 20);
 	uint64_t ramp = ccb_steady_ramp_of(what, sizes, 4, basis, len);
 	/* Readahead starts only after rbd_readahead_trigger_requests
 	 * sequential reads: those come first, at the speed of none. */
 	if (sizes[0] || sizes[3]) {
 		json_int_t trig =
 		    json_integer_value(json_object_get(lib, "rbd_readahead_trigger_requests"));
-		uint64_t n = lib && trig > 0        ? (uint64_t)trig
-		             : o->readahead_trigger ? o->readahead_trigger
-		                                    : 10;
+		uint64_t n = lib && trig > 0 ? (uint64_t)trig
+		             : CCB_RBD_OPTS(o)->readahead_trigger
+		                 ? CCB_RBD_OPTS(o)->readahead_trigger
+		                 : 10;
 		uint64_t op = run->op_bytes ? run->op_bytes : o->op_size_bytes;
 		char ob[32], rest[128];
 
@@ -386,7 +389,10 @@ static uint64_t rbd_steady_ramp_bytes(const struct ccb_run *run, char *basis, si
 const struct ccb_path_ops ccb_path_rbd = {
     .name = "librbd",
     .flags = CCB_PATH_ONE_PASS | CCB_PATH_TEMP_IMAGE,
-    .cmd_bit = CCB_CMD_RBD,
+    .caps = CCB_CMD_WORKLOAD | CCB_CAP_POOL | CCB_CAP_QUEUE | CCB_CAP_CLIENTS |
+            CCB_CAP_OBJECT_SIZE | CCB_CAP_IMAGE | CCB_CAP_STRIPES | CCB_CAP_POOL_TYPE |
+            CCB_CAP_TEMP | CCB_CAP_SIM_LATENCY | CCB_CAP_IO_SIZE,
+    .opts_bytes = sizeof(struct ccb_rbd_opts),
     .op_size_name = "io-size",
     .target_opt = "image",
     .has_target = rbd_has_target,

@@ -456,17 +456,18 @@ int ccb_rbd_prepare(struct ccb_run *run)
 	int r;
 
 	/* Refused before anything is touched: writing into someone's image. */
-	if (o->image && run->is_write && !o->allow_write_existing) {
+	if (CCB_RBD_OPTS(o)->image && run->is_write && !CCB_RBD_OPTS(o)->allow_write_existing) {
 		fprintf(stderr,
 		        "ccbench: --image %s: a write mode would overwrite an existing image; add "
 		        "--allow-write-existing if that is what you want\n",
-		        o->image);
+		        CCB_RBD_OPTS(o)->image);
 		run->bad_input = true;
 		return -EPERM;
 	}
-	if (run->mode == CCB_MODE_RW && o->image && !o->allow_write_existing) {
+	if (run->mode == CCB_MODE_RW && CCB_RBD_OPTS(o)->image &&
+	    !CCB_RBD_OPTS(o)->allow_write_existing) {
 		fprintf(stderr, "ccbench: --image %s: rw writes; add --allow-write-existing\n",
-		        o->image);
+		        CCB_RBD_OPTS(o)->image);
 		run->bad_input = true;
 		return -EPERM;
 	}
@@ -475,13 +476,14 @@ int ccb_rbd_prepare(struct ccb_run *run)
 		return -ENOMEM;
 	rr->opts = o;
 	rr->quiet = o->quiet;
-	if (o->image && (slash = strchr(o->image, '/'))) {
-		snprintf(rr->pool, sizeof(rr->pool), "%.*s", (int)(slash - o->image), o->image);
+	if (CCB_RBD_OPTS(o)->image && (slash = strchr(CCB_RBD_OPTS(o)->image, '/'))) {
+		snprintf(rr->pool, sizeof(rr->pool), "%.*s", (int)(slash - CCB_RBD_OPTS(o)->image),
+		         CCB_RBD_OPTS(o)->image);
 		snprintf(rr->image, sizeof(rr->image), "%s", slash + 1);
 	} else {
 		snprintf(rr->pool, sizeof(rr->pool), "%s", o->pool);
-		if (o->image) {
-			snprintf(rr->image, sizeof(rr->image), "%s", o->image);
+		if (CCB_RBD_OPTS(o)->image) {
+			snprintf(rr->image, sizeof(rr->image), "%s", CCB_RBD_OPTS(o)->image);
 		} else {
 			gethostname(host, sizeof(host) - 1);
 			for (char *p = host; *p; p++)

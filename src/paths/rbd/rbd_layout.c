@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <ccbench/path_rbd.h>
 
 int ccb_rbd_features_parse(const char *list, uint64_t *mask, char *err, size_t err_len)
 {
@@ -68,18 +69,19 @@ int ccb_rbd_validate(const struct ccb_opts *o, char *err, size_t err_len)
 	uint64_t obj = ccb_opts_rbd_object_bytes(o);
 	char a[32], b[32];
 
-	if (o->image) {
+	if (CCB_RBD_OPTS(o)->image) {
 		const char *temp = ccb_opts_first_given(o, CCB_OPTF_TEMP);
 		if (temp) {
 			snprintf(err, err_len,
 			         "--%s: applies to the temporary image, not to --image %s", temp,
-			         o->image);
+			         CCB_RBD_OPTS(o)->image);
 			return -EINVAL;
 		}
-		const char *slash = strchr(o->image, '/');
-		if (slash && (slash == o->image || !slash[1] || strchr(slash + 1, '/'))) {
+		const char *slash = strchr(CCB_RBD_OPTS(o)->image, '/');
+		if (slash &&
+		    (slash == CCB_RBD_OPTS(o)->image || !slash[1] || strchr(slash + 1, '/'))) {
 			snprintf(err, err_len, "--image '%s': expected POOL/NAME or NAME",
-			         o->image);
+			         CCB_RBD_OPTS(o)->image);
 			return -EINVAL;
 		}
 	}
@@ -102,7 +104,7 @@ int ccb_rbd_validate(const struct ccb_opts *o, char *err, size_t err_len)
 		         b);
 		return -EINVAL;
 	}
-	if (!o->image && o->op_size_bytes > o->image_size_bytes) {
+	if (!CCB_RBD_OPTS(o)->image && o->op_size_bytes > o->image_size_bytes) {
 		ccb_format_bytes(o->op_size_bytes, a, sizeof(a));
 		ccb_format_bytes(o->image_size_bytes, b, sizeof(b));
 		snprintf(err, err_len, "--io-size %s: larger than the image (--size %s)", a, b);
@@ -113,8 +115,9 @@ int ccb_rbd_validate(const struct ccb_opts *o, char *err, size_t err_len)
 		if (ccb_rbd_features_parse(o->image_features, &mask, err, err_len) < 0)
 			return -EINVAL;
 	}
-	if (o->no_cache &&
-	    (o->cache_policy || ccb_opt_given(o, "cache-size") || ccb_opt_given(o, "readahead"))) {
+	if (CCB_RBD_OPTS(o)->no_cache &&
+	    (CCB_RBD_OPTS(o)->cache_policy || ccb_opt_given(o, "cache-size") ||
+	     ccb_opt_given(o, "readahead"))) {
 		snprintf(err, err_len,
 		         "--no-cache: conflicts with --cache-policy, --cache-size and --readahead");
 		return -EINVAL;

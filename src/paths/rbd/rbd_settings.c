@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "path_rbd_int.h"
+#include <ccbench/path_rbd.h>
 
 /* ---- librbd settings ---------------------------------------------------- */
 
@@ -43,22 +44,23 @@ int ccb_rbd_apply_settings(struct ccb_run *run, rados_t r, bool warn, char *err,
 	char v[64];
 	int ret = 0;
 
-	if (o->no_cache)
+	if (CCB_RBD_OPTS(o)->no_cache)
 		ret = conf_set(r, "rbd_cache", "false", err, err_len);
-	if (!ret && o->cache_policy)
-		ret = conf_set(r, "rbd_cache_policy", o->cache_policy, err, err_len);
+	if (!ret && CCB_RBD_OPTS(o)->cache_policy)
+		ret = conf_set(r, "rbd_cache_policy", CCB_RBD_OPTS(o)->cache_policy, err, err_len);
 	if (!ret && ccb_opt_given(o, "readahead")) {
-		snprintf(v, sizeof(v), "%" PRIu64, o->readahead_bytes);
+		snprintf(v, sizeof(v), "%" PRIu64, CCB_RBD_OPTS(o)->readahead_bytes);
 		ret = conf_set(r, "rbd_readahead_max_bytes", v, err, err_len);
-		if (!ret && !o->cache_policy && o->readahead_bytes) {
+		if (!ret && !CCB_RBD_OPTS(o)->cache_policy && CCB_RBD_OPTS(o)->readahead_bytes) {
 			ret = conf_set(r, "rbd_cache_policy", "writeback", err, err_len);
 			if (warn)
 				ccb_run_warn(run,
 				             "--readahead without --cache-policy: using writeback, "
 				             "since librbd reads ahead only under writeback or "
 				             "writethrough");
-		} else if (!ret && o->cache_policy && strcmp(o->cache_policy, "writearound") == 0 &&
-		           o->readahead_bytes && warn) {
+		} else if (!ret && CCB_RBD_OPTS(o)->cache_policy &&
+		           strcmp(CCB_RBD_OPTS(o)->cache_policy, "writearound") == 0 &&
+		           CCB_RBD_OPTS(o)->readahead_bytes && warn) {
 			ccb_run_warn(run,
 			             "readahead inactive: librbd ignores "
 			             "rbd_readahead_max_bytes under --cache-policy writearound");
@@ -67,16 +69,16 @@ int ccb_rbd_apply_settings(struct ccb_run *run, rados_t r, bool warn, char *err,
 			        "rbd_readahead_max_bytes under --cache-policy writearound\n");
 		}
 	}
-	if (!ret && o->readahead_trigger) {
-		snprintf(v, sizeof(v), "%" PRIu64, o->readahead_trigger);
+	if (!ret && CCB_RBD_OPTS(o)->readahead_trigger) {
+		snprintf(v, sizeof(v), "%" PRIu64, CCB_RBD_OPTS(o)->readahead_trigger);
 		ret = conf_set(r, "rbd_readahead_trigger_requests", v, err, err_len);
 	}
 	if (!ret) {
-		snprintf(v, sizeof(v), "%" PRIu64, o->readahead_disable_after_bytes);
+		snprintf(v, sizeof(v), "%" PRIu64, CCB_RBD_OPTS(o)->readahead_disable_after_bytes);
 		ret = conf_set(r, "rbd_readahead_disable_after_bytes", v, err, err_len);
 	}
 	if (!ret && ccb_opt_given(o, "cache-size")) {
-		snprintf(v, sizeof(v), "%" PRIu64, o->cache_size_bytes);
+		snprintf(v, sizeof(v), "%" PRIu64, CCB_RBD_OPTS(o)->cache_size_bytes);
 		ret = conf_set(r, "rbd_cache_size", v, err, err_len);
 	}
 	/* librbd copies write data by default; ccbench never touches a slot's
