@@ -90,6 +90,9 @@ struct ccb_cli {
 	bool version;
 	const char *args[4]; /**< positional arguments after the command words */
 	int n_args;
+	/** The command that runs this workload in its own way (capacity's
+	 *  search), whose own rules apply too (ccb_cli_validate()), or NULL. */
+	const struct ccb_command *outer;
 	struct ccb_opts opts;
 };
 

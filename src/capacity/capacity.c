@@ -496,6 +496,7 @@ int ccb_capacity_select(const struct ccb_cli *cli, const char *workload, struct 
 	if (ccb_cli_select(w, cmd->name, err, len) < 0)
 		return -EINVAL;
 	w->cmd_mask |= CCB_CMD_CAPACITY;
+	w->outer = ccb_capacity_commands;
 	w->n_args = 0;
 	return 0;
 }

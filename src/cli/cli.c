@@ -475,6 +475,9 @@ int ccb_cli_validate(const struct ccb_cli *cli, char *err, size_t err_len)
 		return -EINVAL;
 	if (cmd && cmd->validate && cmd->validate(&cli->opts, err, err_len) < 0)
 		return -EINVAL;
+	if (cli->outer && cli->outer->validate &&
+	    cli->outer->validate(&cli->opts, err, err_len) < 0)
+		return -EINVAL;
 	if (ops && ops->validate && ops->validate(&cli->opts, err, err_len) < 0)
 		return -EINVAL;
 	if (cli->ops && (cli->ops->flags & CCB_PATH_PHASED) && cli->opts.rate) {

@@ -417,12 +417,16 @@ const struct ccb_path_ops ccb_path_rbd = {
 int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)
 {
 	struct ccb_run run = {0};
+	struct ccb_opts ro = *o;
 	struct rbdrun *rr;
 	int r;
 
 	/* The same set-up as a read point's, kept alive in the undo log past
-	 * the point: the caller's later points name it with --image. */
-	run.opts = o;
+	 * the point: the caller's later points name it with --image. Its
+	 * options are rbd's own (the caller's block may be krbd's): the
+	 * image's layout is the shared options', the rest rbd's defaults. */
+	ccb_opts_block_select(&ro, ccb_opt_group_bit(ccb_rbd_options));
+	run.opts = &ro;
 	run.command = "rbd read";
 	run.mode = CCB_MODE_SEQ;
 	run.n_clients = 1;

@@ -19,9 +19,8 @@
 
 /* The run's: where the image is, what it is, how the clients share it. */
 struct rbdrun {
-	/* Valid during the point only: a sweep's shared image outlives the
-	 * options it was made from, so the undo entries use copies (quiet). */
-	const struct ccb_opts *opts;
+	/* A copy: a sweep's shared image outlives the options it was made
+	 * from, and its undo entries read this. */
 	bool quiet;
 	rados_t ctl;
 	rados_ioctx_t io;

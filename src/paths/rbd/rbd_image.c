@@ -474,7 +474,6 @@ int ccb_rbd_prepare(struct ccb_run *run)
 	rr = calloc(1, sizeof(*rr));
 	if (!rr)
 		return -ENOMEM;
-	rr->opts = o;
 	rr->quiet = o->quiet;
 	if (CCB_RBD_OPTS(o)->image && (slash = strchr(CCB_RBD_OPTS(o)->image, '/'))) {
 		snprintf(rr->pool, sizeof(rr->pool), "%.*s", (int)(slash - CCB_RBD_OPTS(o)->image),
