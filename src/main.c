@@ -143,7 +143,10 @@ int main(int argc, char **argv)
 	 * restore, report and compare need none; nor does a sweep's dry run
 	 * (it contacts nothing) on a host with no conf file to check. */
 	const struct ccb_path_ops *ops = ccb_path_for(cli.ops, &cli.opts);
+	const struct ccb_command *cmd = ccb_cli_command_find(cli.command);
 	if ((ops ? !ops->needs_cluster || ops->needs_cluster(&cli.opts)
+	     : cmd->needs_cluster
+	         ? cmd->needs_cluster(&cli)
 	         : (cli.cmd_mask & (CCB_CMD_CONN | CCB_CMD_SWEEP | CCB_CMD_GROUP)) != 0 &&
 	               !(cli.cmd_mask & CCB_CMD_K8S)) &&
 	    !(cli.opts.dry_run &&

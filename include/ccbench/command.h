@@ -74,6 +74,13 @@ struct ccb_command {
 	 * the reason in @p err.
 	 */
 	int (*validate)(const struct ccb_opts *o, char *err, size_t err_len);
+	/**
+	 * Optional, for a command above the paths that runs a workload
+	 * (capacity): whether it talks to a cluster, as the workload's path
+	 * says. NULL: a workload asks its path; another command, its options
+	 * (CCB_CMD_CONN, a sweep, a group).
+	 */
+	bool (*needs_cluster)(const struct ccb_cli *cli);
 	unsigned flags; /**< enum ccb_command_flags */
 };
 

@@ -557,6 +557,20 @@ static int capacity_validate(const struct ccb_opts *o, char *err, size_t err_len
 	return ccb_opts_validate_open_loop(&with_rate, err, err_len);
 }
 
+/* A search of a workload that needs no cluster (null) needs none either. */
+static bool capacity_needs_cluster(const struct ccb_cli *cli)
+{
+	const struct ccb_path_ops *ops;
+	struct ccb_cli w;
+	char name[64], err[256];
+
+	snprintf(name, sizeof(name), "%s %s", cli->args[0], cli->args[1]);
+	if (ccb_capacity_select(cli, name, &w, err, sizeof(err)) < 0)
+		return true; /* refused later, with the reason */
+	ops = ccb_path_for(w.ops, &w.opts);
+	return !ops->needs_cluster || ops->needs_cluster(&w.opts);
+}
+
 /* The capacity command's row: its words, its run and its own rules. */
 const struct ccb_command ccb_capacity_commands[] = {
     {
@@ -579,6 +593,7 @@ const struct ccb_command ccb_capacity_commands[] = {
         .example = "ccbench capacity rados write -p bench -b 4K --slo p99<=10ms --step-time 5s",
         .run = ccb_capacity_command,
         .validate = capacity_validate,
+        .needs_cluster = capacity_needs_cluster,
     },
     {0},
 };
