@@ -21,10 +21,8 @@
 
 /* Parse argv as ccbench would, then run the point it names (with
  * @p hooks' before_start, on_tick and after_run when given). */
-static int run_null_hooked(const char *word, const struct ccb_point *hooks, json_t **res)
+static int run_null_argv(int argc, char **argv, const struct ccb_point *hooks, json_t **res)
 {
-	char *argv[] = {"ccbench", "null", (char *)word, "-d", "1s", "-q", NULL};
-	int argc = (int)(sizeof(argv) / sizeof(argv[0])) - 1;
 	struct ccb_cli cli;
 	char err[256];
 
@@ -55,9 +53,76 @@ static int run_null_hooked(const char *word, const struct ccb_point *hooks, json
 	return ccb_point_run(&pt, res);
 }
 
+static int run_null_hooked(const char *word, const struct ccb_point *hooks, json_t **res)
+{
+	char *argv[] = {"ccbench", "null", (char *)word, "-d", "1s", "-q", NULL};
+
+	return run_null_argv((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv, hooks, res);
+}
+
 static int run_null(const char *word, json_t **res)
 {
 	return run_null_hooked(word, NULL, res);
+}
+
+static double lat_ms(const json_t *res, const char *key)
+{
+	return json_number_value(json_object_get(json_object_get(res, "latency_us"), key)) / 1000;
+}
+
+/* --complete-after: each op takes its time, so 4 in flight at 10 ms carry
+ * at most 400 ops/s (Little's law), and no op is faster than 10 ms. A
+ * loaded host only adds to each op's time: fewer ops, never more. */
+static void test_null_complete_after(void **state)
+{
+	char *argv[] = {"ccbench", "null", "write", "--complete-after", "10ms", "-t", "4", "-d",
+	                "2s",      "-q",   NULL};
+	json_t *res = NULL;
+	double iops;
+
+	(void)state;
+	setenv("CEPH_CONF", "/nonexistent/ceph.conf", 1);
+	assert_int_equal(run_null_argv(10, argv, NULL, &res), 0);
+	iops = json_number_value(json_object_get(res, "iops"));
+	if (iops > 400 * 1.01 || iops < 400 * 0.5)
+		fail_msg("4 in flight at 10 ms: %.1f ops/s, want at most 400 (at least 200)", iops);
+	if (lat_ms(res, "min") < 10.0 || lat_ms(res, "p50") < 10.0)
+		fail_msg("ops faster than --complete-after 10ms: min %.3f ms, p50 %.3f ms",
+		         lat_ms(res, "min"), lat_ms(res, "p50"));
+	json_decref(res);
+	/* Without it, at once: far more than 400 ops/s, well under 10 ms each. */
+	argv[3] = "--complete-after";
+	argv[4] = "0";
+	assert_int_equal(run_null_argv(10, argv, NULL, &res), 0);
+	assert_true(json_number_value(json_object_get(res, "iops")) > 4000);
+	assert_true(lat_ms(res, "p50") < 1.0);
+	json_decref(res);
+}
+
+/* Its range, and only its own commands take it. */
+static void test_null_complete_after_refused(void **state)
+{
+	static const char *const bad[][5] = {
+	    {"null", "write", "--complete-after", "61s", "out of range"},
+	    {"null", "write", "--complete-after", "soon", "not a duration"},
+	    {"rados", "write", "--complete-after", "10ms", "not an option of this command"},
+	    {"rbd", "read", "--complete-after", "10ms", "not an option of this command"},
+	};
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = {"ccbench",         (char *)bad[i][0], (char *)bad[i][1],
+		                (char *)bad[i][2], (char *)bad[i][3], NULL};
+		struct ccb_cli cli;
+		int r = ccb_cli_parse(5, argv, &cli, err, sizeof(err));
+
+		if (r == 0)
+			r = ccb_cli_validate(&cli, err, sizeof(err));
+		if (r != -EINVAL || !strstr(err, bad[i][4]))
+			fail_msg("%s %s %s %s: %d \"%s\"", bad[i][0], bad[i][1], bad[i][2],
+			         bad[i][3], r, err);
+	}
 }
 
 static void test_null_write(void **state)
@@ -216,9 +281,13 @@ static void test_point_hooks_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_null_write),        cmocka_unit_test(test_null_read),
-	    cmocka_unit_test(test_null_registry),     cmocka_unit_test(test_null_own_options),
+	    cmocka_unit_test(test_null_write),
+	    cmocka_unit_test(test_null_read),
+	    cmocka_unit_test(test_null_registry),
+	    cmocka_unit_test(test_null_own_options),
 	    cmocka_unit_test(test_point_hooks_order),
+	    cmocka_unit_test(test_null_complete_after),
+	    cmocka_unit_test(test_null_complete_after_refused),
 	};
 	if (ccb_commands_init() < 0)
 		return 1;

@@ -2,12 +2,16 @@
  * The null path, as fio's null engine: every op completes as it is
  * submitted, with no cluster, no target and no data moved. What a run
  * measures is ccbench's own cost per op (the engine, the histogram, the
- * per-second series), the floor under every other path's figures.
+ * per-second series), the floor under every other path's figures. With
+ * --complete-after DUR each op completes DUR after its submission
+ * (null_delay.c): a known service time, to check the engine, the open
+ * loop and the capacity search against.
  *
- * It is also the smallest complete path: this file (its table and its
- * command rows) and one row in src/paths/registry.c.
+ * It is also the smallest complete path: this folder (its table, its
+ * command and option rows) and one row in src/paths/registry.c.
  */
 #include <ccbench/command.h>
+#include <ccbench/option_rows.h>
 #include <ccbench/path.h>
 
 #include "path_null.h"
@@ -31,14 +35,18 @@ static int null_prepare(struct ccb_run *run)
 
 static int null_client_open(struct ccb_client *cl)
 {
-	(void)cl;
-	return 0;
+	uint64_t usec = CCB_NULL_OPTS(cl->run->opts)->complete_after_usec;
+
+	return usec ? ccb_null_delay_open(cl, usec) : 0;
 }
 
-/* Done at once, on the client's thread: the engine takes the inline path. */
+/* Done at once, on the client's thread (the engine takes the inline
+ * path), or after --complete-after on the client's completion thread. */
 static int null_submit(struct ccb_client *cl, struct ccb_slot *s)
 {
 	s->len_bytes = cl->run->op_bytes ? cl->run->op_bytes : s->buf_bytes;
+	if (cl->path_data)
+		return ccb_null_delay_submit(cl, s);
 	ccb_slot_done(s, (int)s->len_bytes);
 	return 0;
 }
@@ -51,7 +59,7 @@ static void null_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, 
 
 static void null_client_close(struct ccb_client *cl)
 {
-	(void)cl;
+	ccb_null_delay_close(cl);
 }
 
 const struct ccb_path_ops ccb_path_null = {
@@ -65,6 +73,8 @@ const struct ccb_path_ops ccb_path_null = {
     .describe = null_describe,
     .client_close = null_client_close,
     .commands = ccb_null_commands,
+    .options = ccb_null_options,
+    .opts_bytes = sizeof(struct ccb_null_opts),
 };
 
 /* The engine's options (-b, -t, --clients, -d, --total, --rate,
@@ -97,4 +107,18 @@ const struct ccb_command ccb_null_commands[] = {
         .example = "ccbench null read -d 1s -b 4K",
     },
     {0},
+};
+
+/* The null path's own option: a service time of its own choosing. */
+const struct ccb_opt_desc ccb_null_options[] = {
+    {.name = "complete-after",
+     .type = CCB_OPT_DURATION,
+     .offset = PATH_OFF(struct ccb_null_opts, complete_after_usec),
+     .def = "0",
+     .max = 60000000ull,
+     .cmds = OWN,
+     .argname = "DUR",
+     .help = "complete each op DUR after its submission, on a thread of the client's own: a "
+             "known service time (4 in flight at 10ms carry 400 ops/s); 0: at once"},
+    {.name = NULL},
 };
