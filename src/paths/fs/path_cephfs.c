@@ -79,39 +79,22 @@ static const struct ccb_path_ops *fs_variant(const struct ccb_path_ops *ops,
 		return ops;
 	return ops == &ccb_path_cephfs_meta ? &ccb_path_posix_meta : &ccb_path_posix;
 }
+
 const struct ccb_path_ops ccb_path_cephfs = {
     .name = "cephfs",
-    .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES,
-    .caps = CCB_FS_CAPS,
-    .opts_bytes = sizeof(struct ccb_fs_opts),
-    .op_size_name = "block-size",
+    CCB_FS_STREAM_OPS,
     .variant = fs_variant,
     .validate = ccb_fs_validate,
-    .estimate_bytes = ccb_fs_estimate_bytes,
     .steady_ramp_bytes = fs_steady_ramp_bytes,
     .prepare = fs_prepare,
-    .client_open = ccb_fs_stream_client_open,
-    .submit = ccb_fs_stream_submit,
-    .describe = ccb_fs_describe,
-    .client_close = ccb_fs_client_close,
-    .finish = ccb_fs_stream_finish,
     .commands = ccb_cephfs_commands,
     .options = ccb_fs_options,
 };
+
 const struct ccb_path_ops ccb_path_cephfs_meta = {
     .name = "cephfs",
-    .flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES | CCB_PATH_PHASED,
-    .caps = CCB_FS_CAPS,
-    .opts_bytes = sizeof(struct ccb_fs_opts),
-    .op_size_name = "block-size",
+    CCB_FS_META_OPS,
     .variant = fs_variant,
     .validate = ccb_fs_validate,
     .prepare = meta_prepare,
-    .client_open = ccb_fs_meta_client_open,
-    .submit = ccb_fs_meta_submit,
-    .complete = ccb_fs_meta_complete,
-    .describe = ccb_fs_describe,
-    .client_close = ccb_fs_client_close,
-    .finish = ccb_fs_meta_finish,
-    .result = ccb_fs_meta_result,
 };

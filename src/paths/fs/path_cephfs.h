@@ -82,6 +82,27 @@ int ccb_fs_mount_rules(const struct ccb_opts *o, char *err, size_t err_len);
 	(CCB_CMD_WORKLOAD | CCB_CAP_REUSE | CCB_CAP_CLIENTS | CCB_CAP_OBJECT_SIZE |                \
 	 CCB_CAP_STRIPES | CCB_CAP_TEMP | CCB_CAP_DIRECT | CCB_CAP_BLOCK_SIZE)
 
+/*
+ * The fs workloads' tables, one for each workload and place: streams (fs
+ * write and read) and metadata (fs meta), through libcephfs or on a
+ * mounted directory. Each pair shares everything but where the files are
+ * (its prepare hands the workload the calls of its place) and the rules of
+ * that place: what is shared is written once, here.
+ */
+#define CCB_FS_STREAM_OPS                                                                          \
+	.flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES, .caps = CCB_FS_CAPS,          \
+	.opts_bytes = sizeof(struct ccb_fs_opts), .op_size_name = "block-size",                    \
+	.estimate_bytes = ccb_fs_estimate_bytes, .client_open = ccb_fs_stream_client_open,         \
+	.submit = ccb_fs_stream_submit, .describe = ccb_fs_describe,                               \
+	.client_close = ccb_fs_client_close, .finish = ccb_fs_stream_finish
+#define CCB_FS_META_OPS                                                                            \
+	.flags = CCB_PATH_ONE_PASS | CCB_PATH_SYNC | CCB_PATH_FILES | CCB_PATH_PHASED,             \
+	.caps = CCB_FS_CAPS, .opts_bytes = sizeof(struct ccb_fs_opts),                             \
+	.op_size_name = "block-size", .client_open = ccb_fs_meta_client_open,                      \
+	.submit = ccb_fs_meta_submit, .complete = ccb_fs_meta_complete,                            \
+	.describe = ccb_fs_describe, .client_close = ccb_fs_client_close,                          \
+	.finish = ccb_fs_meta_finish, .result = ccb_fs_meta_result
+
 /** The CephFS path through libcephfs: fs write and read (path_cephfs.c). */
 extern const struct ccb_path_ops ccb_path_cephfs;
 

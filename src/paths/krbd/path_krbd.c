@@ -87,25 +87,13 @@ static int undo_free(void *arg)
 	return 0;
 }
 
-static int krbd_prepare(struct ccb_run *run)
+/* The device a run reads: the image --map names, mapped for the run (its
+ * description into *@p image), or --device; then checked. */
+static int krbd_open_target(struct ccb_run *run, struct krun *kr, json_t **image)
 {
 	const struct ccb_opts *o = run->opts;
-	struct krun *kr = calloc(1, sizeof(*kr));
-	json_t *image = NULL;
 	char err[1024], pool[128] = "", name[128] = "";
 	int r;
-
-	if (!kr)
-		return -ENOMEM;
-	/* First in the log, so it is freed after every other krbd undo ran. */
-	r = ccb_undo_push("free the krbd run state", undo_free, kr, NULL);
-	if (r < 0) {
-		free(kr);
-		return r;
-	}
-	run->path_data = kr;
-	kr->direct = o->direct;
-	kr->wrap = run->duration_usec || run->total_bytes;
 
 	if (CCB_KRBD_OPTS(o)->map) {
 		uint64_t image_bytes = 0;
@@ -121,7 +109,7 @@ static int krbd_prepare(struct ccb_run *run)
 			run->bad_input = true;
 			return r;
 		}
-		r = ccb_krbd_probe_image(run, pool, name, &image, &image_bytes, &mons);
+		r = ccb_krbd_probe_image(run, pool, name, image, &image_bytes, &mons);
 		if (r < 0)
 			return r;
 		if (CCB_KRBD_OPTS(o)->offset_bytes >= image_bytes) {
@@ -130,14 +118,12 @@ static int krbd_prepare(struct ccb_run *run)
 			        " bytes)\n",
 			        CCB_KRBD_OPTS(o)->offset_bytes, CCB_KRBD_OPTS(o)->map, image_bytes);
 			run->bad_input = true;
-			json_decref(image);
 			return -EINVAL;
 		}
 		r = ccb_map(o, kr->via, pool, name, mons, &kr->map, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "ccbench: --map %s via %s: %s\n", CCB_KRBD_OPTS(o)->map,
 			        ccb_map_via_name(kr->via), err);
-			json_decref(image);
 			return r;
 		}
 		r = ccb_krbd_probe_device(run, kr, kr->map->dev);
@@ -148,10 +134,17 @@ static int krbd_prepare(struct ccb_run *run)
 		run->bad_input = true;
 		r = -EINVAL;
 	}
-	if (r < 0) {
-		json_decref(image);
-		return r;
-	}
+	return r;
+}
+
+/* The device as the run reads it: --read-ahead-kb set (and put back by
+ * the undo log), its caches dropped, its counters read before, the
+ * buffered reads' monitor started. */
+static int krbd_tune(struct ccb_run *run, struct krun *kr)
+{
+	const struct ccb_opts *o = run->opts;
+	char err[1024];
+	int r;
 
 	kr->ra_before = kr->ra_during = kr->qi.read_ahead_kb;
 	if (ccb_opt_given(o, "read-ahead-kb")) {
@@ -164,7 +157,6 @@ static int krbd_prepare(struct ccb_run *run)
 			/* Another run tunes the device, or the lock file is not
 			 * ccbench's: refused before anything changed. */
 			run->bad_input = r == -EBUSY || r == -EPERM;
-			json_decref(image);
 			return r;
 		}
 		kr->ra_set = true;
@@ -174,7 +166,6 @@ static int krbd_prepare(struct ccb_run *run)
 	if (r < 0) {
 		fprintf(stderr, "ccbench: posix_fadvise(%s, DONTNEED): %s\n", kr->dev,
 		        strerror(-r));
-		json_decref(image);
 		return r;
 	}
 	kr->cache_dropped = true;
@@ -186,33 +177,52 @@ static int krbd_prepare(struct ccb_run *run)
 		r = ccb_krbd_start_monitor(kr);
 		if (r < 0) {
 			fprintf(stderr, "ccbench: start the krbd read monitor: %s\n", strerror(-r));
-			json_decref(image);
 			return r;
 		}
 	}
+	return 0;
+}
 
-	run->n_clients = (unsigned)CCB_KRBD_OPTS(o)->streams;
-	run->buf_bytes = kr->io_bytes;
-	/* A random run without a limit reads as many bytes as one pass would. */
-	if (run->mode == CCB_MODE_RAND && !kr->wrap) {
-		uint64_t whole = (kr->end - kr->start) / kr->io_bytes * kr->io_bytes;
-		run->total_bytes = whole ? whole : kr->end - kr->start;
-	}
-	/* One sequential pass: the streams split [start, end). */
-	if (run->mode == CCB_MODE_SEQ && !kr->wrap)
-		run->pass_bytes = kr->end - kr->start;
+/* What a mapped image's description adds: the options the map was given
+ * and used, and why each addition. */
+static void describe_mapping(struct ccb_run *run, const struct krun *kr, json_t *image)
+{
+	const struct ccb_opts *o = run->opts;
+	const struct ccb_mapping *m = kr->map;
 
-	if (kr->direct)
-		ccb_run_warn(run,
-		             "--direct: O_DIRECT reads bypass the page cache, so read_ahead_kb "
-		             "does not apply");
-	if (kr->map && kr->via == CCB_MAP_FUSE_LOOP)
-		ccb_run_warn(
-		    run,
-		    "fuse-loop: %s is a loop device over rbd-fuse (libfuse2 serves requests "
-		    "of at most 128K one at a time): the block layer and read_ahead_kb are "
-		    "the kernel's, the bandwidth is not the kernel rbd client's",
-		    kr->map->dev);
+	json_object_set_new(image, "map_options",
+	                    CCB_KRBD_OPTS(o)->map_options
+	                        ? json_string(CCB_KRBD_OPTS(o)->map_options)
+	                        : json_null());
+	if (kr->via == CCB_MAP_FUSE_LOOP)
+		json_object_set_new(image, "backing_file", json_string(m->backing));
+	if (kr->via != CCB_MAP_KERNEL)
+		return;
+	/* What rbd device map was given, and why each addition. */
+	json_object_set_new(image, "map_options_used",
+	                    m->options[0] ? json_string(m->options) : json_null());
+	/* value: the mode the map uses; passed: whether the options name it
+	 * (else the driver's default). */
+	json_object_set_new(
+	    image, "ms_mode",
+	    json_pack("{s:o, s:b, s:s, s:b, s:o}", "value",
+	              m->ms_mode_used[0] ? json_string(m->ms_mode_used) : json_null(), "passed",
+	              m->ms_mode[0] != '\0', "why", m->ms_mode_why, "auto",
+	              m->ms_mode[0] && !(CCB_KRBD_OPTS(o)->map_options &&
+	                                 strstr(CCB_KRBD_OPTS(o)->map_options, "ms_mode")),
+	              "rbd_version",
+	              m->rbd_version[0] ? json_string(m->rbd_version) : json_null()));
+	json_object_set_new(image, "noudev", json_boolean(m->noudev));
+	if (m->noudev)
+		ccb_run_warn(run, "no udev daemon here: mapped with noudev, so "
+		                  "/dev/rbd/POOL/IMAGE links are not made");
+}
+
+/* The run's layout: the device, its queue settings, how its caches are
+ * dropped, and the mapped image's description (@p image, taken). */
+static int describe_layout(struct ccb_run *run, const struct krun *kr, json_t *image)
+{
+	const struct ccb_opts *o = run->opts;
 
 	run->layout = json_pack(
 	    "{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:b, s:b, s:b, s:s}", "path",
@@ -249,39 +259,61 @@ static int krbd_prepare(struct ccb_run *run)
 	json_object_set_new(run->layout, "map_via",
 	                    kr->map ? json_string(ccb_map_via_name(kr->via)) : json_null());
 	if (kr->map) {
-		json_object_set_new(image, "map_options",
-		                    CCB_KRBD_OPTS(o)->map_options
-		                        ? json_string(CCB_KRBD_OPTS(o)->map_options)
-		                        : json_null());
-		if (kr->via == CCB_MAP_FUSE_LOOP)
-			json_object_set_new(image, "backing_file", json_string(kr->map->backing));
-		if (kr->via == CCB_MAP_KERNEL) {
-			const struct ccb_mapping *m = kr->map;
-
-			/* What rbd device map was given, and why each addition. */
-			json_object_set_new(image, "map_options_used",
-			                    m->options[0] ? json_string(m->options) : json_null());
-			/* value: the mode the map uses; passed: whether the
-			 * options name it (else the driver's default). */
-			json_object_set_new(
-			    image, "ms_mode",
-			    json_pack(
-			        "{s:o, s:b, s:s, s:b, s:o}", "value",
-			        m->ms_mode_used[0] ? json_string(m->ms_mode_used) : json_null(),
-			        "passed", m->ms_mode[0] != '\0', "why", m->ms_mode_why, "auto",
-			        m->ms_mode[0] &&
-			            !(CCB_KRBD_OPTS(o)->map_options &&
-			              strstr(CCB_KRBD_OPTS(o)->map_options, "ms_mode")),
-			        "rbd_version",
-			        m->rbd_version[0] ? json_string(m->rbd_version) : json_null()));
-			json_object_set_new(image, "noudev", json_boolean(m->noudev));
-			if (m->noudev)
-				ccb_run_warn(run, "no udev daemon here: mapped with noudev, so "
-				                  "/dev/rbd/POOL/IMAGE links are not made");
-		}
+		describe_mapping(run, kr, image);
 		json_object_set_new(run->layout, "image", image);
 	}
 	return 0;
+}
+
+static int krbd_prepare(struct ccb_run *run)
+{
+	const struct ccb_opts *o = run->opts;
+	struct krun *kr = calloc(1, sizeof(*kr));
+	json_t *image = NULL;
+	int r;
+
+	if (!kr)
+		return -ENOMEM;
+	/* First in the log, so it is freed after every other krbd undo ran. */
+	r = ccb_undo_push("free the krbd run state", undo_free, kr, NULL);
+	if (r < 0) {
+		free(kr);
+		return r;
+	}
+	run->path_data = kr;
+	kr->direct = o->direct;
+	kr->wrap = run->duration_usec || run->total_bytes;
+	r = krbd_open_target(run, kr, &image);
+	if (r == 0)
+		r = krbd_tune(run, kr);
+	if (r < 0) {
+		json_decref(image);
+		return r;
+	}
+
+	run->n_clients = (unsigned)CCB_KRBD_OPTS(o)->streams;
+	run->buf_bytes = kr->io_bytes;
+	/* A random run without a limit reads as many bytes as one pass would. */
+	if (run->mode == CCB_MODE_RAND && !kr->wrap) {
+		uint64_t whole = (kr->end - kr->start) / kr->io_bytes * kr->io_bytes;
+		run->total_bytes = whole ? whole : kr->end - kr->start;
+	}
+	/* One sequential pass: the streams split [start, end). */
+	if (run->mode == CCB_MODE_SEQ && !kr->wrap)
+		run->pass_bytes = kr->end - kr->start;
+
+	if (kr->direct)
+		ccb_run_warn(run,
+		             "--direct: O_DIRECT reads bypass the page cache, so read_ahead_kb "
+		             "does not apply");
+	if (kr->map && kr->via == CCB_MAP_FUSE_LOOP)
+		ccb_run_warn(
+		    run,
+		    "fuse-loop: %s is a loop device over rbd-fuse (libfuse2 serves requests "
+		    "of at most 128K one at a time): the block layer and read_ahead_kb are "
+		    "the kernel's, the bandwidth is not the kernel rbd client's",
+		    kr->map->dev);
+	return describe_layout(run, kr, image);
 }
 
 /* ---- clients -------------------------------------------------------------- */
