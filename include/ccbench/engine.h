@@ -187,7 +187,7 @@ struct ccb_run_totals {
  * Sum the clients' counters of @p run into @p t: relaxed reads of what
  * the client threads publish, for the progress line and the supervisor
  * (each counter only grows; the sum is not one instant's). In
- * src/run_totals.c, below both.
+ * src/run/engine_totals.c, below both.
  */
 void ccb_run_totals(const struct ccb_run *run, struct ccb_run_totals *t);
 

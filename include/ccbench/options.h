@@ -263,7 +263,7 @@ struct ccb_opt_desc {
 
 /**
  * The table, terminated by an entry with name == NULL: the shared rows,
- * each path's own, the late ones (src/options_table.c). NULL until
+ * each path's own, the late ones (src/options/options_table.c). NULL until
  * ccb_opt_table_build(); every option call needs it built.
  */
 extern const struct ccb_opt_desc *ccb_opt_table;

@@ -200,7 +200,7 @@ int ccb_undo_state_report(void);
 int ccb_undo_state_resolve(const char *file, json_t *remaining);
 
 /*
- * Copies on the cluster (src/undo_cluster.c): one mon config-key per
+ * Copies on the cluster (src/undo/undo_cluster.c): one mon config-key per
  * record, CCB_UNDO_CLUSTER_PREFIX BOOT_ID/PID-STARTTIME-HANDLE, holding
  * {"ccbench_cluster_record": 1, "run": {"host", "boot_id", "pid_ns",
  * "pid", "starttime", "command", "time"}, "record": {...}}, redacted.

@@ -411,7 +411,7 @@ static int run_ls(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
 	return cmd_ls(cli, io);
 }
 
-/* The subcommands, by their full command name (the rows in src/cli.c). */
+/* The subcommands, by their full command name (the rows in src/cli/cli.c). */
 static const struct {
 	const char *name;
 	int (*run)(const struct ccb_cli *cli, rados_ioctx_t io, const char *name);

@@ -1,6 +1,6 @@
 /*
  * zerocopy.h over librados' and librbd's C++ APIs: the only C++ in the tree
- * (cmake -DCCB_ZEROCOPY=ON, the default; src/zerocopy_c.c otherwise).
+ * (cmake -DCCB_ZEROCOPY=ON, the default; src/paths/zerocopy_c.c otherwise).
  *
  * Writes hand the library a bufferlist over ccbench's memory
  * (buffer::create_static: no copy, and nothing freed when the library drops

@@ -8,8 +8,8 @@
  * one memcpy of every byte moved, plus the page faults of the library's
  * fresh buffers. Their C++ APIs take a bufferlist instead: one built over
  * ccbench's own (static, immutable while in flight) memory for writes, and
- * the reply's own buffers for reads. src/zerocopy.cc, the only C++ in the
- * tree, makes those calls behind this C interface; src/zerocopy_c.c is the
+ * the reply's own buffers for reads. src/paths/zerocopy.cc, the only C++ in the
+ * tree, makes those calls behind this C interface; src/paths/zerocopy_c.c is the
  * C fallback with the same interface over the C calls (cmake
  * -DCCB_ZEROCOPY=OFF). The paths never know which one they run on.
  *

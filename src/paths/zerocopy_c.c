@@ -2,7 +2,7 @@
  * The C fallback of zerocopy.h (cmake -DCCB_ZEROCOPY=OFF): the plain C
  * calls of librados and librbd, which copy write data at submit time
  * (librados always, librbd unless rbd_disable_zero_copy_writes=false) and
- * reads into the caller's buffer. Built instead of src/zerocopy.cc.
+ * reads into the caller's buffer. Built instead of src/paths/zerocopy.cc.
  */
 #include "zerocopy.h"
 

@@ -10,7 +10,7 @@
  * pid, starttime, command, time}, "record": {...}} (redacted), written
  * before the change is made and removed once its undo succeeded. `ccbench
  * restore -c CONF` lists the prefix on any host and undoes the records of
- * runs that are gone (src/restore.c). Mon commands go through the run's
+ * runs that are gone (src/undo/restore.c). Mon commands go through the run's
  * own connection, so they are bounded by its rados_mon_op_timeout.
  */
 #include <ccbench/redact.h>

@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the command line (src/cli.c). The input is argv[1..],
+ * Fuzz target: the command line (src/cli/cli.c). The input is argv[1..],
  * split on NUL or newline; it is parsed as ccbench parses its argv, then
  * the options are validated for the command found and shown as JSON, as
  * main.c does before anything connects. Also selects a command by name

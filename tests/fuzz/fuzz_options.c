@@ -1,6 +1,6 @@
 /*
- * Fuzz target: the option table (src/options_table.c) and its parsers
- * (src/options.c). The input is lines of NAME=VALUE (or NAME alone for a
+ * Fuzz target: the option table (src/options/options_table.c) and its parsers
+ * (src/options/options.c). The input is lines of NAME=VALUE (or NAME alone for a
  * flag), split on newline or NUL; each sets
  * one option through the table the CLI and the sweep loader share. The
  * options are then checked for every command and, where they pass, shown

@@ -2,13 +2,13 @@
  * Fuzz target: the copies of crash records that `ccbench restore -c CONF`
  * reads back from the mon's config-key store (prefix ccbench/run/). Any
  * client with mon caps can write those keys, so each one is hostile
- * input until ccb_restore_check_copy() (src/restore.c) accepts it: the
+ * input until ccb_restore_check_copy() (src/undo/restore.c) accepts it: the
  * fields and kinds ccbench writes, its run's identity, its key under its
  * run's boot id, this cluster's fsid, the size bound.
  *
  * Two shapes of input:
  *   - `{...}`: a whole `config-key dump` answer, as the mon sends it;
- *     filtered to the prefix by ccb_undo_cluster_parse() (src/undo_cluster.c),
+ *     filtered to the prefix by ccb_undo_cluster_parse() (src/undo/undo_cluster.c),
  *     then every string value checked under its key;
  *   - otherwise `KEY\nTEXT`: one key and its value (the whole input is the
  *     key when there is no newline, and the value empty).

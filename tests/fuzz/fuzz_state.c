@@ -1,7 +1,7 @@
 /*
  * Fuzz target: the crash state file and the records in it -- what
  * `ccbench restore` reads back from the state directory after a
- * killed run (src/undo.c ccb_undo_state_stranded and _report) and the
+ * killed run (src/undo/undo.c ccb_undo_state_stranded and _report) and the
  * check each record gets before its undo (src/paths/krbd/read_ahead.c read_ahead_kb,
  * src/paths/krbd/map_restore.c ccb_map_restore: loop, fuse, krbd_map;
  * src/paths/fs/fs_restore.c ccb_fsmount_restore: fs_mount).
@@ -56,7 +56,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* What `ccbench restore` (src/restore.c) does with each record, newest first. */
+/* What `ccbench restore` (src/undo/restore.c) does with each record, newest first. */
 static void restore_all(const json_t *files)
 {
 	char msg[PATH_MAX + 256];
@@ -90,7 +90,7 @@ static void restore_all(const json_t *files)
 			} else {
 				r = ccb_map_restore(e, msg, sizeof(msg));
 			}
-			/* Kept for a later restore, as src/restore.c keeps it. */
+			/* Kept for a later restore, as src/undo/restore.c keeps it. */
 			if (r < 0)
 				json_array_insert(left, 0, (json_t *)e);
 		}

@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the unit parser (src/units.c). The input is one string;
+ * Fuzz target: the unit parser (src/base/units.c). The input is one string;
  * every parser must refuse it or accept it, and whatever a parser accepts
  * must print (ccb_format_*) as text that parses back to the same value --
  * the round trip the formatters promise and --help and the JSON rely on.

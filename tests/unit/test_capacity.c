@@ -1,6 +1,6 @@
 /*
  * Unit tests for the capacity search (src/capacity/capacity_search.c),
- * the SLO parser (src/slo.c), the views of a capacity document
+ * the SLO parser (src/run/slo.c), the views of a capacity document
  * (src/report/capacity_report.c) and explain's word on what set it
  * (src/explain/explain_capacity.c). The search runs against a model of
  * latency against rate (an M/M/1-like p99 that grows as 1 / (1 - rate /

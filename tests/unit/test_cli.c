@@ -1,4 +1,4 @@
-/* Unit tests for src/cli.c: argv to command, mode, mask and options. */
+/* Unit tests for src/cli/cli.c: argv to command, mode, mask and options. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

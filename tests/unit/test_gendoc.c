@@ -1,5 +1,5 @@
 /*
- * Unit tests for src/gendoc.c: the man page, the bash completion and
+ * Unit tests for src/cli/gendoc.c: the man page, the bash completion and
  * docs/commands.md name every command and option of the tables, the files
  * the build wrote (and the committed docs/commands.md) are what the tables
  * give today, and the completion completes as a user's shell would.

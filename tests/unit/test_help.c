@@ -1,4 +1,4 @@
-/* Unit tests for src/help.c: the overview, CMD --help, the hint, wrapping. */
+/* Unit tests for src/cli/help.c: the overview, CMD --help, the hint, wrapping. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

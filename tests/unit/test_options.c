@@ -1,4 +1,5 @@
-/* Unit tests for src/options.c: the descriptor table, its parsers, cross rules, JSON view. */
+/* Unit tests for src/options/options.c: the descriptor table, its parsers, cross rules, JSON view.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Unit tests for src/secret_opts.c: key material leaves a runner's argv
+/* Unit tests for src/cli/secret_opts.c: key material leaves a runner's argv
  * for its stdin, and --secrets-stdin reads it back as given options. */
 #include <stdarg.h>
 #include <stddef.h>

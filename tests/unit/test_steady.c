@@ -1,4 +1,4 @@
-/* Unit tests for src/steady.c: the --until-steady spec and the detector. */
+/* Unit tests for src/run/steady.c: the --until-steady spec and the detector. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,5 +1,5 @@
-/* Unit tests for src/undo.c: reverse unwinding, drop, failing undos, ownership of args,
- * and what a 2nd and a 3rd signal say and do; src/undo_state.c: the state directory's
+/* Unit tests for src/undo/undo.c: reverse unwinding, drop, failing undos, ownership of args,
+ * and what a 2nd and a 3rd signal say and do; src/undo/undo_state.c: the state directory's
  * checks, records read only as bounded regular files, a run's identity and liveness,
  * and the redacted command a record stores. */
 #include <stdarg.h>

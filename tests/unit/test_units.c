@@ -1,4 +1,4 @@
-/* Unit tests for src/units.c: strict parsing and exact formatting. */
+/* Unit tests for src/base/units.c: strict parsing and exact formatting. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 /*
  * The fs path's command and option rows (fs write|read|meta): its registry row in
- * src/paths/registry.c names them, and src/cli.c lists them in the
+ * src/paths/registry.c names them, and src/cli/cli.c lists them in the
  * registry's order. What the rows say is rendered as the help, the man
  * page, the completion and docs/commands.md.
  */
@@ -71,7 +71,7 @@ const struct ccb_command ccb_cephfs_commands[] = {
 };
 
 /* The options only this path's commands take (the files, the mount): the
- * shared ones are in src/options_table.c. */
+ * shared ones are in src/options/options_table.c. */
 const struct ccb_opt_desc ccb_fs_options[] = {
     {.name = "file-size",
      .type = CCB_OPT_BYTES,

@@ -1,7 +1,7 @@
 /*
  * The krbd path's command and option rows (krbd read|randread): its registry row in
- * src/paths/registry.c names them, and src/cli.c lists them in the registry's order. What the rows
- * say is rendered as the help, the man page, the completion and docs/commands.md.
+ * src/paths/registry.c names them, and src/cli/cli.c lists them in the registry's order. What the
+ * rows say is rendered as the help, the man page, the completion and docs/commands.md.
  */
 #include <ccbench/command.h>
 #include <ccbench/option_rows.h>
@@ -53,7 +53,7 @@ const struct ccb_command ccb_krbd_commands[] = {
 };
 
 /* The options only this path's commands take (the mapping, read_ahead_kb, the streams): the
- * shared ones are in src/options_table.c. */
+ * shared ones are in src/options/options_table.c. */
 const struct ccb_opt_desc ccb_krbd_options[] = {
     {.name = "map",
      .type = CCB_OPT_STR,

@@ -1,6 +1,6 @@
 /*
  * The rados path's command and option rows (rados write|seq|rand and cleanup): its
- * registry row in src/paths/registry.c names them, and src/cli.c lists
+ * registry row in src/paths/registry.c names them, and src/cli/cli.c lists
  * them in the registry's order. What the rows say is rendered as the help,
  * the man page, the completion and docs/commands.md.
  */
@@ -64,7 +64,7 @@ const struct ccb_command ccb_rados_commands[] = {
 };
 
 /* The options only this path's commands take (--max-objects, --no-cleanup, --no-verify): the
- * shared ones are in src/options_table.c. */
+ * shared ones are in src/options/options_table.c. */
 const struct ccb_opt_desc ccb_rados_options[] = {
     {.name = "max-objects",
      .type = CCB_OPT_UINT,

@@ -1,6 +1,6 @@
 /*
  * The rbd path's command and option rows (rbd read|randread|write|randwrite|rw): its
- * registry row in src/paths/registry.c names them, and src/cli.c lists
+ * registry row in src/paths/registry.c names them, and src/cli/cli.c lists
  * them in the registry's order. What the rows say is rendered as the help,
  * the man page, the completion and docs/commands.md.
  */
@@ -86,7 +86,7 @@ const struct ccb_command ccb_rbd_commands[] = {
 };
 
 /* The options only this path's commands take (the image, its readahead and cache,
- * --sim-osd-latency): the shared ones are in src/options_table.c. */
+ * --sim-osd-latency): the shared ones are in src/options/options_table.c. */
 const struct ccb_opt_desc ccb_rbd_options[] = {
     {.name = "image",
      .type = CCB_OPT_STR,
