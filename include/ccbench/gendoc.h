@@ -2,7 +2,7 @@
  * @file gendoc.h
  * The documents generated at build time from the command table (cli.h)
  * and the option table (options.h): the man page ccbench(8), the bash
- * completion and docs/commands.md. tools/gendoc.c writes them; the unit
+ * completion and docs/commands.md. tools/ccbench-gendoc.c writes them; the unit
  * test test_gendoc.c renders them again and checks the files against
  * the tables, so none of them is ever kept by hand.
  */

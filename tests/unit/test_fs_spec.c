@@ -15,6 +15,8 @@
 #include "ccbench/cli.h"
 #include "ccbench/options.h"
 #include "../../src/paths/fs/path_cephfs.h"
+#include "../../src/paths/fs/fs_opts.h"
+#include "../../src/paths/fs/fs_spec.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

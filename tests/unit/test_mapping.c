@@ -35,6 +35,7 @@
 
 #include "../../src/paths/child.h"
 #include "../../src/paths/krbd/path_krbd.h"
+#include "../../src/paths/krbd/krbd_opts.h"
 
 #define V1   CCB_MONS_V1
 #define V2   CCB_MONS_V2

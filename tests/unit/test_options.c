@@ -19,6 +19,7 @@
 #include "../../src/paths/rados/path_rados.h"
 #include <ccbench/cli.h>
 #include <ccbench/path_rbd.h>
+#include "../../src/paths/rados/rados_opts.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

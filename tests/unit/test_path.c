@@ -23,6 +23,8 @@
 #include <ccbench/path_rbd.h>
 #include "../../src/paths/krbd/path_krbd.h"
 #include "../../src/paths/fs/path_cephfs.h"
+#include "../../src/paths/rbd/rbd_opts.h"
+#include "../../src/paths/krbd/krbd_opts.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -17,6 +17,7 @@
 #include "ccbench/cli.h"
 #include "ccbench/secret_opts.h"
 #include "../../src/paths/krbd/path_krbd.h"
+#include "../../src/paths/krbd/krbd_opts.h"
 
 #define KEY "AQAA8VNlAAAAABAAAAECAwQFBgcICQoLDA0ODw=="
 

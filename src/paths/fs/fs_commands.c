@@ -9,6 +9,7 @@
 #include <ccbench/path.h>
 
 #include "path_cephfs.h"
+#include "fs_opts.h"
 
 /* A field of this path's own options (struct ccb_fs_opts). */
 #define FS_OFF(f) PATH_OFF(struct ccb_fs_opts, f)

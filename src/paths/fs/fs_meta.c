@@ -22,7 +22,6 @@
 #include <ccbench/clock.h>
 #include <ccbench/hist.h>
 #include <ccbench/path.h>
-#include "path_cephfs.h"
 #include <ccbench/result.h>
 
 #include <errno.h>
@@ -33,6 +32,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "fs_opts.h"
+#include "fs_spec.h"
 
 /* bonnie's two blocks of three phases. */
 enum { PH_CREATE, PH_READ, PH_DELETE, PH_KINDS };

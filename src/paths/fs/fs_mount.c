@@ -46,7 +46,7 @@
 #include "../fuse.h"
 #include "../child.h"
 #include "../mountinfo.h"
-#include "path_cephfs.h"
+#include "fs_opts.h"
 
 /* EBUSY is retried this long before an unmount is forced. */
 #define BUSY_MSEC 1000

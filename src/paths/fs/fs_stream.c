@@ -34,7 +34,6 @@
 
 #include <ccbench/clock.h>
 #include <ccbench/path.h>
-#include "path_cephfs.h"
 #include <ccbench/stats.h>
 
 #include <errno.h>
@@ -44,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "fs_opts.h"
 
 /* Prefill: set-up, not the measurement, so large calls. */
 #define FILL_BYTES (4ull << 20)

@@ -18,6 +18,8 @@
 #include <ccbench/steady.h>
 
 #include <string.h>
+#include "fs_opts.h"
+#include "fs_spec.h"
 
 static int fs_prepare(struct ccb_run *run)
 {

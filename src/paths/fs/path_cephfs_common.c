@@ -22,7 +22,6 @@
 #include "path_cephfs_int.h"
 
 #include <ccbench/cluster.h>
-#include "path_cephfs.h"
 #include <ccbench/units.h>
 
 #include <cephfs/libcephfs.h>
@@ -40,6 +39,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "fs_opts.h"
+#include "fs_spec.h"
 
 /* CephFS stripe units are multiples of CEPH_MIN_STRIPE_UNIT. */
 #define MIN_STRIPE_UNIT      (64u << 10)

@@ -66,6 +66,8 @@
 
 #include <linux/openat2.h>
 #include <rados/librados.h>
+#include "fs_opts.h"
+#include "fs_spec.h"
 
 static const char *const px_calls[CCB_FS_N_CALLS] = {
     [CCB_FS_CREATE] = "open(O_CREAT|O_EXCL)",

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "path_cephfs.h"
+#include "fs_opts.h"
 
 /* A client's worker thread and the op handed to it. */
 struct pworker {

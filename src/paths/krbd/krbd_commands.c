@@ -8,6 +8,7 @@
 #include <ccbench/path.h>
 
 #include "path_krbd.h"
+#include "krbd_opts.h"
 
 /* A field of this path's own options (struct ccb_krbd_opts). */
 #define KRBD_OFF(f) PATH_OFF(struct ccb_krbd_opts, f)

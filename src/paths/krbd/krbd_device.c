@@ -32,7 +32,7 @@
 #include <rbd/librbd.h>
 
 #include "path_krbd_int.h"
-#include "path_krbd.h"
+#include "krbd_opts.h"
 
 /* ---- checks before anything changes -------------------------------------- */
 

@@ -33,7 +33,7 @@
 #include <rbd/librbd.h>
 
 #include "path_krbd_int.h"
-#include "path_krbd.h"
+#include "krbd_opts.h"
 
 /* ---- what the rest of ccbench asks of the path ---------------------------- */
 

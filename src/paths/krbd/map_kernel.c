@@ -32,7 +32,7 @@
 #include <linux/loop.h>
 
 #include "mapping_int.h"
-#include "path_krbd.h"
+#include "krbd_opts.h"
 
 /* `rbd --version` talks to nobody: a few seconds are plenty. */
 #define RBD_VERSION_MSEC 10000

@@ -44,7 +44,7 @@
 #include <unistd.h>
 
 #include "mapping_int.h"
-#include "path_krbd.h"
+#include "krbd_opts.h"
 
 const char *ccb_map_via_name(enum ccb_map_via via)
 {

@@ -62,6 +62,7 @@
 #include <liburing.h>
 #include <rbd/librbd.h>
 
+#include "krbd_opts.h"
 #include "path_krbd.h"
 #include "path_krbd_int.h"
 

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "null_opts.h"
 
 /* Nothing to connect to: the CLI checks no conf, the point asks no cluster state. */
 static bool null_needs_cluster(const struct ccb_opts *o)

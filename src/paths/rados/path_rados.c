@@ -29,6 +29,7 @@
 
 #include "../path_conn.h"
 #include "path_rados_int.h"
+#include "rados_opts.h"
 
 static uint64_t fnv1a(const char *s)
 {

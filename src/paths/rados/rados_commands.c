@@ -10,6 +10,7 @@
 #include "path_rados.h"
 
 #include "path_rados.h"
+#include "rados_opts.h"
 
 /* A field of this path's own options (struct ccb_rados_opts). */
 #define RADOS_OFF(f) PATH_OFF(struct ccb_rados_opts, f)

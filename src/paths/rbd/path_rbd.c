@@ -35,6 +35,7 @@
 #include "../path_conn.h"
 #include "path_rbd_int.h"
 #include "rbd_asok.h"
+#include "rbd_opts.h"
 
 struct rbdclient {
 	rados_t cluster;

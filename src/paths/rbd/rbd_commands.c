@@ -9,6 +9,7 @@
 #include <ccbench/path.h>
 
 #include <ccbench/path_rbd.h>
+#include "rbd_opts.h"
 
 /* A field of this path's own options (struct ccb_rbd_opts). */
 #define RBD_OFF(f) PATH_OFF(struct ccb_rbd_opts, f)

@@ -32,6 +32,7 @@
 
 #include "../path_conn.h"
 #include "path_rbd_int.h"
+#include "rbd_opts.h"
 
 /* Prefill: large writes, many in flight; it is set-up, not the measurement. */
 #define FILL_DEPTH 16

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <ccbench/path_rbd.h>
+#include "rbd_opts.h"
 
 int ccb_rbd_features_parse(const char *list, uint64_t *mask, char *err, size_t err_len)
 {

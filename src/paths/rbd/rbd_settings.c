@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "path_rbd_int.h"
-#include <ccbench/path_rbd.h>
+#include "rbd_opts.h"
 
 /* ---- librbd settings ---------------------------------------------------- */
 
