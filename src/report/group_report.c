@@ -36,14 +36,13 @@ void ccb_group_format_realtime(double t, char *buf, size_t len)
 	snprintf(buf, len, "%s.%03dZ", base, (int)((t - floor(t)) * 1000));
 }
 
-void ccb_group_render_text(const json_t *rep, FILE *out)
+/* The group, its command and state, the releases, the start and the window. */
+static void render_head(const json_t *rep, FILE *out)
 {
 	const json_t *params = json_object_get(rep, "params");
 	const json_t *agg = json_object_get(rep, "aggregate");
 	const json_t *win = json_object_get(rep, "window");
-	const json_t *m;
 	char when[64], dur[32] = "";
-	size_t i;
 
 	if (json_object_get(params, "duration"))
 		ccb_format_duration(
@@ -78,6 +77,14 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 	else
 		fprintf(out, "%-10s none (no member reported, or their runs did not overlap)\n",
 		        "window");
+}
+
+/* A line per member, then the aggregate's bandwidth, latency and fairness. */
+static void render_members(const json_t *rep, FILE *out)
+{
+	const json_t *agg = json_object_get(rep, "aggregate"), *m;
+	size_t i;
+
 	fprintf(out, "\n%-36s %-9s %-11s %10s %12s %9s %9s %9s %9s\n", "member", "state", "status",
 	        "MiB/s", "window MiB/s", "iops", "p50 ms", "p99 ms", "start ms");
 	json_array_foreach(json_object_get(rep, "members"), i, m)
@@ -136,6 +143,15 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		fprintf(out,
 		        "%-10s Jain's index %.4f over the members' window bandwidth (1 = equal)\n",
 		        "fairness", ccb_report_num(agg, "jain_index"));
+}
+
+/* The members left out of the aggregate, and why: malformed, lost, still
+ * running, missing. */
+static void render_left_out(const json_t *rep, FILE *out)
+{
+	const json_t *m;
+	size_t i;
+
 	json_array_foreach(json_object_get(rep, "malformed"), i, m)
 	{
 		fprintf(out, "%-10s %s", "MALFORMED",
@@ -182,6 +198,14 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		        "%-10s %zu member(s) registered but never reported a result: not in the "
 		        "aggregate\n",
 		        "MISSING", json_array_size(json_object_get(rep, "missing")));
+}
+
+/* The members' own explain lines (warn and distrust), then the aggregate's. */
+static void render_why(const json_t *rep, FILE *out)
+{
+	const json_t *m;
+	size_t i;
+
 	/* Each member's own explain (warn and distrust), as it stored it. */
 	json_array_foreach(json_object_get(rep, "members"), i, m)
 	{
@@ -217,6 +241,14 @@ void ccb_group_render_text(const json_t *rep, FILE *out)
 		fputc('\n', out);
 	}
 	json_decref(ex);
+}
+
+void ccb_group_render_text(const json_t *rep, FILE *out)
+{
+	render_head(rep, out);
+	render_members(rep, out);
+	render_left_out(rep, out);
+	render_why(rep, out);
 }
 
 int ccb_group_render_csv(const json_t *rep, FILE *out)

@@ -365,29 +365,19 @@ int ccb_sweep_wide_opts(const json_t *cfg, const struct ccb_opts *sweep_opts, st
 	return ccb_opts_validate(wide, CCB_CMD_SWEEP | CCB_CMD_OUTPUT | CCB_CMD_CONN, err, err_len);
 }
 
-int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t **out_config,
-                   json_t **out_points, char *err, size_t err_len)
+/* The config's keys, each of the right shape and range, and its matrix's
+ * size (*@p total points); what the tradeoff measures, and after how many
+ * runs. */
+static int check_config(json_t *cfg, const struct ccb_opts *sweep_opts, const char *path,
+                        size_t *total, size_t *n_tradeoff, size_t *tradeoff_runs, char *err,
+                        size_t err_len)
 {
-	json_error_t jerr;
-	json_t *cfg = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	json_t *matrix, *params, *scopes, *points = NULL, *v;
-	const char *key, *command;
-	size_t total = 1, n_tradeoff = 0, tradeoff_runs;
 	uint64_t tradeoff_sizes[CCB_SWEEP_TRADEOFF_MAX];
+	json_t *matrix, *params, *scopes, *v;
+	const char *key, *command;
 	char e2[512];
 
-	if (!cfg) {
-		if (jerr.line > 0)
-			snprintf(err, err_len, "%s:%d:%d: %s", path, jerr.line, jerr.column,
-			         jerr.text);
-		else
-			snprintf(err, err_len, "%s", jerr.text);
-		return -EINVAL;
-	}
-	if (!json_is_object(cfg)) {
-		snprintf(err, err_len, "%s: expected a JSON object", path);
-		goto bad;
-	}
+	*total = 1;
 	json_object_foreach(cfg, key, v)
 	{
 		if (!key_allowed(key)) {
@@ -397,47 +387,47 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 			    "matrix, path_params, repeat, repeat_until, tradeoff, tradeoff_runs, "
 			    "runners, chart)",
 			    path, key);
-			goto bad;
+			return -EINVAL;
 		}
 	}
 	command = json_string_value(json_object_get(cfg, "command"));
 	if (!command) {
 		snprintf(err, err_len, "%s: 'command' must be a string such as \"rbd read\"", path);
-		goto bad;
+		return -EINVAL;
 	}
 	params = json_object_get(cfg, "params");
 	if (params && !json_is_object(params)) {
 		snprintf(err, err_len, "%s: 'params' must be an object", path);
-		goto bad;
+		return -EINVAL;
 	}
 	matrix = json_object_get(cfg, "matrix");
 	if (!json_is_object(matrix) || !json_object_size(matrix)) {
 		snprintf(err, err_len, "%s: 'matrix' must be an object of non-empty lists", path);
-		goto bad;
+		return -EINVAL;
 	}
 	scopes = json_object_get(cfg, "path_params");
 	if (check_path_params(scopes, params, matrix, path, err, err_len) < 0)
-		goto bad;
+		return -EINVAL;
 	if (apply_overrides(cfg, sweep_opts, err, err_len) < 0)
-		goto bad;
+		return -EINVAL;
 	params = json_object_get(cfg, "params"); /* an override may have made it */
 	if (check_sweep_wide(cfg, sweep_opts, path, err, err_len) < 0)
-		goto bad;
+		return -EINVAL;
 	if (ccb_sweep_runners_check(json_object_get(cfg, "runners"), sweep_opts->runner, e2,
 	                            sizeof(e2)) < 0) {
 		snprintf(err, err_len, "%s: %s", path, e2);
-		goto bad;
+		return -EINVAL;
 	}
 	command = json_string_value(json_object_get(cfg, "command")); /* or replaced it */
 	if (!command) {
 		snprintf(err, err_len, "%s: 'command' must be a string such as \"rbd read\"", path);
-		goto bad;
+		return -EINVAL;
 	}
 	v = json_object_get(cfg, "repeat");
 	if (v &&
 	    (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1000)) {
 		snprintf(err, err_len, "%s: 'repeat' must be an integer from 1 to 1000", path);
-		goto bad;
+		return -EINVAL;
 	}
 	{
 		uint64_t ru;
@@ -449,13 +439,13 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 			    "%s: 'repeat_until' must be a percentage from 0%% to 100%% such as "
 			    "\"5%%\" (0: off)",
 			    path);
-			goto bad;
+			return -EINVAL;
 		}
 	}
-	if (ccb_sweep_tradeoff_sizes(json_object_get(cfg, "tradeoff"), tradeoff_sizes, &n_tradeoff,
+	if (ccb_sweep_tradeoff_sizes(json_object_get(cfg, "tradeoff"), tradeoff_sizes, n_tradeoff,
 	                             e2, sizeof(e2)) < 0) {
 		snprintf(err, err_len, "%s: %s", path, e2);
-		goto bad;
+		return -EINVAL;
 	}
 	v = json_object_get(cfg, "tradeoff_runs");
 	if (v &&
@@ -464,37 +454,37 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 		         "%s: 'tradeoff_runs' must be an integer from 1 to 1000 (the runs of each "
 		         "point that measure the tradeoff; default: all)",
 		         path);
-		goto bad;
+		return -EINVAL;
 	}
-	tradeoff_runs = v ? (size_t)json_integer_value(v) : 0;
+	*tradeoff_runs = v ? (size_t)json_integer_value(v) : 0;
 	/* What --svg draws: bandwidth against the row key, or the closed
 	 * loop's curve (throughput against latency, as CBT's total_iodepth). */
 	v = json_object_get(cfg, "chart");
 	if (v && (!json_is_string(v) || (strcmp(json_string_value(v), "bandwidth") != 0 &&
 	                                 strcmp(json_string_value(v), "latency") != 0))) {
 		snprintf(err, err_len, "%s: 'chart' must be \"bandwidth\" or \"latency\"", path);
-		goto bad;
+		return -EINVAL;
 	}
 	v = json_object_get(cfg, "name");
 	if (v && !json_is_string(v)) {
 		snprintf(err, err_len, "%s: 'name' must be a string", path);
-		goto bad;
+		return -EINVAL;
 	}
 	json_object_foreach(matrix, key, v)
 	{
 		if (!json_is_array(v) || !json_array_size(v)) {
 			snprintf(err, err_len, "%s: matrix.%s must be a non-empty list", path, key);
-			goto bad;
+			return -EINVAL;
 		}
 		if (params && json_object_get(params, key)) {
 			snprintf(err, err_len, "%s: '%s' is both in params and in matrix", path,
 			         key);
-			goto bad;
+			return -EINVAL;
 		}
-		total *= json_array_size(v);
-		if (total > 100000) {
+		*total *= json_array_size(v);
+		if (*total > 100000) {
 			snprintf(err, err_len, "%s: the matrix has more than 100000 points", path);
-			goto bad;
+			return -EINVAL;
 		}
 	}
 
@@ -510,95 +500,131 @@ int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t *
 				         "%s: '%s' is not for a capacity sweep (each run is a "
 				         "capacity search)",
 				         path, single[k]);
-				goto bad;
+				return -EINVAL;
 			}
 	}
 
-	/* The cartesian product, first axis slowest. Every point is built and
-	 * checked now, so a bad value fails before anything runs. */
-	points = json_array();
-	for (size_t idx = 0; idx < total; idx++) {
-		json_t *p = params ? json_deep_copy(params) : json_object();
-		json_t *mvals = json_object(), *scope;
-		size_t rest = idx, stride = total;
-		const char *pp, *pcmd;
-		struct ccb_sweep_point b;
+	return 0;
+}
 
-		json_object_foreach(matrix, key, v)
+/* Point @p idx of the cartesian product (first axis slowest), built and
+ * checked as its run will be, appended to @p points with its estimate. */
+static int add_point(json_t *cfg, const struct ccb_opts *sweep_opts, const char *path, size_t idx,
+                     size_t total, size_t n_tradeoff, size_t tradeoff_runs, json_t *points,
+                     char *err, size_t err_len)
+{
+	json_t *params = json_object_get(cfg, "params"), *matrix = json_object_get(cfg, "matrix");
+	json_t *scopes = json_object_get(cfg, "path_params"), *v;
+	const char *key, *command = json_string_value(json_object_get(cfg, "command"));
+	char e2[512];
+
+	json_t *p = params ? json_deep_copy(params) : json_object();
+	json_t *mvals = json_object(), *scope;
+	size_t rest = idx, stride = total;
+	const char *pp, *pcmd;
+	struct ccb_sweep_point b;
+
+	json_object_foreach(matrix, key, v)
+	{
+		size_t n = json_array_size(v);
+		stride /= n;
+		json_t *val = json_array_get(v, rest / stride);
+		rest %= stride;
+		json_object_set(p, key, val);
+		json_object_set(mvals, key, val);
+	}
+	/* A "command" axis runs each point's own command (fs write and fs
+	 * read side by side); the config's names the rest. */
+	pcmd = command;
+	if (json_object_get(p, "command")) {
+		pcmd = json_string_value(json_object_get(mvals, "command"));
+		json_object_del(p, "command");
+	}
+	/* Parameters scoped to this point's path join its own. */
+	pp = pcmd ? point_path(pcmd, p) : NULL;
+	scope = pp ? json_object_get(scopes, pp) : NULL;
+	if (scope)
+		json_object_update(p, scope);
+	/* The whole sweep's (--osd-latency): made once by the sweep, not per point. */
+	for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
+		if (d->flags & CCB_OPTF_SWEEP_WIDE)
+			json_object_del(p, d->name);
+	if (!pcmd) {
+		snprintf(e2, sizeof(e2), "matrix.command: expected strings such as \"fs read\"");
+		memset(&b, 0, sizeof(b));
+	}
+	if (pcmd && ccb_sweep_is_capacity(cfg) != (strncmp(pcmd, CCB_SWEEP_CAPACITY_WORD,
+	                                                   strlen(CCB_SWEEP_CAPACITY_WORD)) == 0)) {
+		snprintf(e2, sizeof(e2),
+		         "command: '%s': a sweep is of capacity searches or of single runs, "
+		         "not both",
+		         pcmd);
+		pcmd = NULL;
+		memset(&b, 0, sizeof(b));
+	}
+	if (!pcmd || ccb_sweep_build_point(sweep_opts, pcmd, p, &b, e2, sizeof(e2)) < 0) {
+		char where[256] = "";
+		json_object_foreach(mvals, key, v)
 		{
-			size_t n = json_array_size(v);
-			stride /= n;
-			json_t *val = json_array_get(v, rest / stride);
-			rest %= stride;
-			json_object_set(p, key, val);
-			json_object_set(mvals, key, val);
+			char vb[64];
+			const char *vs = NULL;
+			ccb_sweep_value_string(v, vb, sizeof(vb), &vs);
+			size_t l = strlen(where);
+			snprintf(where + l, sizeof(where) - l, "%s%s=%s", l ? ", " : "", key,
+			         vs ? vs : "false");
 		}
-		/* A "command" axis runs each point's own command (fs write and fs
-		 * read side by side); the config's names the rest. */
-		pcmd = command;
-		if (json_object_get(p, "command")) {
-			pcmd = json_string_value(json_object_get(mvals, "command"));
-			json_object_del(p, "command");
-		}
-		/* Parameters scoped to this point's path join its own. */
-		pp = pcmd ? point_path(pcmd, p) : NULL;
-		scope = pp ? json_object_get(scopes, pp) : NULL;
-		if (scope)
-			json_object_update(p, scope);
-		/* The whole sweep's (--osd-latency): made once by the sweep, not per point. */
-		for (const struct ccb_opt_desc *d = ccb_opt_table; d->name; d++)
-			if (d->flags & CCB_OPTF_SWEEP_WIDE)
-				json_object_del(p, d->name);
-		if (!pcmd) {
-			snprintf(e2, sizeof(e2),
-			         "matrix.command: expected strings such as \"fs read\"");
-			memset(&b, 0, sizeof(b));
-		}
-		if (pcmd &&
-		    ccb_sweep_is_capacity(cfg) != (strncmp(pcmd, CCB_SWEEP_CAPACITY_WORD,
-		                                           strlen(CCB_SWEEP_CAPACITY_WORD)) == 0)) {
-			snprintf(
-			    e2, sizeof(e2),
-			    "command: '%s': a sweep is of capacity searches or of single runs, "
-			    "not both",
-			    pcmd);
-			pcmd = NULL;
-			memset(&b, 0, sizeof(b));
-		}
-		if (!pcmd || ccb_sweep_build_point(sweep_opts, pcmd, p, &b, e2, sizeof(e2)) < 0) {
-			char where[256] = "";
-			json_object_foreach(mvals, key, v)
-			{
-				char vb[64];
-				const char *vs = NULL;
-				ccb_sweep_value_string(v, vb, sizeof(vb), &vs);
-				size_t l = strlen(where);
-				snprintf(where + l, sizeof(where) - l, "%s%s=%s", l ? ", " : "",
-				         key, vs ? vs : "false");
-			}
-			snprintf(err, err_len, "%s: point {%s}: %s", path, where, e2);
-			ccb_sweep_point_free(&b);
-			json_decref(p);
-			json_decref(mvals);
-			goto bad;
-		}
-		json_t *est = ccb_sweep_estimate_run(&b, json_object_get(p, "readahead") ||
-		                                                 json_object_get(p, "read-ahead-kb")
-		                                             ? n_tradeoff
-		                                             : 0);
-		/* tradeoff_runs: after the point's first N runs only. */
-		if (tradeoff_runs && json_object_get(est, "tradeoff_seconds"))
-			json_object_set_new(est, "tradeoff_runs",
-			                    json_integer((json_int_t)tradeoff_runs));
-		char cmdname[96];
-
-		snprintf(cmdname, sizeof(cmdname), "%s%s",
-		         b.capacity ? CCB_SWEEP_CAPACITY_WORD : "", b.cli.command);
-		json_array_append_new(points,
-		                      json_pack("{s:s, s:o, s:o, s:o}", "command", cmdname,
-		                                "params", p, "matrix", mvals, "estimate", est));
+		snprintf(err, err_len, "%s: point {%s}: %s", path, where, e2);
 		ccb_sweep_point_free(&b);
+		json_decref(p);
+		json_decref(mvals);
+		return -EINVAL;
 	}
+	json_t *est = ccb_sweep_estimate_run(
+	    &b, json_object_get(p, "readahead") || json_object_get(p, "read-ahead-kb") ? n_tradeoff
+	                                                                               : 0);
+	/* tradeoff_runs: after the point's first N runs only. */
+	if (tradeoff_runs && json_object_get(est, "tradeoff_seconds"))
+		json_object_set_new(est, "tradeoff_runs", json_integer((json_int_t)tradeoff_runs));
+	char cmdname[96];
+
+	snprintf(cmdname, sizeof(cmdname), "%s%s", b.capacity ? CCB_SWEEP_CAPACITY_WORD : "",
+	         b.cli.command);
+	json_array_append_new(points, json_pack("{s:s, s:o, s:o, s:o}", "command", cmdname,
+	                                        "params", p, "matrix", mvals, "estimate", est));
+	ccb_sweep_point_free(&b);
+	return 0;
+}
+
+int ccb_sweep_load(const char *path, const struct ccb_opts *sweep_opts, json_t **out_config,
+                   json_t **out_points, char *err, size_t err_len)
+{
+	json_error_t jerr;
+	json_t *cfg = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *points = NULL;
+	size_t total = 1, n_tradeoff = 0, tradeoff_runs = 0;
+
+	if (!cfg) {
+		if (jerr.line > 0)
+			snprintf(err, err_len, "%s:%d:%d: %s", path, jerr.line, jerr.column,
+			         jerr.text);
+		else
+			snprintf(err, err_len, "%s", jerr.text);
+		return -EINVAL;
+	}
+	if (!json_is_object(cfg)) {
+		snprintf(err, err_len, "%s: expected a JSON object", path);
+		goto bad;
+	}
+	if (check_config(cfg, sweep_opts, path, &total, &n_tradeoff, &tradeoff_runs, err, err_len) <
+	    0)
+		goto bad;
+	/* Every point is built and checked now, so a bad value fails before
+	 * anything runs. */
+	points = json_array();
+	for (size_t idx = 0; idx < total; idx++)
+		if (add_point(cfg, sweep_opts, path, idx, total, n_tradeoff, tradeoff_runs, points,
+		              err, err_len) < 0)
+			goto bad;
 	*out_config = cfg;
 	*out_points = points;
 	return 0;

@@ -176,20 +176,11 @@ static json_t *plan_json(const char *path, const json_t *config, const json_t *p
 	return plan;
 }
 
-static void plan_text(const char *path, const json_t *config, const json_t *points, size_t repeat,
-                      uint64_t until, const struct totals *t, const struct ccb_opts *o, FILE *f)
+/* What applies to the whole sweep: the overrides, the OSD-side delay, the runners. */
+static void plan_head(const json_t *config, const struct ccb_opts *o, FILE *f)
 {
-	const char *name = json_string_value(json_object_get(config, "name"));
-	const char *command = json_string_value(json_object_get(config, "command"));
-	size_t n = json_array_size(points), i;
-	char a[64], b[64];
-	json_t *p;
+	char a[64];
 
-	fprintf(f,
-	        "sweep %s (%s): %s, %zu point%s x %zu repeat%s = %zu runs; dry run, nothing "
-	        "contacted\n",
-	        name ? name : "?", path, command, n, n == 1 ? "" : "s", repeat,
-	        repeat == 1 ? "" : "s", t->runs);
 	if (o->n_params || ccb_opt_given(o, "repeat") || ccb_opt_given(o, "repeat-until")) {
 		fprintf(f, "overrides:");
 		for (unsigned k = 0; k < o->n_params; k++)
@@ -219,51 +210,60 @@ static void plan_text(const char *path, const json_t *config, const json_t *poin
 		if (o->runner)
 			fprintf(f, "--runner %s\n", o->runner);
 	}
-	fprintf(f, "\npoint  command and parameters (matrix | fixed)  ->  per run\n");
-	json_array_foreach((json_t *)points, i, p)
-	{
-		const json_t *m = json_object_get(p, "matrix"), *e = json_object_get(p, "estimate");
-		const json_t *eb = json_object_get(e, "bytes"), *es = json_object_get(e, "seconds");
-		char mline[512] = "", fline[1024] = "", cost[256];
-		const char *k;
-		json_t *v;
+}
 
-		json_object_foreach((json_t *)m, k, v) append_kv(mline, sizeof(mline), k, v);
-		json_object_foreach(json_object_get(p, "params"), k, v) if (!json_object_get(m, k))
-		    append_kv(fline, sizeof(fline), k, v);
-		if (json_is_number(eb))
-			human_bytes(json_number_value(eb), a, sizeof(a));
-		else
-			snprintf(a, sizeof(a), "%s bytes",
-			         json_string_value(json_object_get(e, "bytes_if_null")));
-		if (json_is_number(es))
-			human_seconds(json_number_value(es), b, sizeof(b));
-		else
-			snprintf(b, sizeof(b), "time unknown");
-		snprintf(cost, sizeof(cost), "%s, %s (%s)", a, b,
-		         json_string_value(json_object_get(e, "bound")));
-		if (json_object_get(e, "tradeoff_seconds"))
-			snprintf(cost + strlen(cost), sizeof(cost) - strlen(cost),
-			         " + %.0f s tradeoff%s",
-			         json_number_value(json_object_get(e, "tradeoff_seconds")),
-			         json_object_get(e, "tradeoff_runs") ? " (first runs)" : "");
-		const json_t *st = json_object_get(e, "steady");
-		if (st) {
-			char rb[64] = "";
-			size_t l = strlen(cost);
-			if (json_number_value(json_object_get(st, "ramp_bytes")) > 0) {
-				human_bytes(json_number_value(json_object_get(st, "ramp_bytes")),
-				            rb, sizeof(rb));
-				snprintf(rb + strlen(rb), sizeof(rb) - strlen(rb), " and ");
-			}
-			snprintf(cost + l, sizeof(cost) - l,
-			         "; until steady: ramp %s%.0f s, window %.0f s", rb,
-			         json_number_value(json_object_get(st, "ramp_s")),
-			         json_number_value(json_object_get(st, "window_s")));
+/* One point of the plan: its command, matrix and fixed parameters, and what a run costs. */
+static void plan_point(size_t i, const json_t *p, FILE *f)
+{
+	char a[64], b[64];
+
+	const json_t *m = json_object_get(p, "matrix"), *e = json_object_get(p, "estimate");
+	const json_t *eb = json_object_get(e, "bytes"), *es = json_object_get(e, "seconds");
+	char mline[512] = "", fline[1024] = "", cost[256];
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)m, k, v) append_kv(mline, sizeof(mline), k, v);
+	json_object_foreach(json_object_get(p, "params"), k, v) if (!json_object_get(m, k))
+	    append_kv(fline, sizeof(fline), k, v);
+	if (json_is_number(eb))
+		human_bytes(json_number_value(eb), a, sizeof(a));
+	else
+		snprintf(a, sizeof(a), "%s bytes",
+		         json_string_value(json_object_get(e, "bytes_if_null")));
+	if (json_is_number(es))
+		human_seconds(json_number_value(es), b, sizeof(b));
+	else
+		snprintf(b, sizeof(b), "time unknown");
+	snprintf(cost, sizeof(cost), "%s, %s (%s)", a, b,
+	         json_string_value(json_object_get(e, "bound")));
+	if (json_object_get(e, "tradeoff_seconds"))
+		snprintf(cost + strlen(cost), sizeof(cost) - strlen(cost), " + %.0f s tradeoff%s",
+		         json_number_value(json_object_get(e, "tradeoff_seconds")),
+		         json_object_get(e, "tradeoff_runs") ? " (first runs)" : "");
+	const json_t *st = json_object_get(e, "steady");
+	if (st) {
+		char rb[64] = "";
+		size_t l = strlen(cost);
+		if (json_number_value(json_object_get(st, "ramp_bytes")) > 0) {
+			human_bytes(json_number_value(json_object_get(st, "ramp_bytes")), rb,
+			            sizeof(rb));
+			snprintf(rb + strlen(rb), sizeof(rb) - strlen(rb), " and ");
 		}
-		fprintf(f, "%5zu  %s %s | %s  ->  %s\n", i + 1,
-		        json_string_value(json_object_get(p, "command")), mline, fline, cost);
+		snprintf(cost + l, sizeof(cost) - l, "; until steady: ramp %s%.0f s, window %.0f s",
+		         rb, json_number_value(json_object_get(st, "ramp_s")),
+		         json_number_value(json_object_get(st, "window_s")));
 	}
+	fprintf(f, "%5zu  %s %s | %s  ->  %s\n", i + 1,
+	        json_string_value(json_object_get(p, "command")), mline, fline, cost);
+}
+
+/* The totals: runs, bytes and time, as far as they are known, and with
+ * --until-steady or repeat_until what to expect. */
+static void plan_totals(const struct totals *t, size_t n, size_t repeat, uint64_t until, FILE *f)
+{
+	char a[64], b[64];
+
 	fprintf(f, "\nruns: %zu (%zu point%s x %zu repeat%s)\n", t->runs, n, n == 1 ? "" : "s",
 	        repeat, repeat == 1 ? "" : "s");
 
@@ -337,6 +337,25 @@ static void plan_text(const char *path, const json_t *config, const json_t *poin
 		        "repeats at most\n",
 		        (double)until / 100, a, CCB_SWEEP_MIN_RUNS, repeat);
 	}
+}
+
+static void plan_text(const char *path, const json_t *config, const json_t *points, size_t repeat,
+                      uint64_t until, const struct totals *t, const struct ccb_opts *o, FILE *f)
+{
+	const char *name = json_string_value(json_object_get(config, "name"));
+	const char *command = json_string_value(json_object_get(config, "command"));
+	size_t n = json_array_size(points), i;
+	json_t *p;
+
+	fprintf(f,
+	        "sweep %s (%s): %s, %zu point%s x %zu repeat%s = %zu runs; dry run, nothing "
+	        "contacted\n",
+	        name ? name : "?", path, command, n, n == 1 ? "" : "s", repeat,
+	        repeat == 1 ? "" : "s", t->runs);
+	plan_head(config, o, f);
+	fprintf(f, "\npoint  command and parameters (matrix | fixed)  ->  per run\n");
+	json_array_foreach((json_t *)points, i, p) plan_point(i, p, f);
+	plan_totals(t, n, repeat, until, f);
 }
 
 /*
