@@ -12,6 +12,7 @@
 #include <ccbench/group_cmd.h>
 #include <ccbench/group_manifest.h>
 #include <ccbench/help.h>
+#include <ccbench/html.h>
 #include <ccbench/path.h>
 #include <ccbench/path_rados.h>
 #include <ccbench/point.h>
@@ -50,6 +51,10 @@ static int run_workload(const struct ccb_cli *cli, int argc, char **argv)
 	int status = cli->opts.group ? ccb_group_run(&pt, &result) : ccb_point_run(&pt, &result);
 
 	if (result && ccb_report_emit(result, &cli->opts) < 0 && status == 0)
+		status = 1;
+	if (result && cli->opts.html_file &&
+	    ccb_report_to_file(cli->opts.html_file, "--html", result, ccb_html_render) < 0 &&
+	    status == 0)
 		status = 1;
 	json_decref(result);
 	return status;
@@ -122,7 +127,8 @@ static int check_outputs(const struct ccb_opts *o, char *err, size_t len)
 	} outs[] = {{"--output", o->output},
 	            {"--json", o->json_file},
 	            {"--csv", o->csv_file},
-	            {"--svg", o->svg_file}};
+	            {"--svg", o->svg_file},
+	            {"--html", o->html_file}};
 
 	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
 		if (outs[i].path && ccb_output_check(outs[i].path, outs[i].opt, err, len) < 0)

@@ -219,6 +219,9 @@ struct ccb_opts {
 	/** --secrets-stdin: options that carry key material come on stdin (secret_opts.h) */
 	bool secrets_stdin;
 
+	/* The HTML page (issue 44). */
+	const char *html_file; /**< --html FILE: one self-contained page of the result (html.h) */
+
 	/** given[i] is true when descriptor i was set explicitly (not a default). */
 	bool given[128];
 };
