@@ -149,6 +149,13 @@ size_t ccb_chart_ticks_linear(double lo, double hi, size_t want, double *t, size
 size_t ccb_chart_ticks_log10(double lo_dec, double hi_dec, double *t, size_t max);
 
 /**
+ * Ticks where the data is: the distinct finite values of @p xs, sorted,
+ * when there are at most 12 of them (a sweep's row values); else none
+ * (the caller takes round ones). @return their number (at most @p max).
+ */
+size_t ccb_chart_ticks_at_data(const double *xs, size_t n, double *t, size_t max);
+
+/**
  * Ticks of a log2 axis: the distinct positive values of @p xs when there
  * are at most 12 (ticks where the data is), else powers of two over their
  * range, every k-th past @p max. Never 0 nor a negative value.

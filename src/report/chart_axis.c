@@ -75,6 +75,31 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+size_t ccb_chart_ticks_at_data(const double *xs, size_t n, double *t, size_t max)
+{
+	double d[12];
+	size_t nd = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		if (!isfinite(xs[i]))
+			continue;
+		while (j < nd && d[j] != xs[i])
+			j++;
+		if (j < nd)
+			continue;
+		if (nd == 12)
+			return 0;
+		d[nd++] = xs[i];
+	}
+	qsort(d, nd, sizeof(d[0]), by_value);
+	if (nd > max)
+		nd = max;
+	memcpy(t, d, nd * sizeof(d[0]));
+	return nd;
+}
+
 size_t ccb_chart_ticks_log2(const double *xs, size_t n, double *t, size_t max)
 {
 	double d[13], mn = INFINITY, mx = -INFINITY;
@@ -238,9 +263,7 @@ size_t ccb_chart_x_ticks(const struct ccb_frame *f, double *t, size_t max)
 	const struct ccb_chart *c = f->c;
 	size_t n = 0;
 
-	if (f->x.kind == SCALE_LIN)
-		return ccb_chart_ticks_linear(f->x.lo, f->x.hi, 8, t, max);
-	/* log2: where the data is. */
+	/* Where the data is: the few values a sweep has, else round ones. */
 	for (size_t s = 0; s < c->n_series; s++)
 		n += c->series[s].n;
 	double *xs = calloc(n + 1, sizeof(double));
@@ -252,7 +275,10 @@ size_t ccb_chart_x_ticks(const struct ccb_frame *f, double *t, size_t max)
 		for (size_t i = 0; i < c->series[s].n; i++)
 			if (ccb_chart_drawable(f, &c->series[s], i))
 				xs[m++] = c->series[s].x[i];
-	r = ccb_chart_ticks_log2(xs, m, t, max);
+	if (f->x.kind == SCALE_LOG2)
+		r = ccb_chart_ticks_log2(xs, m, t, max);
+	else if ((r = ccb_chart_ticks_at_data(xs, m, t, max)) == 0)
+		r = ccb_chart_ticks_linear(f->x.lo, f->x.hi, 8, t, max);
 	free(xs);
 	return r;
 }
@@ -268,7 +294,8 @@ void ccb_chart_tick_label(const struct ccb_frame *f, bool x_axis, double v, char
 		snprintf(buf, len, "%g%s", v, unit[u]);
 		return;
 	}
-	snprintf(buf, len, "%g", v);
+	/* A tick where the data is can be 2.00014 s: four digits say it. */
+	snprintf(buf, len, x_axis ? "%.4g" : "%g", v);
 }
 
 /* The x ticks and their labels, thinned where they would touch. */

@@ -36,7 +36,7 @@ static const char css[] =
     "table{border-collapse:collapse;margin:6px 0 12px;font-size:.9em}\n"
     "th,td{border:1px solid #ccc;padding:2px 6px;text-align:right;vertical-align:top}\n"
     "th{background:#eef1f4}.l{text-align:left}td.knee{font-weight:bold;background:#e6f4ea}\n"
-    "caption{text-align:left;font-weight:bold;padding:2px 0}\n"
+    "caption{text-align:left;font-weight:bold;padding:2px 0;white-space:nowrap}\n"
     "pre{overflow-x:auto;background:#f7f7f7;padding:8px;font-size:.85em;"
     "overflow-wrap:normal}\n"
     "details{margin:8px 0}summary{cursor:pointer;font-weight:bold}\n"
@@ -303,10 +303,10 @@ void ccb_html_settings(FILE *out, const json_t *run)
 		fputs("</li>\n", out);
 	}
 	if (json_array_size(argv)) {
-		fputs("<li>command line: <code>ccbench", out);
+		fputs("<li>command line: <code>", out);
 		json_array_foreach(argv, i, a)
 		{
-			fputc(' ', out);
+			fputs(i ? " " : "", out);
 			ccb_html_put(out, json_string_value(a) ? json_string_value(a) : "?");
 		}
 		fputs("</code></li>\n", out);

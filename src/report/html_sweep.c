@@ -38,12 +38,19 @@ static void answer(FILE *out, const json_t *doc)
 		json_array_append(lines, json_array_get(first, 0));
 		json_decref(first);
 	}
+	/* Many series: one line says how many, each series' under it. */
 	n = json_array_size(lines);
-	l = calloc(n + 1, sizeof(*l));
-	for (i = 0; l && i < n; i++)
+	if (n > 3) {
+		char head[80];
+
+		snprintf(head, sizeof(head), "%zu recommendations, one for each series:", n);
+		json_array_insert_new(lines, 0, json_string(head));
+	}
+	l = calloc(n + 2, sizeof(*l));
+	for (i = 0; l && i < json_array_size(lines); i++)
 		l[i] = json_string_value(json_array_get(lines, i));
 	if (l)
-		ccb_html_answer(out, l, n, n);
+		ccb_html_answer(out, l, json_array_size(lines), n > 3 ? 1 : n);
 	free(l);
 	json_decref(lines);
 }
