@@ -91,10 +91,11 @@ static const struct ccb_command own_commands[] = {
         .n_args = 1,
         .args_help = "RESULTS.json",
         .args_kind = CCB_ARG_FILE,
-        .summary = "re-render a saved sweep or run result",
-        .description = "Renders a saved result again: a sweep's table, CSV or chart, or a "
-                       "run's result in another --format.",
-        .example = "ccbench report q.json --csv q.csv --svg q.svg",
+        .summary = "re-render a saved result: a run, sweep, capacity search or group report",
+        .description = "Renders a saved result again: a sweep's table, CSV or chart, a "
+                       "run's result in another --format, a capacity search's or a group "
+                       "report's views; --html writes its page, the same page the run wrote.",
+        .example = "ccbench report q.json --csv q.csv --svg q.svg --html q.html",
     },
     {
         .name = "explain",

@@ -90,6 +90,18 @@ static int series_keys(const json_t *matrix, const char *row_key, struct ccb_cha
 	return 0;
 }
 
+/* " (fuse-loop: cannot show readahead)" after the last value of @p k. */
+static int note_last(struct ccb_chart_keys *k, json_t *hold)
+{
+	const char **vals = (const char **)k->values;
+	json_t *v = json_sprintf("%s (fuse-loop: cannot show readahead)", vals[k->n - 1]);
+
+	if (!v || json_array_append_new(hold, v) < 0)
+		return -ENOMEM;
+	vals[k->n - 1] = json_string_value(v);
+	return 0;
+}
+
 int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 {
 	if (strcmp(ccb_sweep_str_or(json_object_get(json_object_get(doc, "config"), "chart"), ""),
@@ -153,6 +165,9 @@ int ccb_sweep_render_svg(const json_t *doc, FILE *out)
 			snprintf(series_labels[j], sizeof(series_labels[j]),
 			         "%s (fuse-loop: cannot show readahead)", ser[j].label);
 			ser[j].label = series_labels[j];
+			/* The legend names values: the note goes with the last. */
+			if (keys[j].n && note_last(&keys[j], hold) < 0)
+				goto out;
 		}
 		ser[j].x = xs + at[j];
 		ser[j].y = ys + at[j];

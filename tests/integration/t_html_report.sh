@@ -20,6 +20,12 @@ same() { # same A B: the two pages byte for byte
 	cmp -s "$1" "$2" || fail "$1 and $2 differ: $(diff "$1" "$2" | head -5)"
 }
 
+# --html obeys the output rules: a FIFO (its reader, or none, would hold
+# the run) is refused before the cluster is touched, as --json's is.
+mkfifo fifo.html
+expect_refused --one "a FIFO" "$CCBENCH" rados write -p "$POOL" -d 1s --html fifo.html
+expect_refused --one "a FIFO" "$CCBENCH" compare /dev/null /dev/null --html fifo.html
+
 # A run: its page, and the same page from its saved result.
 "$CCBENCH" rados write -p "$POOL" -d 2s -b 64K -t 4 -q -f json --output run.json --html run.html
 "$CCBENCH" report run.json --html run-report.html >/dev/null
