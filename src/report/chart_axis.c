@@ -301,7 +301,7 @@ void ccb_chart_tick_label(const struct ccb_frame *f, bool x_axis, double v, char
 /* The x ticks and their labels, thinned where they would touch. */
 static void x_axis(const struct ccb_frame *f, const struct ccb_panel *p, FILE *out)
 {
-	double t[MAX_TICKS], pos[MAX_TICKS + 1], w[MAX_TICKS + 1];
+	double t[MAX_TICKS] = {0}, pos[MAX_TICKS + 1] = {0}, w[MAX_TICKS + 1] = {0};
 	bool keep[MAX_TICKS + 1];
 	char lab[MAX_TICKS + 1][32];
 	size_t n = 0;
@@ -387,7 +387,7 @@ size_t ccb_chart_y_title(const struct ccb_frame *f, double room, char *buf, size
 /* The y grid, ticks and labels; the y title, turned, left of them. */
 static void y_axis(const struct ccb_frame *f, const struct ccb_panel *p, FILE *out)
 {
-	double t[MAX_TICKS], pos[MAX_TICKS], h[MAX_TICKS], last = INFINITY;
+	double t[MAX_TICKS] = {0}, pos[MAX_TICKS] = {0}, h[MAX_TICKS] = {0}, last = INFINITY;
 	size_t n = ccb_chart_y_ticks(f, t, MAX_TICKS), start[2], len[2], nl;
 	char lab[32], title[512];
 	bool cut;

@@ -7,7 +7,8 @@
 # entries all differ, no horizontal scrolling at 1280 px, no browser
 # error, no script and nothing fetched; its screenshot is kept beside it
 # (named in a note). The page of a saved result is byte-identical whether
-# the run wrote it or `ccbench report` did. About 90 s.
+# the run wrote it or `ccbench report` did. About 2 minutes (120 s in a
+# lane on the loaded 2-core machine; the browser's part about 10 s).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
