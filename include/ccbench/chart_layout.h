@@ -150,8 +150,11 @@ size_t ccb_chart_ticks_log10(double lo_dec, double hi_dec, double *t, size_t max
 
 /**
  * Ticks where the data is: the distinct finite values of @p xs, sorted,
- * when there are at most 12 of them (a sweep's row values); else none
- * (the caller takes round ones). @return their number (at most @p max).
+ * when there are at most 12 of them and each is a value a person sets (a
+ * whole number or at most 3 significant digits: a sweep's row values, a
+ * run's seconds); else
+ * none, and the caller takes round ones over the data's range (measured
+ * rates, times). @return their number (at most @p max).
  */
 size_t ccb_chart_ticks_at_data(const double *xs, size_t n, double *t, size_t max);
 

@@ -75,6 +75,19 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A value a person would set (1, 16, 4096, 0.5): a whole number, or at
+ * most 3 significant digits; a measured one (1542.3 ops/s, 2.00014 s) is not. */
+static bool round_value(double v)
+{
+	double mag, r;
+
+	if (v == floor(v) && fabs(v) < 1e15)
+		return true;
+	mag = pow(10, floor(log10(fabs(v))) - 2);
+	r = round(v / mag) * mag;
+	return fabs(v - r) <= 1e-9 * fabs(v);
+}
+
 size_t ccb_chart_ticks_at_data(const double *xs, size_t n, double *t, size_t max)
 {
 	double d[12];
@@ -85,6 +98,8 @@ size_t ccb_chart_ticks_at_data(const double *xs, size_t n, double *t, size_t max
 
 		if (!isfinite(xs[i]))
 			continue;
+		if (!round_value(xs[i]))
+			return 0;
 		while (j < nd && d[j] != xs[i])
 			j++;
 		if (j < nd)

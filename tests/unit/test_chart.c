@@ -175,6 +175,9 @@ static void test_ticks(void **state)
 	n = ccb_chart_ticks_at_data(xs + 1, 3, t, 64);
 	assert_int_equal(n, 3);
 	assert_int_equal(ccb_chart_ticks_at_data(many, 40, t, 64), 0);
+	/* Measured values (a capacity search's rates) get round ticks instead. */
+	double rates[3] = {223.2, 1542.31, 2570};
+	assert_int_equal(ccb_chart_ticks_at_data(rates, 3, t, 64), 0);
 	/* Far from zero a step below the values' precision still ends. */
 	assert_true(ccb_chart_ticks_linear(1e17, 1e17 + 10, 6, t, 64) <= 64);
 }
