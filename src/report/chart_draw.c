@@ -53,18 +53,24 @@ static void err_bar(FILE *out, struct segs *g, const struct ccb_panel *p, double
 	seg(g, x, lo, x, hi);
 }
 
+/* What a series looks like, said in data- attributes (the browser test
+ * compares them with what is drawn). */
+static void style_attrs(const struct ccb_frame *f, const struct ccb_chart_style *st, FILE *out)
+{
+	fprintf(out, " data-color=\"%s\" data-marker=\"%s\" data-dash=\"%s\"", st->color,
+	        st->marker,
+	        f->bars       ? "bar"
+	        : st->dash[0] ? st->dash
+	                      : "solid");
+}
+
 static void series_open(const struct ccb_frame *f, size_t s, FILE *out)
 {
 	const struct ccb_chart_style *st = ccb_chart_style_at(f->sp.style_of[s]);
 
-	fprintf(out,
-	        "<g class=\"series\" data-color=\"%s\" data-marker=\"%s\" data-dash=\"%s\" "
-	        "stroke=\"%s\" fill=\"%s\"><title>",
-	        st->color, st->marker,
-	        f->bars       ? "bar"
-	        : st->dash[0] ? st->dash
-	                      : "solid",
-	        st->color, st->color);
+	fputs("<g class=\"series\"", out);
+	style_attrs(f, st, out);
+	fprintf(out, " stroke=\"%s\" fill=\"%s\"><title>", st->color, st->color);
 	ccb_chart_xml(out, f->labels[s], strlen(f->labels[s]));
 	fputs("</title>\n", out);
 }
@@ -356,13 +362,9 @@ void ccb_chart_draw_legend(const struct ccb_frame *f, const struct ccb_chart_leg
 		const struct ccb_chart_style *st = ccb_chart_style_at(styles[i]);
 		double my = e->y - 4;
 
-		fprintf(out,
-		        "<g class=\"legend-entry\" data-color=\"%s\" data-marker=\"%s\" "
-		        "data-dash=\"%s\">",
-		        st->color, st->marker,
-		        f->bars       ? "bar"
-		        : st->dash[0] ? st->dash
-		                      : "solid");
+		fputs("<g class=\"legend-entry\"", out);
+		style_attrs(f, st, out);
+		fputc('>', out);
 		if (f->bars)
 			fprintf(
 			    out,

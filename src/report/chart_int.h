@@ -1,6 +1,7 @@
 /*
  * Private to the chart files (chart.c, chart_axis.c, chart_draw.c,
- * chart_style.c): the frame a chart is drawn in, its scales and panels.
+ * chart_style.c): the frame a chart is drawn in, its scales and panels;
+ * and the escaping the HTML page (html.c) shares with them.
  */
 #ifndef CCBENCH_CHART_INT_H
 #define CCBENCH_CHART_INT_H

@@ -57,25 +57,26 @@ void ccb_chart_marker(FILE *out, const struct ccb_chart_style *st, double x, dou
 	        st->color);
 }
 
+/* The entity of a character that markup reserves, or NULL. */
+static const char *entity(char c)
+{
+	return c == '<'    ? "&lt;"
+	       : c == '>'  ? "&gt;"
+	       : c == '&'  ? "&amp;"
+	       : c == '"'  ? "&quot;"
+	       : c == '\'' ? "&#39;"
+	                   : NULL;
+}
+
 void ccb_chart_xml(FILE *out, const char *s, size_t len)
 {
 	for (size_t i = 0; s && i < len && s[i]; i++) {
-		switch (s[i]) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
+		const char *e = entity(s[i]);
+
+		if (e)
+			fputs(e, out);
+		else
 			fputc(s[i], out);
-		}
 	}
 }
 

@@ -10,9 +10,11 @@
 #include <ccbench/report.h>
 #include <ccbench/report_pools.h>
 
+#include "chart_int.h"
 #include "html_int.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,36 +46,15 @@ static const char css[] =
 
 void ccb_html_put(FILE *out, const char *s)
 {
-	size_t len = strlen(s ? s : "") * 4 + 1;
-	char *t = malloc(len);
-	const char *p;
+	/* As the text views: a control character as \xHH, never as itself;
+	 * then for HTML, as for SVG. */
+	char *t = ccb_chart_display(s);
 
 	if (!t) {
 		fputs("(out of memory)", out);
 		return;
 	}
-	/* As the text views: a control character as \xHH, never as itself. */
-	for (p = ccb_text_esc(s ? s : "", t, len); *p; p++) {
-		switch (*p) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&#39;", out);
-			break;
-		default:
-			fputc(*p, out);
-		}
-	}
+	ccb_chart_xml(out, t, strlen(t));
 	free(t);
 }
 
@@ -107,6 +88,62 @@ void ccb_html_td(FILE *out, const char *cls, const char *fmt, ...)
 	ccb_html_put(out, s ? s : "");
 	fprintf(out, "</%s>", th ? "th" : "td");
 	free(s);
+}
+
+void ccb_html_table(FILE *out, const char *caption, const char *const *heads, size_t n,
+                    unsigned left)
+{
+	fputs("<div class=\"wide\"><table>", out);
+	if (caption) {
+		fputs("<caption>", out);
+		ccb_html_put(out, caption);
+		fputs("</caption>", out);
+	}
+	fputs("<tr>", out);
+	for (size_t i = 0; i < n; i++)
+		ccb_html_td(out, i < 32 && (left >> i & 1) ? "thl" : "th", "%s", heads[i]);
+	fputs("</tr>\n", out);
+}
+
+void ccb_html_table_end(FILE *out)
+{
+	fputs("</table></div>\n", out);
+}
+
+void ccb_html_num(FILE *out, bool have, const char *fmt, double v)
+{
+	char buf[64];
+
+	if (!have || !isfinite(v)) {
+		ccb_html_td(out, NULL, "-");
+		return;
+	}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(buf, sizeof(buf), fmt, v);
+#pragma GCC diagnostic pop
+	ccb_html_td(out, NULL, "%s", buf);
+}
+
+int ccb_html_page(FILE *out, const json_t *doc, const char *title, const struct ccb_html_view *v)
+{
+	json_t *ex = v->explain ? v->explain(doc) : NULL;
+	int r;
+
+	ccb_html_begin(out, title);
+	v->answer(out, doc);
+	ccb_html_explain(out, ex);
+	json_decref(ex);
+	ccb_html_h2(out, "Charts");
+	r = v->charts(out, doc);
+	ccb_html_h2(out, "Tables");
+	v->tables(out, doc);
+	if (r == 0 && v->text)
+		r = ccb_html_text_view(out, doc, v->text);
+	ccb_html_h2(out, "Settings");
+	v->settings(out, doc);
+	ccb_html_end(out, doc);
+	return r;
 }
 
 void ccb_html_h2(FILE *out, const char *title)

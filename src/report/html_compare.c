@@ -78,14 +78,7 @@ out:
 
 static void cell(FILE *out, const json_t *r, const char *key, const char *fmt)
 {
-	if (!json_is_number(json_object_get(r, key))) {
-		ccb_html_td(out, NULL, "-");
-		return;
-	}
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	ccb_html_td(out, NULL, fmt, ccb_report_num(r, key));
-#pragma GCC diagnostic pop
+	ccb_html_num(out, json_is_number(json_object_get(r, key)), fmt, ccb_report_num(r, key));
 }
 
 static void table(FILE *out, const json_t *doc)
@@ -93,14 +86,10 @@ static void table(FILE *out, const json_t *doc)
 	const json_t *r;
 	size_t i;
 
-	fputs("<div class=\"wide\"><table><caption>Each point</caption><tr>", out);
-	ccb_html_td(out, "th", "#");
-	ccb_html_td(out, "thl", "point");
-	ccb_html_td(out, "th", "baseline");
-	ccb_html_td(out, "th", "current");
-	ccb_html_td(out, "th", "change");
-	ccb_html_td(out, "thl", "verdict");
-	fputs("</tr>\n", out);
+	static const char *const head[] = {"#",       "point",  "baseline",
+	                                   "current", "change", "verdict"};
+
+	ccb_html_table(out, "Each point", head, 6, 1u << 1 | 1u << 5);
 	json_array_foreach(json_object_get(doc, "rows"), i, r)
 	{
 		const char *v = ccb_report_str(r, "verdict");
@@ -116,25 +105,21 @@ static void table(FILE *out, const json_t *doc)
 		ccb_html_td(out, "l", "%s", v);
 		fputs("</tr>\n", out);
 	}
-	fputs("</table></div>\n", out);
+	ccb_html_table_end(out);
 }
 
-int ccb_html_compare(const json_t *doc, FILE *out)
+static void answer(FILE *out, const json_t *doc)
 {
 	const char *sum = ccb_report_str(doc, "summary");
-	const json_t *rel = json_object_get(doc, "releases");
-	char title[600], b[400], c[400];
-	int r;
 
-	snprintf(title, sizeof(title), "ccbench compare %s %s", ccb_report_str(doc, "baseline"),
-	         ccb_report_str(doc, "current"));
-	ccb_html_begin(out, title);
 	ccb_html_answer(out, &sum, 1, 1);
-	ccb_html_h2(out, "Charts");
-	r = bars(out, doc);
-	ccb_html_h2(out, "Tables");
-	table(out, doc);
-	ccb_html_h2(out, "Settings");
+}
+
+static void settings(FILE *out, const json_t *doc)
+{
+	const json_t *rel = json_object_get(doc, "releases");
+	char b[400], c[400];
+
 	ccb_release_text(json_object_get(rel, "baseline"), b, sizeof(b));
 	ccb_release_text(json_object_get(rel, "current"), c, sizeof(c));
 	fputs("<ul class=\"settings\"><li>metric: ", out);
@@ -147,6 +132,20 @@ int ccb_html_compare(const json_t *doc, FILE *out)
 	fputs("</li><li>current releases: ", out);
 	ccb_html_put(out, c[0] ? c : "not named");
 	fputs("</li></ul>\n", out);
-	ccb_html_end(out, doc);
-	return r;
+}
+
+static const struct ccb_html_view view = {
+    .answer = answer,
+    .charts = bars,
+    .tables = table,
+    .settings = settings,
+};
+
+int ccb_html_compare(const json_t *doc, FILE *out)
+{
+	char title[600];
+
+	snprintf(title, sizeof(title), "ccbench compare %s %s", ccb_report_str(doc, "baseline"),
+	         ccb_report_str(doc, "current"));
+	return ccb_html_page(out, doc, title, &view);
 }

@@ -55,6 +55,32 @@ void ccb_html_h2(FILE *out, const char *title);
 void ccb_html_td(FILE *out, const char *cls, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A table's start: its caption and heading row (heading i left-aligned
+ * when bit i of @p left is set); end it with ccb_html_table_end(). */
+void ccb_html_table(FILE *out, const char *caption, const char *const *heads, size_t n,
+                    unsigned left);
+void ccb_html_table_end(FILE *out);
+
+/* A number's cell (@p fmt of @p v), "-" when there is none. */
+void ccb_html_num(FILE *out, bool have, const char *fmt, double v);
+
+/*
+ * A kind's page: the parts in their order (html.c writes the frame). Each
+ * part reads the document; explain returns a new reference (NULL: none);
+ * charts and the text view return 0 or -errno.
+ */
+struct ccb_html_view {
+	void (*answer)(FILE *out, const json_t *doc);
+	json_t *(*explain)(const json_t *doc);
+	int (*charts)(FILE *out, const json_t *doc);
+	void (*tables)(FILE *out, const json_t *doc);
+	int (*text)(const json_t *doc, FILE *out);
+	void (*settings)(FILE *out, const json_t *doc);
+};
+
+/* The page of @p doc under @p title, in @p v's parts. @return 0 or -errno. */
+int ccb_html_page(FILE *out, const json_t *doc, const char *title, const struct ccb_html_view *v);
+
 /* The views of each kind (html_run.c, html_sweep.c, html_views.c). */
 int ccb_html_run(const json_t *doc, FILE *out);
 int ccb_html_sweep(const json_t *doc, FILE *out);

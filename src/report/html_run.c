@@ -106,18 +106,15 @@ static void lat_row(FILE *out, const char *label, const json_t *lat)
 
 static void tables(FILE *out, const json_t *r)
 {
+	static const char *const figs[] = {
+	    "MiB/s", "ops/s", "seconds", "MiB", "ops", "errors", "clients x in flight"};
+	static const char *const lat[] = {" ", "min", "mean", "p50", "p90", "p99", "p99.9", "max"};
+	static const char *const cl[] = {"client", "MiB/s", "ops/s", "errors", "p50 ms", "p99 ms"};
 	const json_t *ol = json_object_get(r, "open_loop"), *c;
 	size_t i;
 
-	fputs("<div class=\"wide\"><table><caption>The figures</caption><tr>", out);
-	ccb_html_td(out, "th", "MiB/s");
-	ccb_html_td(out, "th", "ops/s");
-	ccb_html_td(out, "th", "seconds");
-	ccb_html_td(out, "th", "MiB");
-	ccb_html_td(out, "th", "ops");
-	ccb_html_td(out, "th", "errors");
-	ccb_html_td(out, "th", "clients x in flight");
-	fputs("</tr><tr>", out);
+	ccb_html_table(out, "The figures", figs, sizeof(figs) / sizeof(figs[0]), 0);
+	fputs("<tr>", out);
 	ccb_html_td(out, NULL, "%.2f", ccb_report_num(r, "bandwidth_mib_s"));
 	ccb_html_td(out, NULL, "%.1f", ccb_report_num(r, "iops"));
 	ccb_html_td(out, NULL, "%.2f", ccb_report_num(r, "seconds"));
@@ -127,31 +124,16 @@ static void tables(FILE *out, const json_t *r)
 	ccb_html_td(out, NULL, "%lld x %lld",
 	            (long long)json_integer_value(json_object_get(r, "clients_n")),
 	            (long long)json_integer_value(json_object_get(r, "queue_depth")));
-	fputs("</tr></table></div>\n<div class=\"wide\"><table><caption>Latency (ms)</caption><tr>",
-	      out);
-	ccb_html_td(out, "th", " ");
-	ccb_html_td(out, "th", "min");
-	ccb_html_td(out, "th", "mean");
-	ccb_html_td(out, "th", "p50");
-	ccb_html_td(out, "th", "p90");
-	ccb_html_td(out, "th", "p99");
-	ccb_html_td(out, "th", "p99.9");
-	ccb_html_td(out, "th", "max");
-	fputs("</tr>\n", out);
+	fputs("</tr>", out);
+	ccb_html_table_end(out);
+	ccb_html_table(out, "Latency (ms)", lat, sizeof(lat) / sizeof(lat[0]), 0);
 	lat_row(out, json_is_object(ol) ? "service" : "each op", json_object_get(r, "latency_us"));
 	if (json_is_object(ol))
 		lat_row(out, "response", json_object_get(ol, "response_time_us"));
-	fputs("</table></div>\n", out);
+	ccb_html_table_end(out);
 	if (!json_array_size(json_object_get(r, "clients")))
 		return;
-	fputs("<div class=\"wide\"><table><caption>Each client</caption><tr>", out);
-	ccb_html_td(out, "th", "client");
-	ccb_html_td(out, "th", "MiB/s");
-	ccb_html_td(out, "th", "ops/s");
-	ccb_html_td(out, "th", "errors");
-	ccb_html_td(out, "th", "p50 ms");
-	ccb_html_td(out, "th", "p99 ms");
-	fputs("</tr>\n", out);
+	ccb_html_table(out, "Each client", cl, sizeof(cl) / sizeof(cl[0]), 0);
 	json_array_foreach(json_object_get(r, "clients"), i, c)
 	{
 		fputs("<tr>", out);
@@ -165,7 +147,7 @@ static void tables(FILE *out, const json_t *r)
 		ccb_html_td(out, NULL, "%.3f", lat_ms(c, "latency_us", "p99"));
 		fputs("</tr>\n", out);
 	}
-	fputs("</table></div>\n", out);
+	ccb_html_table_end(out);
 }
 
 static int text(const json_t *doc, FILE *f)
@@ -173,27 +155,27 @@ static int text(const json_t *doc, FILE *f)
 	return ccb_report_write(doc, CCB_FMT_TEXT, f);
 }
 
+/* The bandwidth and the latency of each second. */
+static int charts(FILE *out, const json_t *doc)
+{
+	int r = per_second(out, doc, "bandwidth_mib_s", 1, "bandwidth", "bandwidth (MiB/s)");
+
+	return r ? r : per_second(out, doc, "lat_mean_us", 1e-3, "mean latency", "latency (ms)");
+}
+
+static const struct ccb_html_view view = {
+    .answer = answer,
+    .explain = ccb_saved_run_explain,
+    .charts = charts,
+    .tables = tables,
+    .text = text,
+    .settings = ccb_html_settings,
+};
+
 int ccb_html_run(const json_t *doc, FILE *out)
 {
-	json_t *ex = ccb_saved_run_explain(doc);
 	char title[300];
-	int r;
 
 	snprintf(title, sizeof(title), "ccbench %s", ccb_saved_doc_command(doc));
-	ccb_html_begin(out, title);
-	answer(out, doc);
-	ccb_html_explain(out, ex);
-	json_decref(ex);
-	ccb_html_h2(out, "Charts");
-	r = per_second(out, doc, "bandwidth_mib_s", 1, "bandwidth", "bandwidth (MiB/s)");
-	if (r == 0)
-		r = per_second(out, doc, "lat_mean_us", 1e-3, "mean latency", "latency (ms)");
-	ccb_html_h2(out, "Tables");
-	tables(out, doc);
-	if (r == 0)
-		r = ccb_html_text_view(out, doc, text);
-	ccb_html_h2(out, "Settings");
-	ccb_html_settings(out, doc);
-	ccb_html_end(out, doc);
-	return r;
+	return ccb_html_page(out, doc, title, &view);
 }

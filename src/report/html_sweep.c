@@ -56,7 +56,7 @@ static void answer(FILE *out, const json_t *doc)
 }
 
 /* The sweep's caveats, then each point's warnings (named by its matrix). */
-static void explain(FILE *out, const json_t *doc)
+static json_t *explain(const json_t *doc)
 {
 	json_t *list = ccb_sweep_caveats(doc), *w = ccb_sweep_warnings(doc), *e;
 	size_t i;
@@ -71,9 +71,8 @@ static void explain(FILE *out, const json_t *doc)
 		json_object_set_new(e, "point", json_string(point));
 		json_array_append(list, e);
 	}
-	ccb_html_explain(out, list);
-	json_decref(list);
 	json_decref(w);
+	return list;
 }
 
 /* One figure of every point: a row per series, a column per row value. */
@@ -128,7 +127,7 @@ static void table(FILE *out, const json_t *doc, const char *what, const char *ca
 		}
 		fputs("</tr>\n", out);
 	}
-	fputs("</table></div>\n", out);
+	ccb_html_table_end(out);
 out:
 	json_decref(rows);
 	json_decref(cols);
@@ -157,33 +156,38 @@ static void settings(FILE *out, const json_t *doc)
 	}
 }
 
-int ccb_html_sweep(const json_t *doc, FILE *out)
+static int charts(FILE *out, const json_t *doc)
 {
-	bool cap = ccb_sweep_is_capacity(json_object_get(doc, "config"));
-	char title[300];
-	int r;
+	return ccb_html_chart(out, doc, ccb_sweep_render_svg);
+}
 
-	snprintf(title, sizeof(title), "ccbench sweep %s",
-	         ccb_sweep_str_or(json_object_get(json_object_get(doc, "config"), "name"), "?"));
-	ccb_html_begin(out, title);
-	answer(out, doc);
-	explain(out, doc);
-	ccb_html_h2(out, "Charts");
-	r = ccb_html_chart(out, doc, ccb_sweep_render_svg);
-	ccb_html_h2(out, "Tables");
-	if (cap) {
+static void tables(FILE *out, const json_t *doc)
+{
+	if (ccb_sweep_is_capacity(json_object_get(doc, "config"))) {
 		table(out, doc, "capacity_ops_s", "capacity (ops/s), mean ± stddev over repeats",
 		      1);
 		table(out, doc, "knee_ops_s", "knee (ops/s)", 1);
-	} else {
-		table(out, doc, "bandwidth_mib_s",
-		      "MiB/s (mean ± stddev over repeats; green: the knee, the recommendation)", 1);
-		table(out, doc, "latency", "latency p50 / p99 (ms), mean over repeats", 1);
+		return;
 	}
-	if (r == 0)
-		r = ccb_html_text_view(out, doc, text);
-	ccb_html_h2(out, "Settings");
-	settings(out, doc);
-	ccb_html_end(out, doc);
-	return r;
+	table(out, doc, "bandwidth_mib_s",
+	      "MiB/s (mean ± stddev over repeats; green: the knee, the recommendation)", 1);
+	table(out, doc, "latency", "latency p50 / p99 (ms), mean over repeats", 1);
+}
+
+static const struct ccb_html_view view = {
+    .answer = answer,
+    .explain = explain,
+    .charts = charts,
+    .tables = tables,
+    .text = text,
+    .settings = settings,
+};
+
+int ccb_html_sweep(const json_t *doc, FILE *out)
+{
+	char title[300];
+
+	snprintf(title, sizeof(title), "ccbench sweep %s",
+	         ccb_sweep_str_or(json_object_get(json_object_get(doc, "config"), "name"), "?"));
+	return ccb_html_page(out, doc, title, &view);
 }

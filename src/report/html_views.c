@@ -72,10 +72,8 @@ static void cap_steps(FILE *out, const json_t *doc)
 	const json_t *st;
 	size_t i;
 
-	fputs("<div class=\"wide\"><table><caption>Steps (latency in ms)</caption><tr>", out);
-	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
-		ccb_html_td(out, k == 1 || k == 10 ? "thl" : "th", "%s", head[k]);
-	fputs("</tr>\n", out);
+	ccb_html_table(out, "Steps (latency in ms)", head, sizeof(head) / sizeof(head[0]),
+	               1u << 1 | 1u << 10);
 	json_array_foreach(json_object_get(doc, "steps"), i, st)
 	{
 		fputs("<tr>", out);
@@ -94,31 +92,36 @@ static void cap_steps(FILE *out, const json_t *doc)
 		            ccb_report_str(st, "slo_broken"));
 		fputs("</tr>\n", out);
 	}
-	fputs("</table></div>\n", out);
+	ccb_html_table_end(out);
 }
+
+static json_t *cap_explain(const json_t *doc)
+{
+	json_t *ex = json_object_get(doc, "explain");
+
+	return json_is_array(ex) ? json_incref(ex) : ccb_explain_capacity(doc);
+}
+
+static int cap_chart(FILE *out, const json_t *doc)
+{
+	return ccb_html_chart(out, doc, ccb_capacity_render_svg);
+}
+
+static const struct ccb_html_view cap_view = {
+    .answer = cap_answer,
+    .explain = cap_explain,
+    .charts = cap_chart,
+    .tables = cap_steps,
+    .text = ccb_capacity_render_text,
+    .settings = ccb_html_settings,
+};
 
 int ccb_html_capacity(const json_t *doc, FILE *out)
 {
-	json_t *ex = json_object_get(doc, "explain");
 	char title[300];
-	int r;
 
-	ex = json_is_array(ex) ? json_incref(ex) : ccb_explain_capacity(doc);
 	snprintf(title, sizeof(title), "ccbench capacity %s", ccb_report_str(doc, "workload"));
-	ccb_html_begin(out, title);
-	cap_answer(out, doc);
-	ccb_html_explain(out, ex);
-	json_decref(ex);
-	ccb_html_h2(out, "Charts");
-	r = ccb_html_chart(out, doc, ccb_capacity_render_svg);
-	ccb_html_h2(out, "Tables");
-	cap_steps(out, doc);
-	if (r == 0)
-		r = ccb_html_text_view(out, doc, ccb_capacity_render_text);
-	ccb_html_h2(out, "Settings");
-	ccb_html_settings(out, doc);
-	ccb_html_end(out, doc);
-	return r;
+	return ccb_html_page(out, doc, title, &cap_view);
 }
 
 static int group_text(const json_t *doc, FILE *f)
@@ -152,22 +155,6 @@ static json_t *group_explain(const json_t *rep)
 	return list;
 }
 
-/* A number's cell, "-" when there is none. */
-static void num_td(FILE *out, bool have, const char *fmt, double v)
-{
-	char buf[64];
-
-	if (!have || !isfinite(v)) {
-		ccb_html_td(out, NULL, "-");
-		return;
-	}
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	snprintf(buf, sizeof(buf), fmt, v);
-#pragma GCC diagnostic pop
-	ccb_html_td(out, NULL, "%s", buf);
-}
-
 static void group_members(FILE *out, const json_t *rep)
 {
 	static const char *const head[] = {"member",       "host",  "state",  "status", "MiB/s",
@@ -175,10 +162,7 @@ static void group_members(FILE *out, const json_t *rep)
 	const json_t *m;
 	size_t i;
 
-	fputs("<div class=\"wide\"><table><caption>Members</caption><tr>", out);
-	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
-		ccb_html_td(out, k < 4 ? "thl" : "th", "%s", head[k]);
-	fputs("</tr>\n", out);
+	ccb_html_table(out, "Members", head, sizeof(head) / sizeof(head[0]), 0xf);
 	json_array_foreach(json_object_get(rep, "members"), i, m)
 	{
 		bool res = json_object_get(m, "result") != NULL;
@@ -188,29 +172,26 @@ static void group_members(FILE *out, const json_t *rep)
 		ccb_html_td(out, "l", "%s", ccb_report_str(m, "host"));
 		ccb_html_td(out, "l", "%s", ccb_report_str(m, "state"));
 		ccb_html_td(out, "l", "%s", res ? ccb_report_str(m, "status") : "-");
-		num_td(out, res, "%.2f", ccb_report_num(m, "bandwidth_mib_s"));
-		num_td(out, res && json_object_get(m, "window_bandwidth_mib_s"), "%.2f",
-		       ccb_report_num(m, "window_bandwidth_mib_s"));
-		num_td(out, res, "%.1f", ccb_report_num(m, "iops"));
-		num_td(out, res, "%.3f", ms_of(m, "latency_us", "p50"));
-		num_td(out, res, "%.3f", ms_of(m, "latency_us", "p99"));
-		num_td(out, json_object_get(m, "start_offset_ms") != NULL, "%+.1f",
-		       ccb_report_num(m, "start_offset_ms"));
+		ccb_html_num(out, res, "%.2f", ccb_report_num(m, "bandwidth_mib_s"));
+		ccb_html_num(out, res && json_object_get(m, "window_bandwidth_mib_s"), "%.2f",
+		             ccb_report_num(m, "window_bandwidth_mib_s"));
+		ccb_html_num(out, res, "%.1f", ccb_report_num(m, "iops"));
+		ccb_html_num(out, res, "%.3f", ms_of(m, "latency_us", "p50"));
+		ccb_html_num(out, res, "%.3f", ms_of(m, "latency_us", "p99"));
+		ccb_html_num(out, json_object_get(m, "start_offset_ms") != NULL, "%+.1f",
+		             ccb_report_num(m, "start_offset_ms"));
 		fputs("</tr>\n", out);
 	}
-	fputs("</table></div>\n", out);
+	ccb_html_table_end(out);
 }
 
-int ccb_html_group(const json_t *rep, FILE *out)
+static void group_answer(FILE *out, const json_t *rep)
 {
 	const json_t *agg = json_object_get(rep, "aggregate");
 	const json_t *lat = json_object_get(agg, "latency_us");
-	json_t *ex = group_explain(rep), *rel = ccb_release_of_doc(rep);
-	char title[300], a[400], b[300] = "";
+	char a[400], b[300] = "";
 	const char *lines[2] = {a, b};
-	int r;
 
-	snprintf(title, sizeof(title), "ccbench group %s", ccb_report_str(rep, "group"));
 	snprintf(a, sizeof(a), "group %s: %.2f MiB/s from %lld members together over %.2f s (%s)",
 	         ccb_report_str(rep, "group"), ccb_report_num(agg, "bandwidth_mib_s"),
 	         (long long)json_integer_value(json_object_get(agg, "members")),
@@ -218,17 +199,19 @@ int ccb_html_group(const json_t *rep, FILE *out)
 	if (json_is_object(lat))
 		snprintf(b, sizeof(b), "latency p50 %.3f ms, p99 %.3f ms over every member's ops",
 		         ccb_report_num(lat, "p50") / 1e3, ccb_report_num(lat, "p99") / 1e3);
-	ccb_html_begin(out, title);
 	ccb_html_answer(out, lines, b[0] ? 2 : 1, 1);
-	ccb_html_explain(out, ex);
-	json_decref(ex);
-	ccb_html_h2(out, "Charts");
-	r = ccb_html_chart(out, rep, ccb_group_render_svg);
-	ccb_html_h2(out, "Tables");
-	group_members(out, rep);
-	if (r == 0)
-		r = ccb_html_text_view(out, rep, group_text);
-	ccb_html_h2(out, "Settings");
+}
+
+static int group_chart(FILE *out, const json_t *rep)
+{
+	return ccb_html_chart(out, rep, ccb_group_render_svg);
+}
+
+/* What the members agreed on, and their releases. */
+static void group_settings(FILE *out, const json_t *rep)
+{
+	json_t *rel = ccb_release_of_doc(rep);
+
 	ccb_html_kv(out, "what the members agreed on", json_object_get(rep, "params"));
 	if (json_object_size(rel)) {
 		json_t *w = json_pack("{s:O}", "releases", rel);
@@ -236,6 +219,21 @@ int ccb_html_group(const json_t *rep, FILE *out)
 		json_decref(w);
 	}
 	json_decref(rel);
-	ccb_html_end(out, rep);
-	return r;
+}
+
+static const struct ccb_html_view group_view = {
+    .answer = group_answer,
+    .explain = group_explain,
+    .charts = group_chart,
+    .tables = group_members,
+    .text = group_text,
+    .settings = group_settings,
+};
+
+int ccb_html_group(const json_t *rep, FILE *out)
+{
+	char title[300];
+
+	snprintf(title, sizeof(title), "ccbench group %s", ccb_report_str(rep, "group"));
+	return ccb_html_page(out, rep, title, &group_view);
 }

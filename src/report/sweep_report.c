@@ -153,6 +153,17 @@ void ccb_sweep_table(const json_t *doc, FILE *out, const char *what, const char 
 	json_decref(idx);
 }
 
+/* "DISTRUST: TEXT" or "warning: TEXT" of a warn or distrust line, escaped. */
+static void said_line(const json_t *e, FILE *out)
+{
+	fputs(strcmp(ccb_sweep_str_or(json_object_get(e, "severity"), ""), "distrust") == 0
+	          ? "DISTRUST: "
+	          : "warning: ",
+	      out);
+	ccb_text_put(out, ccb_sweep_str_or(json_object_get(e, "text"), ""));
+	fputc('\n', out);
+}
+
 json_t *ccb_sweep_warnings(const json_t *doc)
 {
 	const json_t *p, *run, *e;
@@ -214,13 +225,8 @@ void ccb_sweep_why(const json_t *doc, FILE *out)
 		fprintf(out, "  [%lld] ",
 		        (long long)json_integer_value(json_object_get(e, "point")));
 		ccb_text_put(out, ccb_sweep_str_or(json_object_get(e, "matrix"), "?"));
-		fprintf(out, ": %s",
-		        strcmp(ccb_sweep_str_or(json_object_get(e, "severity"), ""), "distrust") ==
-		                0
-		            ? "DISTRUST: "
-		            : "warning: ");
-		ccb_text_put(out, ccb_sweep_str_or(json_object_get(e, "text"), ""));
-		fputc('\n', out);
+		fputs(": ", out);
+		said_line(e, out);
 	}
 	json_decref(w);
 }
@@ -340,14 +346,8 @@ static void latency_lines(const json_t *doc, FILE *out)
 	}
 	json_array_foreach(caveats, i, c)
 	{
-		fprintf(out, "%s: ",
-		        strcmp(ccb_sweep_str_or(json_object_get(c, "severity"), ""), "distrust") ==
-		                0
-		            ? "DISTRUST"
-		            : "warning");
 		/* Built from the document's paths and matrix values. */
-		ccb_text_put(out, ccb_sweep_str_or(json_object_get(c, "text"), ""));
-		fputc('\n', out);
+		said_line(c, out);
 	}
 	json_decref(caveats);
 }
