@@ -55,11 +55,14 @@ TESTS=(rbd-fuse @fuse ceph-fuse xfsprogs attr fio debhelper dpkg-dev lintian pyt
 # the qemu guest of tests/krbd-vm (qemu, a static busybox, cpio, kmod);
 # fuzzing (tests/fuzz) with clang and its libclang_rt.fuzzer / asan / ubsan
 # ("@clang-rt": the libclang-rt-N-dev of this release's clang N); clang-format
-# (scripts/format-check.sh).
+# (scripts/format-check.sh); a real browser for the HTML pages' test
+# (tests/integration/t_html_report.sh: headless Chromium driven by
+# Selenium, called as /usr/bin/python3).
 HOST=(
     podman runc debootstrap catatonit
     qemu-system-x86 busybox-static cpio kmod
     clang @clang-rt clang-format
+    chromium chromium-driver python3-selenium
 )
 
 mode=--test

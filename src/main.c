@@ -9,6 +9,7 @@
 #include <ccbench/commands.h>
 #include <ccbench/engine.h>
 #include <ccbench/help.h>
+#include <ccbench/html.h>
 #include <ccbench/path.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>
@@ -63,7 +64,8 @@ static int check_outputs(const struct ccb_opts *o, char *err, size_t len)
 	} outs[] = {{"--output", o->output},
 	            {"--json", o->json_file},
 	            {"--csv", o->csv_file},
-	            {"--svg", o->svg_file}};
+	            {"--svg", o->svg_file},
+	            {"--html", o->html_file}};
 
 	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
 		if (outs[i].path && ccb_output_check(outs[i].path, outs[i].opt, err, len) < 0)

@@ -231,6 +231,9 @@ struct ccb_opts {
 	/** --secrets-stdin: options that carry key material come on stdin (secret_opts.h) */
 	bool secrets_stdin;
 
+	/* The HTML page (issue 44). */
+	const char *html_file; /**< --html FILE: one self-contained page of the result (html.h) */
+
 	/** The options of one path, in its own struct (struct ccb_rbd_opts,
 	 *  ...), written through that path's rows, as fio's engines keep
 	 *  theirs (option_struct_size): a path's code reads them, nothing else. */

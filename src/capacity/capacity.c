@@ -22,6 +22,7 @@
 #include <ccbench/cli.h>
 #include <ccbench/engine.h>
 #include <ccbench/explain.h>
+#include <ccbench/html.h>
 #include <ccbench/osd_inject.h>
 #include <ccbench/path.h>
 #include <ccbench/point.h>
@@ -520,6 +521,9 @@ int ccb_capacity_command(const struct ccb_cli *cli, int argc, char **argv)
 	if (!doc)
 		return st ? st : 1;
 	r = ccb_capacity_emit(doc, &cli->opts);
+	if (cli->opts.html_file &&
+	    ccb_report_to_file(cli->opts.html_file, "--html", doc, ccb_html_render) < 0)
+		r = -EIO;
 	if (st >= 128 && !cli->opts.quiet)
 		fprintf(stderr,
 		        "ccbench: capacity interrupted after %zu steps; partial curve saved\n",

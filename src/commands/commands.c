@@ -15,6 +15,7 @@
 #include <ccbench/group_manifest.h>
 #include <ccbench/group_member.h>
 #include <ccbench/help.h>
+#include <ccbench/html.h>
 #include <ccbench/path.h>
 #include <ccbench/registry.h>
 #include <ccbench/point.h>
@@ -41,6 +42,10 @@ static int run_workload(const struct ccb_cli *cli, int argc, char **argv)
 	int status = cli->opts.group ? ccb_group_run(&pt, &result) : ccb_point_run(&pt, &result);
 
 	if (result && ccb_report_emit(result, &cli->opts) < 0 && status == 0)
+		status = 1;
+	if (result && cli->opts.html_file &&
+	    ccb_report_to_file(cli->opts.html_file, "--html", result, ccb_html_render) < 0 &&
+	    status == 0)
 		status = 1;
 	json_decref(result);
 	return status;

@@ -10,6 +10,7 @@
 #include "group_agg.h"
 #include <ccbench/group_cmd.h>
 #include <ccbench/group_report.h>
+#include <ccbench/html.h>
 #include "group_store.h"
 #include <ccbench/report.h>
 
@@ -268,6 +269,8 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 	if (o->csv_file && ccb_report_to_file(o->csv_file, "--csv", rep, ccb_group_render_csv) < 0)
 		status = 1;
 	if (o->svg_file && ccb_report_to_file(o->svg_file, "--svg", rep, ccb_group_render_svg) < 0)
+		status = 1;
+	if (o->html_file && ccb_report_to_file(o->html_file, "--html", rep, ccb_html_render) < 0)
 		status = 1;
 	if (n_lost)
 		fprintf(

@@ -616,6 +616,15 @@ static const struct ccb_opt_desc late_rows[] = {
      .cmds = OUT,
      .argname = "FILE",
      .help = "write the result to FILE instead of stdout"},
+    /* The result as one HTML page: every command that writes a result. */
+    {.name = "html",
+     .type = CCB_OPT_STR,
+     .offset = OFF(html_file),
+     .cmds = OUT | GROUP | COMPARE,
+     .argname = "FILE",
+     .help = "write the result as one self-contained HTML page: the answer and the why lines at "
+             "the top, the charts, the tables and the settings (inline SVG and CSS, no script, "
+             "nothing fetched)"},
     {.name = "explain",
      .type = CCB_OPT_CHOICE,
      .offset = OFF(explain),

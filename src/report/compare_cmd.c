@@ -16,6 +16,7 @@
 #include <ccbench/stats.h>
 #include <ccbench/units.h>
 #include <ccbench/compare_cmd.h>
+#include <ccbench/html.h>
 
 #include "saved_doc.h"
 #include "sweep_int.h"
@@ -111,6 +112,21 @@ static json_t *metric_points(const json_t *doc, bool p99)
 	return out;
 }
 
+/*
+ * A row of the comparison, for its HTML page (--html): the point, both
+ * figures (NAN: none), the change in percent and the verdict as printed.
+ */
+static void row(json_t *rows, const char *key, double b, double x, double delta,
+                const char *verdict)
+{
+	json_t *r = json_pack("{s:s, s:s}", "point", key, "verdict", verdict);
+
+	json_object_set_new(r, "baseline", isfinite(b) ? json_real(b) : json_null());
+	json_object_set_new(r, "current", isfinite(x) ? json_real(x) : json_null());
+	json_object_set_new(r, "delta_pct", isfinite(delta) ? json_real(delta) : json_null());
+	json_array_append_new(rows, r);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -170,8 +186,11 @@ static double welch_half(const json_t *b, const json_t *c)
  * knee; @return the number of differences (failed points count).
  */
 static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, const json_t *cp,
-                       double tol, const char *cur_name, int *matched)
+                       double tol, const char *cur_name, int *matched, json_t *rows, char *sum,
+                       size_t sum_len)
 {
+	char verdict[400];
+	size_t sl;
 	const char *key;
 	json_t *v, *bk, *ck;
 	size_t i, j;
@@ -192,6 +211,8 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 		if (!c) {
 			printf("%-60s %12.2f %12s %9s  missing in %s\n", key, b, "-", "-",
 			       cur_name);
+			snprintf(verdict, sizeof(verdict), "missing in %s", cur_name);
+			row(rows, key, b, NAN, NAN, verdict);
 			continue;
 		}
 		++*matched;
@@ -199,6 +220,10 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 			differ++;
 			printf("%-60s %12s %12s %9s  FAILED (%s)\n", key, bf ? "-" : "",
 			       cf ? "-" : "", "-", bf ? bf : cf);
+			snprintf(verdict, sizeof(verdict), "FAILED (%s)", bf ? bf : cf);
+			row(rows, key, bf ? NAN : b,
+			    cf ? NAN : json_number_value(json_object_get(c, "value")), NAN,
+			    verdict);
 			continue;
 		}
 		x = json_number_value(json_object_get(c, "value"));
@@ -209,11 +234,13 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 		if (fabs(delta) <= tol) {
 			same_points++;
 			printf("%-60s %12.2f %12.2f %+8.1f%%  same\n", key, b, x, delta);
+			row(rows, key, b, x, delta, "same");
 		} else if (json_is_number(ci) && fabs(x - b) <= json_number_value(ci)) {
 			same_points++;
 			printf(
 			    "%-60s %12.2f %12.2f %+8.1f%%  same (within its 95%% interval ±%.2f)\n",
 			    key, b, x, delta, json_number_value(ci));
+			row(rows, key, b, x, delta, "same (within its 95 % interval)");
 		} else if (json_is_number(bci) && fabs(x - b) <= json_number_value(bci)) {
 			/* The issue's own wording: the point within the full-length
 			 * figure's interval. Where the baseline's repeats spread (a
@@ -224,6 +251,7 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 			printf("%-60s %12.2f %12.2f %+8.1f%%  same (within the baseline's 95%% "
 			       "interval ±%.2f)\n",
 			       key, b, x, delta, json_number_value(bci));
+			row(rows, key, b, x, delta, "same (within the baseline's 95 % interval)");
 		} else if (whole_runs_both(v, c) && fabs(x - b) <= welch_half(v, c)) {
 			/* No run of either stopped early: the point was measured
 			 * the same way twice, so the steady-state rule is not what
@@ -232,12 +260,15 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 			printf("%-60s %12.2f %12.2f %+8.1f%%  same (whole runs both ways, within "
 			       "their two-sample 95%% interval ±%.2f)\n",
 			       key, b, x, delta, welch_half(v, c));
+			row(rows, key, b, x, delta,
+			    "same (whole runs both ways, within their two-sample 95 % interval)");
 		} else {
 			differ++;
 			printf("%-60s %12.2f %12.2f %+8.1f%%  DIFFERS%s\n", key, b, x, delta,
 			       json_is_number(ci) || json_is_number(bci)
 			           ? " (outside the 95% intervals too)"
 			           : "");
+			row(rows, key, b, x, delta, "DIFFERS");
 		}
 	}
 	json_array_foreach(json_object_get(base, "knees"), i, bk)
@@ -274,6 +305,7 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 			same_knees++;
 			printf("knee%s%s%s: %s in both: same recommendation\n",
 			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs);
+			snprintf(verdict, sizeof(verdict), "%s in both: same recommendation", bvs);
 		} else if ((kp && ccb_sweep_point_fuse_loop(kp)) ||
 		           (cq && ccb_sweep_point_fuse_loop(cq))) {
 			/* The sweep recommends nothing for such a series (its DISTRUST
@@ -284,6 +316,10 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 			       "(fuse-loop: the series cannot show readahead, the sweep recommends "
 			       "nothing for it)\n",
 			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
+			snprintf(
+			    verdict, sizeof(verdict),
+			    "baseline %s, current %s: no recommendation either way (fuse-loop)",
+			    bvs, cvs);
 		} else if (kp && cq && !ccb_sweep_told_apart(kp, cq, &diff, &two_se)) {
 			/* The baseline's own repeats do not tell the two row values
 			 * apart: either is its recommendation, within its spread. */
@@ -295,21 +331,37 @@ static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, 
 			    "recommendation within the spread\n",
 			    label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs, diff,
 			    two_se);
+			snprintf(
+			    verdict, sizeof(verdict),
+			    "baseline %s, current %s: the same recommendation within the spread",
+			    bvs, cvs);
 		} else {
 			differ++;
 			printf("knee%s%s%s: baseline %s, current %s: DIFFERENT recommendation\n",
 			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
+			snprintf(verdict, sizeof(verdict),
+			         "baseline %s, current %s: DIFFERENT recommendation", bvs, cvs);
+		}
+		{
+			char kl[300];
+
+			snprintf(kl, sizeof(kl), "knee%s%s%s", label[0] ? " (" : "", label,
+			         label[0] ? ")" : "");
+			row(rows, kl, NAN, NAN, NAN, verdict);
 		}
 	}
-	printf("%s answer: %d of %d points within ±%g%% or their 95%% interval",
-	       differ ? "NOT the same" : "same", same_points, *matched, tol);
+	snprintf(sum, sum_len, "%s answer: %d of %d points within ±%g%% or their 95%% interval",
+	         differ ? "NOT the same" : "same", same_points, *matched, tol);
+	sl = strlen(sum);
 	if (knees)
-		printf(", %d of %d knees the same%s", same_knees, knees,
-		       spread_knees ? " (some within the baseline's spread)" : "");
+		snprintf(sum + sl, sum_len - sl, ", %d of %d knees the same%s", same_knees, knees,
+		         spread_knees ? " (some within the baseline's spread)" : "");
+	sl = strlen(sum);
 	if (fuse_knees)
-		printf(", %d fuse-loop knee%s not judged (no recommendation)", fuse_knees,
-		       fuse_knees == 1 ? "" : "s");
-	printf("\n");
+		snprintf(sum + sl, sum_len - sl,
+		         ", %d fuse-loop knee%s not judged (no recommendation)", fuse_knees,
+		         fuse_knees == 1 ? "" : "s");
+	printf("%s\n", sum);
 	/* Every point moved alike: the machine between the two, more likely
 	 * than the way of measuring (which moves some points, not all). */
 	if (n_ratios > 2) {
@@ -408,6 +460,35 @@ static int refuse_release_change(const json_t *base, const json_t *cur, const ch
 	return refuse;
 }
 
+/*
+ * compare --html: the comparison as a document (kind "compare": the two
+ * files, the metric, the tolerance, a row per point and knee, the summary
+ * and both sides' releases), written as a page by html.c.
+ */
+static int compare_html(const struct ccb_opts *o, const char *base_file, const char *cur_file,
+                        const json_t *base, const json_t *cur, bool p99, json_t *rows,
+                        const char *sum)
+{
+	bool cap =
+	    ccb_capacity_is_doc(base) || ccb_sweep_is_capacity(json_object_get(base, "config"));
+	json_t *doc =
+	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:O, s:s, s:{s:o, s:o}}", "kind",
+	              "compare", "baseline", base_file, "current", cur_file, "metric",
+	              cap   ? (p99 ? "response p99 at 70 % of capacity (us)" : "capacity (ops/s)")
+	              : p99 ? "p99 latency (us)"
+	                    : "bandwidth (MiB/s)",
+	              "tolerance", o->tolerance ? o->tolerance : "", "ccbench_version", CCB_VERSION,
+	              "same_answer", o->same_answer, "rows", rows, "summary", sum, "releases",
+	              "baseline", ccb_release_of_doc(base), "current", ccb_release_of_doc(cur));
+	int r;
+
+	if (!doc)
+		return -ENOMEM;
+	r = ccb_report_to_file(o->html_file, "--html", doc, ccb_html_render);
+	json_decref(doc);
+	return r;
+}
+
 int ccb_compare_parse_tolerance(const char *text, double *pct)
 {
 	char *end;
@@ -435,6 +516,8 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	double tol;
 	const char *key;
 	int regressed = 0, failed = 0, matched = 0, status;
+	json_t *rows = NULL;
+	char sum[512] = "";
 
 	if (ccb_compare_parse_tolerance(o->tolerance, &tol) < 0) {
 		fprintf(stderr,
@@ -474,10 +557,12 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		json_decref(cur);
 		return 2;
 	}
+	rows = json_array();
 	bp = metric_points(base, p99);
 	cp = metric_points(cur, p99);
 	if (o->same_answer) {
-		int differ = same_answer(base, cur, bp, cp, tol, cli->args[1], &matched);
+		int differ = same_answer(base, cur, bp, cp, tol, cli->args[1], &matched, rows, sum,
+		                         sizeof(sum));
 
 		if (!matched || matched != (int)json_object_size(bp)) {
 			fprintf(
@@ -505,6 +590,7 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		if (!c) {
 			printf("%-60s %12s %12s %9s  missing in %s\n", key, bs, "-", "-",
 			       cli->args[1]);
+			row(rows, key, bf ? NAN : b, NAN, NAN, "missing in the current result");
 			continue;
 		}
 		matched++;
@@ -516,6 +602,7 @@ int ccb_compare_command(const struct ccb_cli *cli)
 			printf("%-60s %12s %12s %9s  FAILED (%s%s%s%s%s)\n", key, bs, xs, "-",
 			       bf ? "baseline: " : "", bf ? bf : "", bf && cf ? ", " : "",
 			       cf ? "current: " : "", cf ? cf : "");
+			row(rows, key, bf ? NAN : b, cf ? NAN : x, NAN, "FAILED");
 			continue;
 		}
 		delta = b != 0 ? (x - b) / b * 100 : 0;
@@ -525,6 +612,7 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		verdict = worse ? "REGRESSED" : better ? "improved" : "ok";
 		regressed += worse;
 		printf("%-60s %12.2f %12.2f %+8.1f%%  %s\n", key, b, x, delta, verdict);
+		row(rows, key, b, x, delta, verdict);
 	}
 	if (!matched || matched != (int)json_object_size(bp)) {
 		fprintf(stderr,
@@ -533,18 +621,25 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		        cli->args[0], cli->args[1], matched, json_object_size(bp));
 		status = 2;
 	} else {
-		printf("%d of %d points regressed beyond %s (%s)", regressed, matched, o->tolerance,
-		       ccb_capacity_is_doc(base) ||
-		               ccb_sweep_is_capacity(json_object_get(base, "config"))
-		           ? (p99 ? "response p99 at 70 % of capacity" : "capacity")
-		       : p99 ? "p99 latency"
-		             : "bandwidth");
-		if (failed)
-			printf(", %d failed (a run not ok)", failed);
-		printf("\n");
+		snprintf(sum, sizeof(sum), "%d of %d points regressed beyond %s (%s)", regressed,
+		         matched, o->tolerance,
+		         ccb_capacity_is_doc(base) ||
+		                 ccb_sweep_is_capacity(json_object_get(base, "config"))
+		             ? (p99 ? "response p99 at 70 % of capacity" : "capacity")
+		         : p99 ? "p99 latency"
+		               : "bandwidth");
+		if (failed) {
+			size_t sl = strlen(sum);
+			snprintf(sum + sl, sizeof(sum) - sl, ", %d failed (a run not ok)", failed);
+		}
+		printf("%s\n", sum);
 		status = regressed || failed ? 1 : 0;
 	}
 out:
+	if (o->html_file && status != 2 &&
+	    compare_html(o, cli->args[0], cli->args[1], base, cur, p99, rows, sum) < 0)
+		status = status ? status : 1;
+	json_decref(rows);
 	json_decref(bp);
 	json_decref(cp);
 	json_decref(base);

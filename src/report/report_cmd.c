@@ -10,6 +10,8 @@
 #include <ccbench/escape.h>
 #include <ccbench/cli.h>
 #include <ccbench/explain.h>
+#include <ccbench/group_report.h>
+#include <ccbench/html.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/stats.h>
@@ -31,11 +33,56 @@ static int single_csv(const json_t *doc, FILE *f)
 	return ccb_report_write(doc, CCB_FMT_CSV, f);
 }
 
+static int group_text(const json_t *doc, FILE *f)
+{
+	ccb_group_render_text(doc, f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int group_json(const json_t *doc, FILE *f)
+{
+	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0)
+		return -EIO;
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* A saved group report (`group report G -f json`): its views again. */
+static int report_group(const struct ccb_cli *cli, json_t *doc)
+{
+	const struct ccb_opts *o = &cli->opts;
+	int (*render)(const json_t *, FILE *) = o->format == CCB_FMT_JSON  ? group_json
+	                                        : o->format == CCB_FMT_CSV ? ccb_group_render_csv
+	                                                                   : group_text;
+	int r = 0;
+
+	if (o->closed_loop_file) {
+		fprintf(stderr,
+		        "ccbench: report --closed-loop: %s is a group report, not a capacity "
+		        "search\n",
+		        cli->args[0]);
+		json_decref(doc);
+		return 2;
+	}
+	if (o->svg_file)
+		r |= ccb_report_to_file(o->svg_file, "--svg", doc, ccb_group_render_svg);
+	if (o->csv_file)
+		r |= ccb_report_to_file(o->csv_file, "--csv", doc, ccb_group_render_csv);
+	if (o->html_file)
+		r |= ccb_report_to_file(o->html_file, "--html", doc, ccb_html_render);
+	if (o->output)
+		r |= ccb_report_to_file(o->output, "--output", doc, render);
+	else if (render(doc, stdout) < 0 || fflush(stdout) != 0)
+		r |= -EIO;
+	json_decref(doc);
+	return r ? 1 : 0;
+}
+
 int ccb_report_command(const struct ccb_cli *cli)
 {
 	const struct ccb_opts *o = &cli->opts;
 	char err[512];
-	json_t *doc = ccb_saved_load_result(cli->args[0], err, sizeof(err));
+	json_t *doc = ccb_saved_load(cli->args[0], true, err, sizeof(err));
 	bool sweep;
 	int r = 0;
 
@@ -43,6 +90,8 @@ int ccb_report_command(const struct ccb_cli *cli)
 		fprintf(stderr, "ccbench: report: %s\n", err);
 		return 2;
 	}
+	if (ccb_saved_is_group_report(doc))
+		return report_group(cli, doc);
 	if (o->closed_loop_file) {
 		json_t *sw = ccb_saved_load_result(o->closed_loop_file, err, sizeof(err));
 		r = sw ? ccb_sweep_curve_attach(doc, cli->args[0], sw, o->closed_loop_file, err,
@@ -59,6 +108,9 @@ int ccb_report_command(const struct ccb_cli *cli)
 		if (o->explain && strcmp(o->explain, "off") == 0)
 			json_object_del(doc, "explain");
 		r = ccb_capacity_emit(doc, o);
+		if (o->html_file &&
+		    ccb_report_to_file(o->html_file, "--html", doc, ccb_html_render) < 0)
+			r = -EIO;
 		json_decref(doc);
 		return r ? 1 : 0;
 	}
@@ -82,6 +134,8 @@ int ccb_report_command(const struct ccb_cli *cli)
 	}
 	if (o->svg_file)
 		r |= ccb_report_to_file(o->svg_file, "--svg", doc, ccb_sweep_render_svg);
+	if (o->html_file)
+		r |= ccb_report_to_file(o->html_file, "--html", doc, ccb_html_render);
 	if (o->csv_file)
 		r |= ccb_report_to_file(o->csv_file, "--csv", doc,
 		                        sweep ? ccb_sweep_render_csv : single_csv);
@@ -113,10 +167,11 @@ const struct ccb_command ccb_report_commands[] = {
         .n_args = 1,
         .args_help = "RESULTS.json",
         .args_kind = CCB_ARG_FILE,
-        .summary = "re-render a saved sweep or run result",
-        .description = "Renders a saved result again: a sweep's table, CSV or chart, or a "
-                       "run's result in another --format.",
-        .example = "ccbench report q.json --csv q.csv --svg q.svg",
+        .summary = "re-render a saved result: a run, sweep, capacity search or group report",
+        .description = "Renders a saved result again: a sweep's table, CSV or chart, a "
+                       "run's result in another --format, a capacity search's or a group "
+                       "report's views; --html writes its page, the same page the run wrote.",
+        .example = "ccbench report q.json --csv q.csv --svg q.svg --html q.html",
         .run = ccb_report_run,
     },
     {0},

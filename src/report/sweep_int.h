@@ -64,6 +64,18 @@ const char *ccb_sweep_commands_of(const json_t *cfg, char *buf, size_t len);
 void ccb_sweep_table(const json_t *doc, FILE *out, const char *what, const char *title,
                      const char *unit_scale);
 
+/* Each point by "ROW\x1fCOLUMN" (its row value, its series' label), the
+ * first of a cell: new reference, NULL on ENOMEM (sweep_report.c). */
+json_t *ccb_sweep_cell_index(const json_t *points, const char *row_key);
+
+/* Whether point @p pt is its series' knee (a recommendation shown with *). */
+bool ccb_sweep_is_knee(const json_t *doc, const json_t *pt, const char *row_key);
+
+/* Each warn or distrust kind the runs of each point stored, once per
+ * point (the first run's text): [{point (1-based), matrix, severity,
+ * text}], the document's strings unescaped. New reference. */
+json_t *ccb_sweep_warnings(const json_t *doc);
+
 /* Footnotes: each warning and distrust the points' runs said, once per point. */
 void ccb_sweep_why(const json_t *doc, FILE *out);
 

@@ -24,7 +24,7 @@
 
 /* Each point by "ROW\x1fCOLUMN", the first one of a cell, for the table's
  * cells in constant time each. */
-static json_t *cell_index(const json_t *points, const char *row_key)
+json_t *ccb_sweep_cell_index(const json_t *points, const char *row_key)
 {
 	json_t *idx = json_object(), *p;
 	size_t i;
@@ -43,7 +43,7 @@ static json_t *cell_index(const json_t *points, const char *row_key)
 	return idx;
 }
 
-static bool is_knee(const json_t *doc, const json_t *pt, const char *row_key)
+bool ccb_sweep_is_knee(const json_t *doc, const json_t *pt, const char *row_key)
 {
 	const json_t *m = json_object_get(pt, "matrix"), *k;
 	size_t i;
@@ -86,7 +86,7 @@ void ccb_sweep_table(const json_t *doc, FILE *out, const char *what, const char 
 		json_decref(cols);
 		return;
 	}
-	idx = cell_index(points, row_key);
+	idx = ccb_sweep_cell_index(points, row_key);
 	fprintf(out, "%s\n%-14s", title, ccb_text_esc(row_key, rk, sizeof(rk)));
 	json_array_foreach(cols, j, c) fprintf(out, "  %24s", json_string_value(c));
 	fputc('\n', out);
@@ -103,7 +103,7 @@ void ccb_sweep_table(const json_t *doc, FILE *out, const char *what, const char 
 			p = json_object_get(idx, key);
 			if (p && json_integer_value(json_object_get(json_object_get(p, "aggregate"),
 			                                            "runs_ok")) > 0) {
-				bool knee = what[0] == 'b' && is_knee(doc, p, row_key);
+				bool knee = what[0] == 'b' && ccb_sweep_is_knee(doc, p, row_key);
 				bool is_tr = strncmp(what, "tradeoff:", 9) == 0;
 				const json_t *tr =
 				    is_tr ? json_object_get(
@@ -153,16 +153,22 @@ void ccb_sweep_table(const json_t *doc, FILE *out, const char *what, const char 
 	json_decref(idx);
 }
 
-/*
- * Footnotes: per point, each warn or distrust kind its runs said (the
- * first run's text), so a table figure that should not be trusted says
- * so under the table. Info lines: `ccbench explain FILE`.
- */
-void ccb_sweep_why(const json_t *doc, FILE *out)
+/* "DISTRUST: TEXT" or "warning: TEXT" of a warn or distrust line, escaped. */
+static void said_line(const json_t *e, FILE *out)
+{
+	fputs(strcmp(ccb_sweep_str_or(json_object_get(e, "severity"), ""), "distrust") == 0
+	          ? "DISTRUST: "
+	          : "warning: ",
+	      out);
+	ccb_text_put(out, ccb_sweep_str_or(json_object_get(e, "text"), ""));
+	fputc('\n', out);
+}
+
+json_t *ccb_sweep_warnings(const json_t *doc)
 {
 	const json_t *p, *run, *e;
 	size_t i, j, k;
-	bool header = false;
+	json_t *out = json_array();
 
 	json_array_foreach(json_object_get(doc, "points"), i, p)
 	{
@@ -186,23 +192,43 @@ void ccb_sweep_why(const json_t *doc, FILE *out)
 				if (json_object_get(said, tag))
 					continue;
 				json_object_set_new(said, tag, json_true());
-				if (!header)
-					fprintf(out, "\nwhy (warnings; all lines: ccbench explain "
-					             "FILE)\n");
-				header = true;
-				/* The matrix and the run's text are the document's:
-				 * escaped (JSON escapes C0, not DEL or C1). */
-				fprintf(out, "  [%zu] ", i + 1);
-				ccb_text_put(out, m ? m : "?");
-				fprintf(out, ": %s",
-				        strcmp(sev, "distrust") == 0 ? "DISTRUST: " : "warning: ");
-				ccb_text_put(out, ccb_sweep_str_or(json_object_get(e, "text"), ""));
-				fputc('\n', out);
+				json_array_append_new(
+				    out,
+				    json_pack("{s:I, s:s, s:s, s:s}", "point", (json_int_t)(i + 1),
+				              "matrix", m ? m : "?", "severity", sev, "text",
+				              ccb_sweep_str_or(json_object_get(e, "text"), "")));
 			}
 		}
 		free(m);
 		json_decref(said);
 	}
+	return out;
+}
+
+/*
+ * Footnotes: per point, each warn or distrust kind its runs said (the
+ * first run's text), so a table figure that should not be trusted says
+ * so under the table. Info lines: `ccbench explain FILE`.
+ */
+void ccb_sweep_why(const json_t *doc, FILE *out)
+{
+	json_t *w = ccb_sweep_warnings(doc);
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(w, i, e)
+	{
+		if (i == 0)
+			fprintf(out, "\nwhy (warnings; all lines: ccbench explain FILE)\n");
+		/* The matrix and the run's text are the document's: escaped
+		 * (JSON escapes C0, not DEL or C1). */
+		fprintf(out, "  [%lld] ",
+		        (long long)json_integer_value(json_object_get(e, "point")));
+		ccb_text_put(out, ccb_sweep_str_or(json_object_get(e, "matrix"), "?"));
+		fputs(": ", out);
+		said_line(e, out);
+	}
+	json_decref(w);
 }
 
 /* Runs with --until-steady: how many reached steady state, and which
@@ -320,14 +346,8 @@ static void latency_lines(const json_t *doc, FILE *out)
 	}
 	json_array_foreach(caveats, i, c)
 	{
-		fprintf(out, "%s: ",
-		        strcmp(ccb_sweep_str_or(json_object_get(c, "severity"), ""), "distrust") ==
-		                0
-		            ? "DISTRUST"
-		            : "warning");
 		/* Built from the document's paths and matrix values. */
-		ccb_text_put(out, ccb_sweep_str_or(json_object_get(c, "text"), ""));
-		fputc('\n', out);
+		said_line(c, out);
 	}
 	json_decref(caveats);
 }

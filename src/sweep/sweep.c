@@ -17,6 +17,7 @@
 #include <ccbench/configs.h>
 #include <ccbench/engine.h>
 #include <ccbench/explain.h>
+#include <ccbench/html.h>
 #include <ccbench/latency_probe.h>
 #include <ccbench/osd_inject.h>
 #include <ccbench/path.h>
@@ -72,6 +73,8 @@ static int write_outputs(const json_t *doc, const struct ccb_opts *o)
 	if (o->csv_file && ccb_report_to_file(o->csv_file, "--csv", doc, ccb_sweep_render_csv) < 0)
 		r = -EIO;
 	if (o->svg_file && ccb_report_to_file(o->svg_file, "--svg", doc, ccb_sweep_render_svg) < 0)
+		r = -EIO;
+	if (o->html_file && ccb_report_to_file(o->html_file, "--html", doc, ccb_html_render) < 0)
 		r = -EIO;
 	if (o->output)
 		r |= ccb_report_to_file(o->output, "--output", doc,
@@ -348,7 +351,8 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 		return 2;
 	}
 	if (o->dry_run) {
-		if ((o->json_file || o->csv_file || o->svg_file || o->output) && !o->quiet)
+		if ((o->json_file || o->csv_file || o->svg_file || o->html_file || o->output) &&
+		    !o->quiet)
 			fprintf(stderr, "ccbench: sweep --dry-run: the plan goes to stdout only; "
 			                "--json, --csv, --svg and --output are not written\n");
 		status = ccb_sweep_dry_run(path, cfg, points, &wide, stdout);

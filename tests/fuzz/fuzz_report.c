@@ -5,10 +5,11 @@
  * SVG; a single result to text, CSV and JSON; a group report to text, CSV
  * and SVG; and each one's explain text as `ccbench explain FILE` derives
  * it (each run's list from its figures, a sweep's caveats, a group's
- * re-derived lists). The input is the file's contents: anyone's, so a
- * crafted one must end in a message, never a crash, a leak or an
- * unbounded loop, and no text or CSV view may pass an ESC byte through
- * (the start of every terminal sequence). Everything is rendered into
+ * re-derived lists); and the HTML page of each, a capacity search's too.
+ * The input is the file's contents: anyone's, so a crafted one must end
+ * in a message, never a crash, a leak or an unbounded loop, and no text,
+ * CSV or HTML view may pass an ESC byte through (the start of every
+ * terminal sequence). Everything is rendered into
  * memory; nothing is written.
  */
 #include <stdbool.h>
@@ -19,9 +20,11 @@
 
 #include <ccbench/sweep_report.h>
 #include <ccbench/commands.h>
+#include <ccbench/capacity_report.h>
 #include <ccbench/path.h>
 #include <ccbench/explain.h>
 #include <ccbench/group_report.h>
+#include <ccbench/html.h>
 #include <ccbench/report.h>
 #include <ccbench/sweep.h>
 
@@ -142,12 +145,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		into_memory(doc, ccb_group_render_csv);
 		svg_into_memory(doc, ccb_group_render_svg);
 		into_memory(doc, explain_group);
+		into_memory(doc, ccb_html_render);
 	} else if (json_object_get(doc, "points")) {
 		if (ccb_sweep_doc_check(doc, err, sizeof(err)) == 0) {
 			into_memory(doc, sweep_text);
 			into_memory(doc, ccb_sweep_render_csv);
 			svg_into_memory(doc, ccb_sweep_render_svg);
 			into_memory(doc, explain_sweep);
+			into_memory(doc, ccb_html_render);
 		} else if (!err[0]) {
 			fprintf(stderr, "sweep document refused without a message\n");
 			abort();
@@ -158,6 +163,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* JSON escapes C0 controls itself. */
 		into_memory(doc, result_json);
 		into_memory(doc, explain_result);
+		into_memory(doc, ccb_html_render);
+	} else if (ccb_capacity_is_doc(doc) && ccb_capacity_doc_check(doc, err, sizeof(err)) == 0) {
+		/* A search's page holds its text view and chart too. */
+		into_memory(doc, ccb_html_render);
 	}
 	json_decref(doc);
 	return 0;

@@ -6,8 +6,8 @@
 # or none, would hold the run) and a block device are refused. Sweep and
 # report outputs take the same path.
 # In a sticky world-writable directory, a symlink owned by nobody at every
-# output option (rados write --output, sweep --json/--csv/--svg, report
-# --output/--csv, group report --csv) pointing at a root-owned 0600 file,
+# output option (rados write --output/--html, sweep --json/--csv/--svg, report
+# --output/--csv/--html, group report --csv) pointing at a root-owned 0600 file,
 # or dangling: refused with exit 2 before the run, the target unchanged or
 # never created; root's own link there is followed (fs.protected_symlinks).
 # A group member record with terminal escapes and a formula cell: group
@@ -106,6 +106,8 @@ for l in r.json d.json; do
 	refused_link "$CCBENCH" report sweep_target.json --svg "sticky/$l"
 	refused_link "$CCBENCH" report plain.json --output "sticky/$l" -f json
 	refused_link "$CCBENCH" report plain.json --csv "sticky/$l"
+	refused_link run --html "sticky/$l"
+	refused_link "$CCBENCH" report plain.json --html "sticky/$l"
 done
 [ -z "$(ns_objects)" ] || fail "refused runs wrote objects: $(ns_objects | head -3)"
 # Root's own link in the sticky directory, and in its own one: followed.
