@@ -23,6 +23,7 @@ LAYERS = [
               "src/configs.c", "src/zerocopy*", "src/slo.c"]),
     ("cluster", ["src/cluster/*"]),
     ("run", ["src/run/*"]),
+    ("fault", ["src/fault/*"]),
     ("explain", ["src/explain/*"]),
     ("paths-shared", ["src/paths/path_conn.c", "src/paths/child.c", "src/paths/fuse.c",
                       "src/paths/mountinfo.c"]),

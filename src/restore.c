@@ -20,6 +20,7 @@
 #include <ccbench/host.h>
 #include <ccbench/cli.h>
 #include <ccbench/cluster.h>
+#include <ccbench/fault.h>
 #include <ccbench/fs_mount.h>
 #include <ccbench/mapping.h>
 #include <ccbench/osd_inject.h>
@@ -73,6 +74,11 @@ static const char *const osd_fields[] = {"kind",   "fsid",        "set",  "osds"
                                          "what",   "cluster_key", NULL};
 static const char *const image_fields[] = {"kind", "fsid",    "pool", "image",       "id", "entity",
                                            "conf", "keyring", "what", "cluster_key", NULL};
+/* A fault's undo on the cluster: never "argv" nor "dir", so a command to
+ * run is never taken from the cluster (only from this host's state). */
+static const char *const fault_fields[] = {
+    "kind",   "undo",  "fsid",   "osd",  "flag",    "who",  "name",        "value",
+    "before", "fault", "entity", "conf", "keyring", "what", "cluster_key", NULL};
 
 static const struct kind {
 	const char *name;
@@ -82,6 +88,7 @@ static const struct kind {
     {"read_ahead_kb", undo_read_ahead, NULL},
     {"osd_inject", ccb_osd_inject_restore, osd_fields},
     {"rbd_image", ccb_rbd_image_restore, image_fields},
+    {"fault", ccb_fault_restore, fault_fields},
     {"loop", undo_map, NULL},
     {"fuse", undo_map, NULL},
     {"krbd_map", undo_map, NULL},
@@ -264,7 +271,7 @@ const char *ccb_restore_check_copy(const char *key, const char *text, const char
 	k = kind_of(rec);
 	if (!k || !k->cluster_fields || !only_fields(rec, k->cluster_fields)) {
 		json_decref(doc);
-		return "not an osd_inject or rbd_image record of the fields ccbench writes";
+		return "not an osd_inject, rbd_image or fault record of the fields ccbench writes";
 	}
 	if (!json_is_string(json_object_get(rec, "fsid")) ||
 	    strcasecmp(json_string_value(json_object_get(rec, "fsid")), fsid) != 0) {

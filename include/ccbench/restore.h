@@ -33,7 +33,7 @@ int ccb_restore_run(const struct ccb_cli *cli, int argc, char **argv);
 /**
  * Whether a copy read from the cluster (config-key @p key, its value
  * @p text) is one ccb_undo_cluster_put() wrote, of the cluster @p fsid:
- * exactly the fields and kinds it writes (osd_inject, rbd_image), its run's
+ * exactly the fields and kinds it writes (osd_inject, rbd_image, fault), its run's
  * identity of the right types, @p key exactly the one
  * ccb_undo_cluster_key() makes for that run (PREFIX BOOT/PID-START-HANDLE,
  * and the record's cluster_key when it has one), at most CCB_UNDO_CLUSTER_MAX bytes. Pure:
