@@ -74,8 +74,8 @@ struct ccb_fault {
 	char who[64];   /**< config: global, osd, osd.3, mon ... */
 	char name[128]; /**< config: the option */
 	char value[256];
-	char words[CCB_FAULT_TEXT_MAX];         /**< exec, undo: the words, NUL-separated */
-	char *argv[CCB_FAULT_ARGV_MAX + 1];     /**< into words, NULL-terminated */
+	char words[CCB_FAULT_TEXT_MAX];     /**< exec, undo: the words, NUL-separated */
+	char *argv[CCB_FAULT_ARGV_MAX + 1]; /**< into words, NULL-terminated */
 	int pair; /**< exec: the index of its undo: (-1: none); undo: its exec's */
 };
 
@@ -134,8 +134,7 @@ int ccb_fault_point_begin(const struct ccb_opts *o, struct ccb_run *run,
  * exec: left) and the per-second series' p50_us, p99_us, max_us, errors
  * and phase. @p result may be NULL (nothing measured).
  */
-void ccb_fault_point_result(struct ccb_fault_point *fp, const struct ccb_run *run,
-                            json_t *result);
+void ccb_fault_point_result(struct ccb_fault_point *fp, const struct ccb_run *run, json_t *result);
 
 /**
  * After the point's unwind: what the undo did ("fault.undone") into

@@ -75,7 +75,8 @@ void ccb_sech_record(struct ccb_sech *h, uint64_t nsec);
 void ccb_sech_merge(struct ccb_sech *dst, const struct ccb_sech *src);
 /**
  * The value at percentile @p pct (0 < pct <= 100) in nanoseconds: the
- * midpoint of its bucket, at most the exact maximum; 0 when empty.
+ * midpoint of its bucket, at most the exact maximum (which p100 is);
+ * 0 when empty.
  */
 uint64_t ccb_sech_percentile(const struct ccb_sech *h, double pct);
 

@@ -56,7 +56,8 @@ static bool map_flag(const json_t *dump, const char *flag)
 	const char *flags = json_string_value(json_object_get(dump, "flags"));
 
 	if (strcmp(flag, "pause") == 0)
-		return ccb_cluster_has_flag(flags, "pauserd") && ccb_cluster_has_flag(flags, "pausewr");
+		return ccb_cluster_has_flag(flags, "pauserd") &&
+		       ccb_cluster_has_flag(flags, "pausewr");
 	return ccb_cluster_has_flag(flags, flag);
 }
 
@@ -82,8 +83,9 @@ static int config_at(rados_t cl, const char *who, const char *name, json_t **out
 {
 	json_t *dump = NULL, *e;
 	size_t i;
-	int r = ccb_fault_mon(cl, json_pack("{s:s, s:s}", "prefix", "config dump", "format", "json"),
-	                      &dump, err, len);
+	int r =
+	    ccb_fault_mon(cl, json_pack("{s:s, s:s}", "prefix", "config dump", "format", "json"),
+	                  &dump, err, len);
 
 	*out = NULL;
 	if (r < 0)
@@ -134,21 +136,23 @@ static int put_back(rados_t cl, const json_t *rec, char *msg, size_t len)
 			return r;
 		}
 		if (!json_is_string(now) || strcmp(json_string_value(now), set) != 0) {
-			snprintf(msg, len, "%s/%s is %s%s%s, not the %s ccbench set: changed since, left",
+			snprintf(msg, len,
+			         "%s/%s is %s%s%s, not the %s ccbench set: changed since, left",
 			         who, name, json_is_string(now) ? "'" : "",
 			         json_is_string(now) ? json_string_value(now) : "unset",
 			         json_is_string(now) ? "'" : "", set);
 		} else if (json_is_string(before)) {
 			r = ccb_fault_mon(cl,
-			                  json_pack("{s:s, s:s, s:s, s:s}", "prefix", "config set", "who",
-			                            who, "name", name, "value", json_string_value(before)),
+			                  json_pack("{s:s, s:s, s:s, s:s}", "prefix", "config set",
+			                            "who", who, "name", name, "value",
+			                            json_string_value(before)),
 			                  NULL, err, sizeof(err));
-			snprintf(msg, len, "%s/%s back to '%s'%s%s", who, name, json_string_value(before),
-			         r < 0 ? ": " : "", r < 0 ? err : "");
+			snprintf(msg, len, "%s/%s back to '%s'%s%s", who, name,
+			         json_string_value(before), r < 0 ? ": " : "", r < 0 ? err : "");
 		} else {
 			r = ccb_fault_mon(cl,
-			                  json_pack("{s:s, s:s, s:s}", "prefix", "config rm", "who", who,
-			                            "name", name),
+			                  json_pack("{s:s, s:s, s:s}", "prefix", "config rm", "who",
+			                            who, "name", name),
 			                  NULL, err, sizeof(err));
 			snprintf(msg, len, "%s/%s removed again (it was not set)%s%s", who, name,
 			         r < 0 ? ": " : "", r < 0 ? err : "");
@@ -166,11 +170,13 @@ static int put_back(rados_t cl, const json_t *rec, char *msg, size_t len)
 		bool want_in = strcmp(undo, "osd-in") == 0;
 
 		if (!o)
-			snprintf(msg, len, "osd.%d is no longer in the map: nothing to put back", osd);
+			snprintf(msg, len, "osd.%d is no longer in the map: nothing to put back",
+			         osd);
 		else if ((json_integer_value(json_object_get(o, "in")) != 0) == want_in)
-			snprintf(msg, len, "osd.%d is %s already (changed since): left as it is", osd,
-			         want_in ? "in" : "out");
-		else if ((r = osd_cmd(cl, want_in ? "osd in" : "osd out", osd, err, sizeof(err))) < 0)
+			snprintf(msg, len, "osd.%d is %s already (changed since): left as it is",
+			         osd, want_in ? "in" : "out");
+		else if ((r = osd_cmd(cl, want_in ? "osd in" : "osd out", osd, err, sizeof(err))) <
+		         0)
 			snprintf(msg, len, "%s; kept", err);
 		else
 			snprintf(msg, len, "osd.%d marked %s again", osd, want_in ? "in" : "out");
@@ -178,8 +184,8 @@ static int put_back(rados_t cl, const json_t *rec, char *msg, size_t len)
 		bool want_set = strcmp(undo, "set") == 0;
 
 		if (map_flag(dump, flag) == want_set)
-			snprintf(msg, len, "flag %s is %s already (changed since): left as it is", flag,
-			         want_set ? "set" : "unset");
+			snprintf(msg, len, "flag %s is %s already (changed since): left as it is",
+			         flag, want_set ? "set" : "unset");
 		else if ((r = flag_cmd(cl, want_set ? "osd set" : "osd unset", flag, err,
 		                       sizeof(err))) < 0)
 			snprintf(msg, len, "%s; kept", err);
@@ -219,7 +225,9 @@ static int run_command(char *const *argv, const char *dir, char *msg, size_t len
 	if (r < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		snprintf(msg, len, "`%s` %s %d; kept", what,
 		         r == 0 && WIFSIGNALED(st) ? "was killed by signal" : "exited",
-		         r < 0 ? r : WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		         r < 0             ? r
+		         : WIFSIGNALED(st) ? WTERMSIG(st)
+		                           : WEXITSTATUS(st));
 		return -EIO;
 	}
 	snprintf(msg, len, "ran `%s`", what);
@@ -277,38 +285,80 @@ static void free_undo(void *arg)
 	free(u);
 }
 
-/*
- * Register the undo of fault @p i before it is made: @p rec (stolen) its
- * record. @return the handle, or -errno (nothing may be changed then).
- */
-static int register_undo(struct ccb_fault_point *fp, size_t i, json_t *rec, const char *what,
-                         const char *hint)
+json_t *ccb_fault_undo_record(const struct ccb_opts *o, const char *fsid, const char *cwd,
+                              const struct ccb_fault_schedule *s, size_t i, const json_t *before)
 {
+	const struct ccb_fault *f = &s->f[i];
+	json_t *rec = json_pack("{s:s, s:s}", "kind", "fault", "fault", f->text), *argv;
+
+	if (!rec)
+		return NULL;
+	switch (f->kind) {
+	case CCB_FAULT_OSD_OUT:
+	case CCB_FAULT_OSD_IN:
+		json_object_set_new(
+		    rec, "undo", json_string(f->kind == CCB_FAULT_OSD_OUT ? "osd-in" : "osd-out"));
+		json_object_set_new(rec, "osd", json_integer(f->osd));
+		break;
+	case CCB_FAULT_SET:
+	case CCB_FAULT_UNSET:
+		json_object_set_new(rec, "undo",
+		                    json_string(f->kind == CCB_FAULT_SET ? "unset" : "set"));
+		json_object_set_new(rec, "flag", json_string(f->flag));
+		break;
+	case CCB_FAULT_CONFIG:
+		json_object_set_new(rec, "undo", json_string("config"));
+		json_object_set_new(rec, "who", json_string(f->who));
+		json_object_set_new(rec, "name", json_string(f->name));
+		json_object_set_new(rec, "value", json_string(f->value));
+		json_object_set(rec, "before",
+		                before && json_is_string(before) ? (json_t *)before : json_null());
+		break;
+	case CCB_FAULT_EXEC:
+		if (f->pair < 0)
+			goto fail;
+		argv = json_array();
+		for (int k = 0; s->f[f->pair].argv[k]; k++)
+			json_array_append_new(argv, json_string(s->f[f->pair].argv[k]));
+		json_object_set_new(rec, "undo", json_string("exec"));
+		json_object_set_new(rec, "argv", argv);
+		json_object_set_new(rec, "dir", json_string(cwd));
+		/* Run from this host's state only: no cluster, no connection. */
+		return rec;
+	default:
+		goto fail;
+	}
+	json_object_set_new(rec, "fsid", json_string(fsid));
+	if (ccb_cluster_record_conn(o, rec) == 0)
+		return rec;
+fail:
+	json_decref(rec);
+	return NULL;
+}
+
+/*
+ * Register the undo of fault @p i before it is made (its record from
+ * ccb_fault_undo_record()). @return the handle, or -errno (nothing may be
+ * changed then).
+ */
+static int register_undo(struct ccb_fault_point *fp, size_t i, const json_t *before,
+                         const char *what, const char *hint)
+{
+	json_t *rec = ccb_fault_undo_record(fp->opts, fp->fsid, fp->cwd, &fp->sched, i, before);
 	struct fault_undo *u = calloc(1, sizeof(*u));
 	int h;
 
-	if (!rec || !u) {
+	if (!rec || !u || !(u->rec = json_deep_copy(rec))) {
 		json_decref(rec);
 		free(u);
 		return -ENOMEM;
 	}
-	json_object_set_new(rec, "fault", json_string(fp->sched.f[i].text));
 	u->fp = fp;
-	u->rec = json_deep_copy(rec);
 	fp->refs++;
-	if (strcmp(json_string_value(json_object_get(rec, "undo")), "exec") == 0) {
+	if (fp->sched.f[i].kind == CCB_FAULT_EXEC)
 		h = ccb_undo_push_state(what, undo_entry, u, free_undo, rec);
-	} else {
-		if (ccb_cluster_record_conn(fp->opts, rec) < 0 ||
-		    ccb_cluster_record_conn(fp->opts, u->rec) < 0) {
-			json_decref(rec);
-			free_undo(u);
-			return -ENOMEM;
-		}
-		json_object_set_new(rec, "fsid", json_string(fp->fsid));
-		json_object_set_new(u->rec, "fsid", json_string(fp->fsid));
+	else
 		h = ccb_undo_push_cluster(what, undo_entry, u, free_undo, rec, fp->cl);
-	}
 	if (h > 0 && hint)
 		ccb_undo_set_hint(h, "%s", hint);
 	return h;
@@ -345,8 +395,9 @@ static int pending_twin(struct ccb_fault_point *fp, size_t i, enum ccb_fault_kin
 		const struct ccb_fault *g = &fp->sched.f[j];
 
 		if (g->kind == twin && fp->st[j].undo > 0 &&
-		    (twin == CCB_FAULT_OSD_OUT || twin == CCB_FAULT_OSD_IN ? g->osd == f->osd
-		                                                            : strcmp(g->flag, f->flag) == 0))
+		    (twin == CCB_FAULT_OSD_OUT || twin == CCB_FAULT_OSD_IN
+		         ? g->osd == f->osd
+		         : strcmp(g->flag, f->flag) == 0))
 			return j;
 	}
 	return -1;
@@ -366,7 +417,8 @@ static void fire_osd(struct ccb_fault_point *fp, size_t i, double t)
 		if (r < 0)
 			result(fp, i, t, true, "%s", err);
 		else
-			result(fp, i, t, false, "osd.%d marked down (a live OSD contests it)", f->osd);
+			result(fp, i, t, false, "osd.%d marked down (a live OSD contests it)",
+			       f->osd);
 		return;
 	}
 	j = pending_twin(fp, i, out ? CCB_FAULT_OSD_IN : CCB_FAULT_OSD_OUT);
@@ -388,10 +440,7 @@ static void fire_osd(struct ccb_fault_point *fp, size_t i, double t)
 		snprintf(what, sizeof(what), "mark osd.%d %s again (--fault %s)", f->osd,
 		         out ? "in" : "out", f->text);
 		snprintf(hint, sizeof(hint), "ceph osd %s %d", out ? "in" : "out", f->osd);
-		h = register_undo(fp, i,
-		                  json_pack("{s:s, s:s, s:i}", "kind", "fault", "undo",
-		                            out ? "osd-in" : "osd-out", "osd", f->osd),
-		                  what, hint);
+		h = register_undo(fp, i, NULL, what, hint);
 		if (h < 0) {
 			result(fp, i, t, true, "its undo could not be recorded (%s): not done",
 			       strerror(-h));
@@ -401,7 +450,8 @@ static void fire_osd(struct ccb_fault_point *fp, size_t i, double t)
 			if (r < 0)
 				result(fp, i, t, true, "%s", err);
 			else
-				result(fp, i, t, false, "osd.%d marked %s", f->osd, out ? "out" : "in");
+				result(fp, i, t, false, "osd.%d marked %s", f->osd,
+				       out ? "out" : "in");
 		}
 	}
 	json_decref(dump);
@@ -420,7 +470,8 @@ static void fire_flag(struct ccb_fault_point *fp, size_t i, double t)
 		r = ccb_undo_run(fp->st[j].undo);
 		fp->st[j].undo = 0;
 		result(fp, i, t, r < 0, "flag %s %s: the undo of '%s'%s", f->flag,
-		       set ? "set" : "unset", fp->sched.f[j].text, r < 0 ? " failed (see above)" : "");
+		       set ? "set" : "unset", fp->sched.f[j].text,
+		       r < 0 ? " failed (see above)" : "");
 		return;
 	}
 	dump = osd_dump(fp->cl, err, sizeof(err));
@@ -438,12 +489,10 @@ static void fire_flag(struct ccb_fault_point *fp, size_t i, double t)
 	snprintf(what, sizeof(what), "%s the flag %s again (--fault %s)", set ? "unset" : "set",
 	         f->flag, f->text);
 	snprintf(hint, sizeof(hint), "ceph osd %s %s", set ? "unset" : "set", f->flag);
-	h = register_undo(fp, i,
-	                  json_pack("{s:s, s:s, s:s}", "kind", "fault", "undo", set ? "unset" : "set",
-	                            "flag", f->flag),
-	                  what, hint);
+	h = register_undo(fp, i, NULL, what, hint);
 	if (h < 0) {
-		result(fp, i, t, true, "its undo could not be recorded (%s): not done", strerror(-h));
+		result(fp, i, t, true, "its undo could not be recorded (%s): not done",
+		       strerror(-h));
 		return;
 	}
 	fp->st[i].undo = h;
@@ -473,14 +522,11 @@ static void fire_config(struct ccb_fault_point *fp, size_t i, double t)
 		return;
 	}
 	snprintf(what, sizeof(what), "put %s/%s back (--fault %s)", f->who, f->name, f->text);
-	h = register_undo(fp, i,
-	                  json_pack("{s:s, s:s, s:s, s:s, s:s, s:O}", "kind", "fault", "undo", "config",
-	                            "who", f->who, "name", f->name, "value", f->value, "before",
-	                            before),
-	                  what, NULL);
+	h = register_undo(fp, i, before, what, NULL);
 	json_decref(before);
 	if (h < 0) {
-		result(fp, i, t, true, "its undo could not be recorded (%s): not done", strerror(-h));
+		result(fp, i, t, true, "its undo could not be recorded (%s): not done",
+		       strerror(-h));
 		return;
 	}
 	fp->st[i].undo = h;
@@ -525,19 +571,12 @@ static void fire_exec(struct ccb_fault_point *fp, size_t i, double t)
 		return;
 	}
 	if (f->pair >= 0) {
-		const struct ccb_fault *u = &fp->sched.f[f->pair];
-		json_t *argv = json_array();
 		int h;
 
-		for (int k = 0; u->argv[k]; k++)
-			json_array_append_new(argv, json_string(u->argv[k]));
-		join_argv(u->argv, hint, sizeof(hint));
+		join_argv(fp->sched.f[f->pair].argv, hint, sizeof(hint));
 		snprintf(what, sizeof(what), "run `%.1000s` (the undo: of --fault %.100s)", hint,
 		         f->text);
-		h = register_undo(fp, i,
-		                  json_pack("{s:s, s:s, s:o, s:s}", "kind", "fault", "undo", "exec",
-		                            "argv", argv, "dir", fp->cwd),
-		                  what, hint);
+		h = register_undo(fp, i, NULL, what, hint);
 		if (h < 0) {
 			result(fp, i, t, true, "its undo could not be recorded (%s): not run",
 			       strerror(-h));
@@ -614,9 +653,11 @@ void ccb_fault_reap(struct ccb_fault_point *fp, double t_s, bool all)
 		if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 			st->failed = true;
 			ccb_fault_event(fp, t_s, "exec", (int)i, "`%s` %s %d", what,
-			                r == 0 && WIFSIGNALED(status) ? "was killed by signal" : "exited",
-			                r < 0 ? r : WIFSIGNALED(status) ? WTERMSIG(status)
-			                                                : WEXITSTATUS(status));
+			                r == 0 && WIFSIGNALED(status) ? "was killed by signal"
+			                                              : "exited",
+			                r < 0                 ? r
+			                : WIFSIGNALED(status) ? WTERMSIG(status)
+			                                      : WEXITSTATUS(status));
 			continue;
 		}
 		ccb_fault_event(fp, t_s, "exec", (int)i, "`%s` exited 0 after %.1f s", what,
@@ -682,7 +723,8 @@ int ccb_fault_check_record(const json_t *rec, char *why, size_t why_len)
 	if (!ccb_is_fsid(json_string_value(json_object_get(rec, "fsid"))))
 		return bad_record(why, why_len, "fsid is not a cluster fsid");
 	if (strncmp(undo, "osd-", 4) == 0 &&
-	    (!json_is_integer(osd) || json_integer_value(osd) < 0 || json_integer_value(osd) > 65535))
+	    (!json_is_integer(osd) || json_integer_value(osd) < 0 ||
+	     json_integer_value(osd) > 65535))
 		return bad_record(why, why_len, "osd is not an OSD id");
 	if ((strcmp(undo, "set") == 0 || strcmp(undo, "unset") == 0) &&
 	    !ccb_fault_known_flag(json_string_value(json_object_get(rec, "flag"))))

@@ -41,9 +41,9 @@ bool ccb_fault_parse_status(const json_t *status, struct ccb_fault_sample *s);
 
 /* The input of the phases: what the run measured, as plain arrays. */
 struct ccb_fault_phase_in {
-	double run_s;                  /* the run's seconds */
-	const double *bytes, *ops;     /* per whole second of the run */
-	const struct ccb_sech *secs;   /* per second: latencies and errors (may be NULL) */
+	double run_s;                /* the run's seconds */
+	const double *bytes, *ops;   /* per whole second of the run */
+	const struct ccb_sech *secs; /* per second: latencies and errors (may be NULL) */
 	size_t n_secs;
 	const struct ccb_fault_sample *samples;
 	size_t n_samples;
@@ -150,6 +150,18 @@ bool ccb_fault_running(const struct ccb_fault_point *fp);
 /* A JSON mon command @p cmd (stolen) on @p cl; its JSON reply in @p out
  * (may be NULL). 0 or -errno, the reason naming the command in @p err. */
 int ccb_fault_mon(rados_t cl, json_t *cmd, json_t **out, char *err, size_t err_len);
+
+/*
+ * The crash record of the undo of fault @p i of @p s, as the undo log
+ * keeps it: {"kind": "fault", "undo": osd-in | osd-out | set | unset |
+ * config | exec, "fault": its text, and osd, flag, who/name/value/before
+ * (@p before: the value at WHO/NAME before, or NULL), or argv and dir
+ * (@p cwd)}; the mon ones with the cluster's @p fsid and how @p o
+ * connects. Pure but for realpath(). NULL on ENOMEM, or for a fault with
+ * no undo (osd-down, end, an exec: without undo:).
+ */
+json_t *ccb_fault_undo_record(const struct ccb_opts *o, const char *fsid, const char *cwd,
+                              const struct ccb_fault_schedule *s, size_t i, const json_t *before);
 
 /* A flag --fault may set or unset (set:FLAG). */
 bool ccb_fault_known_flag(const char *flag);

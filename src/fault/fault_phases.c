@@ -61,8 +61,8 @@ static bool has_part(const char *state, const char *part)
  * trimming snapshots at most. */
 static bool state_clean(const char *st)
 {
-	static const char *const ok[] = {"active",   "clean",         "scrubbing",
-	                                 "deep",     "snaptrim",      "snaptrim_wait"};
+	static const char *const ok[] = {"active", "clean",    "scrubbing",
+	                                 "deep",   "snaptrim", "snaptrim_wait"};
 	char buf[256], *save = NULL, *w;
 	bool active = false, clean = false;
 
@@ -108,8 +108,10 @@ bool ccb_fault_parse_status(const json_t *status, struct ccb_fault_sample *s)
 	s->pgs = u32(pgmap, "num_pgs");
 	s->recovering_objects_s =
 	    json_number_value(json_object_get(pgmap, "recovering_objects_per_sec"));
-	s->recovering_bytes_s = json_number_value(json_object_get(pgmap, "recovering_bytes_per_sec"));
-	s->degraded_objects = (uint64_t)json_integer_value(json_object_get(pgmap, "degraded_objects"));
+	s->recovering_bytes_s =
+	    json_number_value(json_object_get(pgmap, "recovering_bytes_per_sec"));
+	s->degraded_objects =
+	    (uint64_t)json_integer_value(json_object_get(pgmap, "degraded_objects"));
 	s->misplaced_objects =
 	    (uint64_t)json_integer_value(json_object_get(pgmap, "misplaced_objects"));
 	json_array_foreach(json_object_get(pgmap, "pgs_by_state"), i, pg)
@@ -206,7 +208,8 @@ static struct segs gaps_of(const struct ccb_fault_phase_in *in)
 			t++;
 		/* A completion lies between two gaps: they never merge. */
 		push_seg(&g, (double)from * in->tick_s,
-		         t >= n_ticks ? in->run_s : fmin(in->run_s, (double)t * in->tick_s), ph_gap);
+		         t >= n_ticks ? in->run_s : fmin(in->run_s, (double)t * in->tick_s),
+		         ph_gap);
 	}
 	return g;
 }
@@ -355,14 +358,13 @@ static json_t *phase_json(const struct ccb_fault_phase_in *in, const struct seg 
 			ops += in->ops[s] * mine / busy;
 			bytes += in->bytes[s] * mine / busy;
 		}
-	return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o, s:o, s:o, s:I}", "phase",
-	                 p->phase, "from_s", p->a, "to_s", p->b, "seconds", secs, "ops", ops,
-	                 "bytes", bytes, "bandwidth_mib_s",
-	                 secs > 0 ? bytes / 1048576.0 / secs : 0.0, "iops",
-	                 secs > 0 ? ops / secs : 0.0, "p50_us", us_or_null(h, 50), "p99_us",
-	                 us_or_null(h, 99), "max_us",
-	                 h->count ? json_real((double)h->max_nsec / 1e3) : json_null(), "errors",
-	                 (json_int_t)h->errors);
+	return json_pack(
+	    "{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o, s:o, s:o, s:I}", "phase", p->phase,
+	    "from_s", p->a, "to_s", p->b, "seconds", secs, "ops", ops, "bytes", bytes,
+	    "bandwidth_mib_s", secs > 0 ? bytes / 1048576.0 / secs : 0.0, "iops",
+	    secs > 0 ? ops / secs : 0.0, "p50_us", us_or_null(h, 50), "p99_us", us_or_null(h, 99),
+	    "max_us", h->count ? json_real((double)h->max_nsec / 1e3) : json_null(), "errors",
+	    (json_int_t)h->errors);
 }
 
 /* The phase holding most of second @p s: @p busy_only counts only time
@@ -407,8 +409,8 @@ static double seconds_in(const struct segs *ph, const char *name)
 }
 
 /* The I/O pause and each fault's first completion after it. */
-static void pause_figures(const struct ccb_fault_phase_in *in, const struct segs *gaps,
-                          double t0, json_t *fig)
+static void pause_figures(const struct ccb_fault_phase_in *in, const struct segs *gaps, double t0,
+                          json_t *fig)
 {
 	double best = 0, from = 0, to = 0;
 	json_t *firsts = json_array();
@@ -432,13 +434,13 @@ static void pause_figures(const struct ccb_fault_phase_in *in, const struct segs
 
 		while (t < n_ticks && !tick_done(in, t))
 			t++;
-		json_array_append_new(firsts, t < n_ticks ? json_real(fmax(0, (double)t * in->tick_s -
-		                                                                  in->fault_s[i]))
-		                                          : json_null());
+		json_array_append_new(
+		    firsts, t < n_ticks
+		                ? json_real(fmax(0, (double)t * in->tick_s - in->fault_s[i]))
+		                : json_null());
 	}
-	json_object_set(fig, "first_completion_after_s", json_array_get(firsts, 0)
-	                                                     ? json_array_get(firsts, 0)
-	                                                     : json_null());
+	json_object_set(fig, "first_completion_after_s",
+	                json_array_get(firsts, 0) ? json_array_get(firsts, 0) : json_null());
 	json_object_set_new(fig, "first_completion_after_each_s", firsts);
 }
 
@@ -476,8 +478,7 @@ static void duration_figures(const struct ccb_fault_phase_in *in, const struct s
 	json_object_set_new(fig, "recovering_s", json_real(seconds_in(ph, ph_recovering)));
 	/* Clean again: the run ends in a clean phase after one that was not. */
 	for (size_t i = 0; i < ph->n; i++)
-		disturbed |= ph->v[i].phase == ph_degraded ||
-		             ph->v[i].phase == ph_recovering;
+		disturbed |= ph->v[i].phase == ph_degraded || ph->v[i].phase == ph_recovering;
 	json_object_set_new(fig, "time_to_clean_s",
 	                    disturbed && ph->n && ph->v[ph->n - 1].phase == ph_clean
 	                        ? json_real(ph->v[ph->n - 1].a - t0)
@@ -525,7 +526,8 @@ json_t *ccb_fault_phases(const struct ccb_fault_phase_in *in)
 		               &in->secs[s]);
 	for (size_t s = 0; s < in->n_secs; s++)
 		json_array_append_new(
-		    per_sec, json_string(ph.v[phase_of_second(&ph, &stalls, s, in->run_s, false)].phase));
+		    per_sec,
+		    json_string(ph.v[phase_of_second(&ph, &stalls, s, in->run_s, false)].phase));
 	for (size_t i = 0; i < ph.n; i++) {
 		if (ph.v[i].phase == ph_stalled)
 			memset(&by_phase[i], 0, sizeof(by_phase[i]));
@@ -537,8 +539,8 @@ json_t *ccb_fault_phases(const struct ccb_fault_phase_in *in)
 		pause_figures(in, &gaps, t0, fig);
 	latency_figures(&ph, by_phase, fig);
 	duration_figures(in, &ph, t0, fig);
-	out = json_pack("{s:O, s:O, s:O}", "phases", phases, "figures", fig, "second_phase",
-	                per_sec);
+	out =
+	    json_pack("{s:O, s:O, s:O}", "phases", phases, "figures", fig, "second_phase", per_sec);
 out:
 	json_decref(phases);
 	json_decref(fig);

@@ -37,10 +37,11 @@ static json_t *schedule_json(const struct ccb_fault_point *fp)
 		json_t *e;
 
 		ccb_fault_describe(f, what, sizeof(what));
-		e = json_pack("{s:s, s:s, s:s, s:s, s:b}", "fault", f->text, "action", kind_name(f->kind),
-		              "when", f->when == CCB_FAULT_AT      ? "time"
-		                      : f->when == CCB_FAULT_CLEAN ? "clean"
-		                                                   : "unwind",
+		e = json_pack("{s:s, s:s, s:s, s:s, s:b}", "fault", f->text, "action",
+		              kind_name(f->kind), "when",
+		              f->when == CCB_FAULT_AT      ? "time"
+		              : f->when == CCB_FAULT_CLEAN ? "clean"
+		                                           : "unwind",
 		              "description", what, "fired", st->fired);
 		if (!e)
 			continue;
@@ -64,8 +65,8 @@ static json_t *events_json(const struct ccb_fault_point *fp)
 
 	for (size_t i = 0; i < fp->n_events; i++) {
 		const struct ccb_fault_event *e = &fp->events[i];
-		json_t *j = json_pack("{s:f, s:s, s:s}", "t_s", e->t_s, "kind", e->kind, "text",
-		                      e->text);
+		json_t *j =
+		    json_pack("{s:f, s:s, s:s}", "t_s", e->t_s, "kind", e->kind, "text", e->text);
 
 		if (j && e->fault >= 0)
 			json_object_set_new(j, "fault", json_string(fp->sched.f[e->fault].text));
@@ -86,20 +87,20 @@ static json_t *samples_json(const struct ccb_fault_point *fp)
 			continue;
 		}
 		json_array_append_new(
-		    a, json_pack("{s:f, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-		                 "s:f, s:f, s:I, s:I, s:s}",
-		                 "t_s", s->t_s, "ok", 1, "epoch", (json_int_t)s->epoch, "osds",
-		                 (json_int_t)s->osds, "osds_up", (json_int_t)s->up, "osds_in",
-		                 (json_int_t)s->in, "pgs", (json_int_t)s->pgs, "pgs_clean",
-		                 (json_int_t)s->clean, "pgs_peering", (json_int_t)s->peering,
-		                 "pgs_degraded", (json_int_t)s->degraded, "pgs_recovering",
-		                 (json_int_t)s->recovering, "pgs_backfilling",
-		                 (json_int_t)s->backfilling, "pgs_inactive", (json_int_t)s->inactive,
-		                 "pgs_stale", (json_int_t)s->stale, "recovering_objects_s",
-		                 s->recovering_objects_s, "recovering_bytes_s", s->recovering_bytes_s,
-		                 "degraded_objects", (json_int_t)s->degraded_objects,
-		                 "misplaced_objects", (json_int_t)s->misplaced_objects, "states",
-		                 s->states));
+		    a, json_pack(
+		           "{s:f, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+		           "s:f, s:f, s:I, s:I, s:s}",
+		           "t_s", s->t_s, "ok", 1, "epoch", (json_int_t)s->epoch, "osds",
+		           (json_int_t)s->osds, "osds_up", (json_int_t)s->up, "osds_in",
+		           (json_int_t)s->in, "pgs", (json_int_t)s->pgs, "pgs_clean",
+		           (json_int_t)s->clean, "pgs_peering", (json_int_t)s->peering,
+		           "pgs_degraded", (json_int_t)s->degraded, "pgs_recovering",
+		           (json_int_t)s->recovering, "pgs_backfilling", (json_int_t)s->backfilling,
+		           "pgs_inactive", (json_int_t)s->inactive, "pgs_stale",
+		           (json_int_t)s->stale, "recovering_objects_s", s->recovering_objects_s,
+		           "recovering_bytes_s", s->recovering_bytes_s, "degraded_objects",
+		           (json_int_t)s->degraded_objects, "misplaced_objects",
+		           (json_int_t)s->misplaced_objects, "states", s->states));
 	}
 	return a;
 }
@@ -110,7 +111,8 @@ static void marked_down(const struct ccb_fault_point *fp, double t0, json_t *fig
 {
 	for (size_t i = 0; i < fp->n_events; i++)
 		if (fp->events[i].t_s >= t0 && strcmp(fp->events[i].kind, "osd-down") == 0) {
-			json_object_set_new(fig, "marked_down_after_s", json_real(fp->events[i].t_s - t0));
+			json_object_set_new(fig, "marked_down_after_s",
+			                    json_real(fp->events[i].t_s - t0));
 			json_object_set_new(fig, "marked_down", json_string(fp->events[i].text));
 			return;
 		}
@@ -167,12 +169,14 @@ static void add_phases(struct ccb_fault_point *fp, json_t *result, json_t *fault
 	{
 		const struct ccb_sech *h = &secs[i];
 
-		json_object_set_new(s, "p50_us", h->count ? json_real((double)ccb_sech_percentile(h, 50) / 1e3)
-		                                          : json_null());
-		json_object_set_new(s, "p99_us", h->count ? json_real((double)ccb_sech_percentile(h, 99) / 1e3)
-		                                          : json_null());
-		json_object_set_new(s, "max_us", h->count ? json_real((double)h->max_nsec / 1e3)
-		                                          : json_null());
+		json_object_set_new(s, "p50_us",
+		                    h->count ? json_real((double)ccb_sech_percentile(h, 50) / 1e3)
+		                             : json_null());
+		json_object_set_new(s, "p99_us",
+		                    h->count ? json_real((double)ccb_sech_percentile(h, 99) / 1e3)
+		                             : json_null());
+		json_object_set_new(s, "max_us",
+		                    h->count ? json_real((double)h->max_nsec / 1e3) : json_null());
 		json_object_set_new(s, "errors", json_integer(h->errors));
 		json_object_set(s, "phase", json_array_get(json_object_get(ph, "second_phase"), i));
 	}

@@ -20,7 +20,7 @@
 /* The osdmap flags a fault may set or unset: what `ceph osd set` takes and
  * changes nothing but the cluster's behaviour until unset. */
 static const char *const flags[] = {
-    "noout",   "noin",      "noup",         "nodown",     "norecover", "nobackfill",
+    "noout",       "noin",    "noup",         "nodown",      "norecover",  "nobackfill",
     "norebalance", "noscrub", "nodeep-scrub", "notieragent", "nosnaptrim", "pause",
 };
 
@@ -161,8 +161,9 @@ static int parse_config(const char *a, struct ccb_fault *f, char *err, size_t le
 	size_t wl = slash ? (size_t)(slash - a) : 0, nl = eq ? (size_t)(eq - slash - 1) : 0;
 
 	if (!slash || !eq || !wl || !nl || !eq[1])
-		return bad(err, len, f->text, "%s",
-		           "expected config:WHO/NAME=VALUE (config:osd/osd_mclock_profile=balanced)");
+		return bad(
+		    err, len, f->text, "%s",
+		    "expected config:WHO/NAME=VALUE (config:osd/osd_mclock_profile=balanced)");
 	if (wl >= sizeof(f->who) || nl >= sizeof(f->name) || strlen(eq + 1) >= sizeof(f->value))
 		return bad(err, len, f->text, "%s", "WHO, NAME or VALUE too long");
 	snprintf(f->who, sizeof(f->who), "%.*s", (int)wl, a);
@@ -271,11 +272,12 @@ static int parse_one(const char *text, struct ccb_fault *f, char *err, size_t le
 
 		free(red);
 		if (secret)
-			return bad(err, len, "(withheld)", "%s",
-			           "it carries key material (a key, secret, token or password): "
-			           "refused, since a command's arguments are readable by every user "
-			           "of this host and go into the result; give the command its key "
-			           "another way (a keyring file)");
+			return bad(
+			    err, len, "(withheld)", "%s",
+			    "it carries key material (a key, secret, token or password): "
+			    "refused, since a command's arguments are readable by every user "
+			    "of this host and go into the result; give the command its key "
+			    "another way (a keyring file)");
 	}
 	if (strncmp(text, "undo:", 5) == 0) {
 		f->when = CCB_FAULT_UNWIND;
@@ -330,13 +332,15 @@ int ccb_fault_parse(const struct ccb_opt_list *faults, struct ccb_fault_schedule
 			char one[CCB_FAULT_TEXT_MAX + 1];
 
 			if (!l) {
-				snprintf(err, err_len, "--fault '%s': an empty fault (two ';' or a "
-				                       "';' at an end)",
+				snprintf(err, err_len,
+				         "--fault '%s': an empty fault (two ';' or a "
+				         "';' at an end)",
 				         faults->v[i]);
 				return -EINVAL;
 			}
 			if (s->n == CCB_FAULT_MAX) {
-				snprintf(err, err_len, "--fault: more than %d faults", CCB_FAULT_MAX);
+				snprintf(err, err_len, "--fault: more than %d faults",
+				         CCB_FAULT_MAX);
 				return -EINVAL;
 			}
 			if (l > CCB_FAULT_TEXT_MAX)
@@ -362,8 +366,8 @@ int ccb_fault_parse(const struct ccb_opt_list *faults, struct ccb_fault_schedule
 		if (last_text && f->at_usec < last_at) {
 			char why[CCB_FAULT_TEXT_MAX + 64];
 
-			snprintf(why, sizeof(why), "earlier than '%s' before it (give them in order)",
-			         last_text);
+			snprintf(why, sizeof(why),
+			         "earlier than '%s' before it (give them in order)", last_text);
 			return bad(err, err_len, f->text, "%s", why);
 		}
 		last_at = f->at_usec;

@@ -83,4 +83,3 @@ void ccb_fault_unref(struct ccb_fault_point *fp)
 	free(fp->events);
 	free(fp);
 }
-

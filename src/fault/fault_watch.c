@@ -34,11 +34,20 @@
 
 /* What explain names, read from an OSD's running configuration. */
 static const char *const setting_keys[] = {
-    "osd_heartbeat_grace",      "osd_heartbeat_interval",     "osd_fast_fail_on_connection_refused",
-    "mon_osd_down_out_interval", "mon_osd_min_down_reporters", "mon_osd_adjust_heartbeat_grace",
-    "osd_op_queue",             "osd_mclock_profile",         "osd_recovery_sleep_hdd",
-    "osd_recovery_sleep_ssd",   "osd_max_backfills",          "osd_recovery_max_active",
-    "osd_recovery_max_active_hdd", "osd_recovery_max_active_ssd",
+    "osd_heartbeat_grace",
+    "osd_heartbeat_interval",
+    "osd_fast_fail_on_connection_refused",
+    "mon_osd_down_out_interval",
+    "mon_osd_min_down_reporters",
+    "mon_osd_adjust_heartbeat_grace",
+    "osd_op_queue",
+    "osd_mclock_profile",
+    "osd_recovery_sleep_hdd",
+    "osd_recovery_sleep_ssd",
+    "osd_max_backfills",
+    "osd_recovery_max_active",
+    "osd_recovery_max_active_hdd",
+    "osd_recovery_max_active_ssd",
 };
 
 /* ---- the map: OSDs up and in, flags ---------------------------------------------- */
@@ -59,8 +68,9 @@ static json_t *digest(const json_t *dump)
 		                              json_integer_value(json_object_get(o, "up")), "in",
 		                              json_integer_value(json_object_get(o, "in"))));
 	}
-	json_object_set(d, "flags", json_object_get(dump, "flags") ? json_object_get(dump, "flags")
-	                                                           : json_string(""));
+	json_object_set(d, "flags",
+	                json_object_get(dump, "flags") ? json_object_get(dump, "flags")
+	                                               : json_string(""));
 	return d;
 }
 
@@ -85,10 +95,10 @@ static void diff_map(struct ccb_fault_point *fp, json_t *now, double t)
 			ccb_fault_event(fp, t, in ? "osd-in" : "osd-out", -1, "%s marked %s", key,
 			                in ? "in" : "out");
 	}
-	for (const char *const *fl = (const char *const[]){"noout", "noin", "noup", "nodown",
-	                                                     "norecover", "nobackfill", "norebalance",
-	                                                     "noscrub", "nodeep-scrub", "pauserd",
-	                                                     "pausewr", NULL};
+	for (const char *const *fl =
+	         (const char *const[]){"noout", "noin", "noup", "nodown", "norecover", "nobackfill",
+	                               "norebalance", "noscrub", "nodeep-scrub", "pauserd",
+	                               "pausewr", NULL};
 	     *fl; fl++) {
 		bool a = ccb_cluster_has_flag(f0, *fl), b = ccb_cluster_has_flag(f1, *fl);
 
@@ -107,11 +117,12 @@ static void pg_events(struct ccb_fault_point *fp, const struct ccb_fault_sample 
 
 	if (first) {
 		if (!clean)
-			ccb_fault_event(fp, s->t_s, "pgs", -1, "PGs not active+clean at the start: %s",
-			                s->states);
+			ccb_fault_event(fp, s->t_s, "pgs", -1,
+			                "PGs not active+clean at the start: %s", s->states);
 	} else {
 		if (fp->was_clean && !clean)
-			ccb_fault_event(fp, s->t_s, "pgs", -1, "PGs not active+clean: %s", s->states);
+			ccb_fault_event(fp, s->t_s, "pgs", -1, "PGs not active+clean: %s",
+			                s->states);
 		if (!fp->was_clean && clean)
 			ccb_fault_event(fp, s->t_s, "pgs", -1, "every PG active+clean");
 		if (!fp->was_moving && moving)
@@ -119,7 +130,8 @@ static void pg_events(struct ccb_fault_point *fp, const struct ccb_fault_sample 
 			                "recovery began: %u PGs recovering, %u backfilling",
 			                s->recovering, s->backfilling);
 		if (fp->was_moving && !moving)
-			ccb_fault_event(fp, s->t_s, "recovery", -1, "no PG recovers or backfills now");
+			ccb_fault_event(fp, s->t_s, "recovery", -1,
+			                "no PG recovers or backfills now");
 	}
 	fp->was_clean = clean;
 	fp->was_moving = moving;
@@ -153,8 +165,8 @@ static void take_sample(struct ccb_fault_point *fp, double t)
 	json_t *st = NULL, *dump;
 	int r;
 
-	r = ccb_fault_mon(fp->cl, json_pack("{s:s, s:s}", "prefix", "status", "format", "json"), &st,
-	                  err, sizeof(err));
+	r = ccb_fault_mon(fp->cl, json_pack("{s:s, s:s}", "prefix", "status", "format", "json"),
+	                  &st, err, sizeof(err));
 	if (r < 0 || !ccb_fault_parse_status(st, &s)) {
 		s.ok = false;
 		s.t_s = t;
@@ -168,9 +180,10 @@ static void take_sample(struct ccb_fault_point *fp, double t)
 		fp->mon_silent = false;
 		if (s.epoch != last_epoch) {
 			dump = NULL;
-			if (ccb_fault_mon(fp->cl,
-			                  json_pack("{s:s, s:s}", "prefix", "osd dump", "format", "json"),
-			                  &dump, err, sizeof(err)) == 0)
+			if (ccb_fault_mon(
+			        fp->cl,
+			        json_pack("{s:s, s:s}", "prefix", "osd dump", "format", "json"),
+			        &dump, err, sizeof(err)) == 0)
 				diff_map(fp, digest(dump), t);
 			json_decref(dump);
 		}
@@ -219,7 +232,8 @@ static void fire_due(struct ccb_fault_point *fp, double t)
 		}
 		if (f->when == CCB_FAULT_AT && t < at)
 			return;
-		if (f->when == CCB_FAULT_CLEAN && (fp->clean_met_s < 0 || t - fp->clean_met_s < at)) {
+		if (f->when == CCB_FAULT_CLEAN &&
+		    (fp->clean_met_s < 0 || t - fp->clean_met_s < at)) {
 			double since = fp->prev_s >= 0 ? fp->prev_s : 0;
 			char state[300];
 
@@ -227,12 +241,13 @@ static void fire_due(struct ccb_fault_point *fp, double t)
 			    t - since > (double)fp->opts->recovery_timeout_usec / 1e6) {
 				latest_state(fp, state, sizeof(state));
 				ccb_fault_event(fp, t, "timeout", (int)fp->next,
-				                "not clean %.0f s after the fault before: %s", t - since,
-				                state);
-				ccb_run_stop(run, CCB_STOP_ERROR, -ETIMEDOUT,
-				             "--fault %s: the cluster was not clean %.0f s after the fault "
-				             "before (--recovery-timeout): %s",
-				             f->text, t - since, state);
+				                "not clean %.0f s after the fault before: %s",
+				                t - since, state);
+				ccb_run_stop(
+				    run, CCB_STOP_ERROR, -ETIMEDOUT,
+				    "--fault %s: the cluster was not clean %.0f s after the fault "
+				    "before (--recovery-timeout): %s",
+				    f->text, t - since, state);
 			}
 			return;
 		}
@@ -333,16 +348,19 @@ static void name_left(struct ccb_fault_point *fp)
 		if (f->kind != CCB_FAULT_EXEC || f->pair >= 0 || !fp->st[i].fired || !fp->st[i].pid)
 			continue;
 		if (!dump)
-			snprintf(t, sizeof(t), "'%s' had no undo: (whether it left a daemon stopped is "
-			                       "unknown: %s)",
+			snprintf(t, sizeof(t),
+			         "'%s' had no undo: (whether it left a daemon stopped is "
+			         "unknown: %s)",
 			         f->text, err);
 		else if (down[0])
-			snprintf(t, sizeof(t), "%s down at the end, up at the start: '%s' had no undo:, "
-			                       "so it is left stopped",
+			snprintf(t, sizeof(t),
+			         "%s down at the end, up at the start: '%s' had no undo:, "
+			         "so it is left stopped",
 			         down, f->text);
 		else
-			snprintf(t, sizeof(t), "'%s' had no undo: (no OSD up at the start is down "
-			                       "at the end)",
+			snprintf(t, sizeof(t),
+			         "'%s' had no undo: (no OSD up at the start is down "
+			         "at the end)",
 			         f->text);
 		json_array_append_new(fp->left, json_string(t));
 	}
@@ -438,8 +456,9 @@ static int check_osds(struct ccb_fault_point *fp, const json_t *dump, char *err,
 				                         used ? ", " : "", (long long)id);
 		}
 		if (!found) {
-			snprintf(err, len, "--fault '%s': osd.%d: no such OSD (the cluster's: %s); "
-			                   "nothing was changed",
+			snprintf(err, len,
+			         "--fault '%s': osd.%d: no such OSD (the cluster's: %s); "
+			         "nothing was changed",
 			         f->text, f->osd, used ? have : "none");
 			return -EINVAL;
 		}

@@ -64,8 +64,8 @@ uint64_t ccb_sech_percentile(const struct ccb_sech *h, double pct)
 
 	if (!h->count)
 		return 0;
-	if (pct > 100)
-		pct = 100;
+	if (pct >= 100)
+		return h->max_nsec;
 	rank = (uint64_t)((pct / 100.0) * (double)h->count + 0.999999);
 	if (rank < 1)
 		rank = 1;
