@@ -48,4 +48,10 @@ struct ccb_chart {
  */
 int ccb_chart_svg(const struct ccb_chart *c, FILE *out);
 
+/**
+ * @p s as SVG text on @p out: markup characters as entities, control
+ * characters as '?' (for a chart drawn by hand beside this one's).
+ */
+void ccb_chart_xml_text(FILE *out, const char *s);
+
 #endif

@@ -318,3 +318,8 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out)
 	fprintf(out, "</svg>\n");
 	return ferror(out) ? -EIO : 0;
 }
+
+void ccb_chart_xml_text(FILE *out, const char *s)
+{
+	esc(out, s);
+}

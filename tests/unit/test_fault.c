@@ -55,8 +55,8 @@ static void test_parse_ok(void **state)
 	char err[2048];
 
 	(void)state;
-	assert_int_equal(parse(s, err, sizeof(err), "5s:osd-out:1;clean:osd-in:1", "5500ms:set:noout",
-	                       "clean+2s:unset:noout", "6s:osd-down:12",
+	assert_int_equal(parse(s, err, sizeof(err), "5s:osd-out:1;clean:osd-in:1",
+	                       "5500ms:set:noout", "clean+2s:unset:noout", "6s:osd-down:12",
 	                       "7s:config:osd/osd_mclock_profile=high_recovery_ops",
 	                       "8s:exec:sh -c 'kill -KILL 42' \"two words\" a\\ b", "20s:undo:true",
 	                       "21s:exec:true", "undo:echo x", "clean+1s:end", NULL),
@@ -283,8 +283,14 @@ static void synth_init(struct synth *s, double stall_a, double stall_b, int slow
 		s->bytes[i] = 100 * 4096;
 		for (int k = 0; k < 100; k++)
 			ccb_sech_record(&s->secs[i], lat);
-		s->samples[i] = (struct ccb_fault_sample){
-		    .t_s = i, .ok = true, .epoch = 10, .osds = 3, .up = 3, .in = 3, .pgs = 64, .clean = 64};
+		s->samples[i] = (struct ccb_fault_sample){.t_s = i,
+		                                          .ok = true,
+		                                          .epoch = 10,
+		                                          .osds = 3,
+		                                          .up = 3,
+		                                          .in = 3,
+		                                          .pgs = 64,
+		                                          .clean = 64};
 	}
 	for (int t = 0; t < RUN_S * 100; t++)
 		if (!(t >= (int)lround(stall_a * 100) && t < (int)lround(stall_b * 100)))
@@ -335,7 +341,8 @@ static void test_phases_kill(void **state)
 {
 	struct synth *s = calloc(1, sizeof(*s));
 	const char *want[] = {"before", "degraded", "stalled", "degraded", "recovering", "clean"};
-	const double from[] = {0, 4.9, 5.0, 7.0, 8.0, 13.0}, to[] = {4.9, 5.0, 7.0, 8.0, 13.0, 20.0};
+	const double from[] = {0, 4.9, 5.0, 7.0, 8.0, 13.0},
+	             to[] = {4.9, 5.0, 7.0, 8.0, 13.0, 20.0};
 	double a, b;
 	json_t *ph, *p;
 
@@ -379,10 +386,10 @@ static void test_phases_kill(void **state)
 	p = json_array_get(json_object_get(ph, "phases"), 0);
 	assert_true(fabs(json_number_value(json_object_get(p, "iops")) - 100) < 1);
 	/* Each second's phase, for the series. */
-	assert_string_equal(json_string_value(json_array_get(json_object_get(ph, "second_phase"), 5)),
-	                    "stalled");
-	assert_string_equal(json_string_value(json_array_get(json_object_get(ph, "second_phase"), 19)),
-	                    "clean");
+	assert_string_equal(
+	    json_string_value(json_array_get(json_object_get(ph, "second_phase"), 5)), "stalled");
+	assert_string_equal(
+	    json_string_value(json_array_get(json_object_get(ph, "second_phase"), 19)), "clean");
 	json_decref(ph);
 	/* The fault at the stall's start: 2.0 s to the first completion. */
 	s->faults[0] = 5.0;
@@ -414,7 +421,8 @@ static void test_phases_no_effect(void **state)
 	assert_true(a == 0 && b == RUN_S);
 	assert_null(phase_at(ph, 1, &a, &b));
 	assert_true(fabs(fig(ph, "pause_s") - 0.3) < 0.011);
-	assert_true(json_is_null(json_object_get(json_object_get(ph, "figures"), "time_to_clean_s")));
+	assert_true(
+	    json_is_null(json_object_get(json_object_get(ph, "figures"), "time_to_clean_s")));
 	json_decref(ph);
 	/* No fault fired: all before, no pause. */
 	s->in.n_faults = 0;
@@ -470,9 +478,10 @@ static void test_parse_status(void **state)
 	    "{\"state_name\": \"active+recovery_wait+undersized+degraded+remapped\", \"count\": 6},"
 	    "{\"state_name\": \"stale+active+clean\", \"count\": 2},"
 	    "{\"state_name\": \"active+clean+scrubbing+deep\", \"count\": 1}]}}";
-	const char *nested = "{\"osdmap\": {\"osdmap\": {\"epoch\": 5, \"num_osds\": 1, "
-	                     "\"num_up_osds\": 1, \"num_in_osds\": 1}}, \"pgmap\": {\"num_pgs\": 8, "
-	                     "\"pgs_by_state\": [{\"state_name\": \"active+clean\", \"count\": 8}]}}";
+	const char *nested =
+	    "{\"osdmap\": {\"osdmap\": {\"epoch\": 5, \"num_osds\": 1, "
+	    "\"num_up_osds\": 1, \"num_in_osds\": 1}}, \"pgmap\": {\"num_pgs\": 8, "
+	    "\"pgs_by_state\": [{\"state_name\": \"active+clean\", \"count\": 8}]}}";
 	struct ccb_fault_sample s = {.t_s = 3.5};
 	json_t *j = json_loads(flat, 0, NULL);
 
@@ -522,9 +531,12 @@ static json_t *record_of(const char *fault, const json_t *before)
 
 static void test_records(void **state)
 {
-	static const char *const ok[] = {"5s:osd-out:1", "5s:osd-in:2", "5s:set:noout",
-	                                  "5s:unset:nobackfill", "5s:config:osd/osd_max_backfills=4",
-	                                  "5s:exec:true;undo:echo back 'two words'"};
+	static const char *const ok[] = {"5s:osd-out:1",
+	                                 "5s:osd-in:2",
+	                                 "5s:set:noout",
+	                                 "5s:unset:nobackfill",
+	                                 "5s:config:osd/osd_max_backfills=4",
+	                                 "5s:exec:true;undo:echo back 'two words'"};
 	char why[512];
 	json_t *rec, *before = json_string("1");
 
@@ -594,8 +606,8 @@ static void test_record_cluster_copy(void **state)
 		json_object_set_new(rec, "cluster_key", json_string(key));
 		if (!json_object_get(rec, "fsid"))
 			json_object_set_new(rec, "fsid", json_string(FSID));
-		copy = json_pack("{s:i, s:O, s:o}", "ccbench_cluster_record", 1, "run", run, "record",
-		                 rec);
+		copy = json_pack("{s:i, s:O, s:o}", "ccbench_cluster_record", 1, "run", run,
+		                 "record", rec);
 		text = json_dumps(copy, JSON_COMPACT);
 		why = ccb_restore_check_copy(key, text, FSID, &doc);
 		if (i < 3 && why)
@@ -653,10 +665,10 @@ static void test_record_roundtrip(void **state)
 	assert_int_equal(ccb_fault_restore(json_array_get(entries, 0), NULL, msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "ran `touch marker`"));
 	assert_int_equal(access(mark, F_OK), 0);
-	assert_int_equal(ccb_undo_state_resolve(json_string_value(json_object_get(
-	                                            json_array_get(files, 0), "file")),
-	                                        NULL),
-	                 0);
+	assert_int_equal(
+	    ccb_undo_state_resolve(
+	        json_string_value(json_object_get(json_array_get(files, 0), "file")), NULL),
+	    0);
 	json_decref(files);
 	unlink(mark);
 	rmdir(work);
