@@ -6,12 +6,23 @@
  */
 #include <ccbench/escape.h>
 #include <ccbench/fault_report.h>
-#include <ccbench/report.h>
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* report.c's own readers are its: this file is below it (report.c calls in). */
+static double num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
 
 bool ccb_fault_report_is(const json_t *r)
 {
@@ -38,11 +49,11 @@ static void text_schedule(const json_t *f, FILE *out)
 	json_array_foreach(json_object_get(f, "schedule"), i, e)
 	{
 		fprintf(out, "%-18s ", i ? "" : "faults");
-		ccb_text_put(out, ccb_report_str(e, "fault"));
+		ccb_text_put(out, str(e, "fault"));
 		if (json_is_true(json_object_get(e, "fired"))) {
-			fprintf(out, " at %.2f s: %s", ccb_report_num(e, "fired_s"),
+			fprintf(out, " at %.2f s: %s", num(e, "fired_s"),
 			         json_is_true(json_object_get(e, "failed")) ? "FAILED, " : "");
-			ccb_text_put(out, ccb_report_str(e, "result"));
+			ccb_text_put(out, str(e, "result"));
 		} else {
 			fputs(": not reached", out);
 		}
@@ -66,10 +77,10 @@ void ccb_fault_report_text(const json_t *r, FILE *out)
 		char name[32];
 
 		fprintf(out, "  %-16s %8.2f %8.2f %8.2f %9.2f %9.1f %9s %9s %9s %6lld\n",
-		        ccb_text_esc(ccb_report_str(p, "phase"), name, sizeof(name)),
-		        ccb_report_num(p, "from_s"), ccb_report_num(p, "to_s"),
-		        ccb_report_num(p, "seconds"), ccb_report_num(p, "bandwidth_mib_s"),
-		        ccb_report_num(p, "iops"), ms(p, "p50_us", a, sizeof(a)),
+		        ccb_text_esc(str(p, "phase"), name, sizeof(name)),
+		        num(p, "from_s"), num(p, "to_s"),
+		        num(p, "seconds"), num(p, "bandwidth_mib_s"),
+		        num(p, "iops"), ms(p, "p50_us", a, sizeof(a)),
 		        ms(p, "p99_us", b, sizeof(b)), ms(p, "max_us", c, sizeof(c)),
 		        (long long)json_integer_value(json_object_get(p, "errors")));
 	}
@@ -77,21 +88,21 @@ void ccb_fault_report_text(const json_t *r, FILE *out)
 		fprintf(out,
 		        "%-18s %.2f s from %.2f s%s (the longest stretch with no completion after "
 		        "the first fault); the first completion %.2f s after it\n",
-		        "pause", ccb_report_num(fig, "pause_s"), ccb_report_num(fig, "pause_from_s"),
+		        "pause", num(fig, "pause_s"), num(fig, "pause_from_s"),
 		        json_is_true(json_object_get(fig, "pause_open")) ? ", to the end" : "",
-		        ccb_report_num(fig, "first_completion_after_s"));
+		        num(fig, "first_completion_after_s"));
 	if (json_is_number(json_object_get(fig, "time_to_clean_s")))
 		fprintf(out, "%-18s %.1f s after the first fault\n", "clean again",
-		        ccb_report_num(fig, "time_to_clean_s"));
+		        num(fig, "time_to_clean_s"));
 	else
 		fprintf(out, "%-18s not by the end of the run\n", "clean again");
 	fprintf(out, "%-18s %.1f ms (at %.0f s)\n", "slowest op",
-	        ccb_report_num(fig, "slowest_op_us") / 1e3, ccb_report_num(fig, "slowest_op_second"));
+	        num(fig, "slowest_op_us") / 1e3, num(fig, "slowest_op_second"));
 	json_array_foreach(json_object_get(f, "undone"), i, e)
 	{
 		fprintf(out, "%-18s ", "undone");
-		ccb_text_put(out, ccb_report_str(e, "text"));
-		fprintf(out, " (%s)\n", strcmp(ccb_report_str(e, "when"), "run") == 0
+		ccb_text_put(out, str(e, "text"));
+		fprintf(out, " (%s)\n", strcmp(str(e, "when"), "run") == 0
 		                            ? "during the run"
 		                            : "at the end");
 	}
@@ -105,7 +116,7 @@ static const json_t *sample_at(const json_t *cluster, double t)
 
 	json_array_foreach(cluster, i, s)
 	{
-		if (ccb_report_num(s, "t_s") > t)
+		if (num(s, "t_s") > t)
 			break;
 		if (json_is_true(json_object_get(s, "ok")))
 			best = s;
@@ -135,12 +146,12 @@ int ccb_fault_report_csv(const json_t *r, FILE *out)
 	fputs(",events\n", out);
 	json_array_foreach(json_object_get(r, "series"), i, s)
 	{
-		double t = ccb_report_num(s, "t"); /* the second [t - 1, t) */
+		double t = num(s, "t"); /* the second [t - 1, t) */
 		const json_t *cs = sample_at(json_object_get(f, "cluster"), t);
 		char ev[2048];
 		size_t used = 0;
 
-		fprintf(out, "%.0f,%.3f,%lld,", t, ccb_report_num(s, "bandwidth_mib_s"),
+		fprintf(out, "%.0f,%.3f,%lld,", t, num(s, "bandwidth_mib_s"),
 		        (long long)json_integer_value(json_object_get(s, "ops")));
 		csv_num(out, json_object_get(s, "p50_us"));
 		fputc(',', out);
@@ -150,7 +161,7 @@ int ccb_fault_report_csv(const json_t *r, FILE *out)
 		fputc(',', out);
 		csv_num(out, json_object_get(s, "errors"));
 		fputc(',', out);
-		ccb_csv_cell(out, ccb_report_str(s, "phase"));
+		ccb_csv_cell(out, str(s, "phase"));
 		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
 			fputc(',', out);
 			if (cs)
@@ -159,12 +170,12 @@ int ccb_fault_report_csv(const json_t *r, FILE *out)
 		ev[0] = '\0';
 		json_array_foreach(json_object_get(f, "events"), j, e)
 		{
-			double et = ccb_report_num(e, "t_s");
+			double et = num(e, "t_s");
 
 			if (et < t - 1 || et >= t || used >= sizeof(ev) - 2)
 				continue;
 			used += (size_t)snprintf(ev + used, sizeof(ev) - used, "%s%.2f %s", used ? "; " : "",
-			                         et, ccb_report_str(e, "text"));
+			                         et, str(e, "text"));
 		}
 		fputc(',', out);
 		ccb_csv_cell(out, ev);
