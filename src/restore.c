@@ -19,6 +19,7 @@
  */
 #include <ccbench/host.h>
 #include <ccbench/cli.h>
+#include <ccbench/clock.h>
 #include <ccbench/cluster.h>
 #include <ccbench/fault.h>
 #include <ccbench/fs_mount.h>
@@ -129,7 +130,22 @@ struct restore {
 	char only_disk[64];
 	json_t *done_keys; /* {cluster_key: record} undone from the state directory */
 	int first, done, left;
+	uint64_t deadline_nsec; /* one bound for the whole command (--op-timeout) */
 };
+
+/* Past the command's bound: what is not undone yet is kept, and named. */
+static bool past_bound(struct restore *rs, const char *what)
+{
+	if (ccb_now_nsec() < rs->deadline_nsec)
+		return false;
+	printf("left: %s: restore's bound (--op-timeout %.0f s) passed; kept for the next "
+	       "restore\n",
+	       what, (double)rs->o->op_timeout_usec / 1e6);
+	rs->left++;
+	if (!rs->first)
+		rs->first = -ETIMEDOUT;
+	return true;
+}
 
 static void note_first(struct restore *rs, int r)
 {
@@ -167,6 +183,12 @@ static void restore_file(struct restore *rs, const json_t *f)
 		/* --device DEV: only its read_ahead_kb. */
 		if (rs->only_disk[0] && (!kind || strcmp(kind, "read_ahead_kb") != 0 ||
 		                         (disk && strcmp(disk, rs->only_disk) != 0))) {
+			json_array_insert(left, 0, e);
+			continue;
+		}
+		if (past_bound(rs, json_string_value(json_object_get(e, "what"))
+		                       ? json_string_value(json_object_get(e, "what"))
+		                       : file)) {
 			json_array_insert(left, 0, e);
 			continue;
 		}
@@ -409,7 +431,7 @@ static void restore_cluster(struct restore *rs)
 				fprintf(stderr, "ccbench: restore: config-key %s: %s\n", key, err);
 			continue;
 		}
-		if (scan)
+		if (scan && !past_bound(rs, key))
 			restore_copy(rs, cl, key, v, fsid);
 	}
 	free(keys);
@@ -419,7 +441,9 @@ static void restore_cluster(struct restore *rs)
 
 int ccb_restore_command(const struct ccb_opts *o)
 {
-	struct restore rs = {.o = o, .done_keys = json_object()};
+	struct restore rs = {.o = o,
+	                     .done_keys = json_object(),
+	                     .deadline_nsec = ccb_now_nsec() + o->op_timeout_usec * 1000ull};
 	char msg[PATH_MAX + 256];
 	json_t *files = NULL, *f;
 	size_t i;

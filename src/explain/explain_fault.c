@@ -89,7 +89,8 @@ static void grace_text(const json_t *f, char *buf, size_t len)
 static void explain_pause(const json_t *f, json_t *list)
 {
 	const json_t *fig = json_object_get(f, "figures"), *cause, *down, *up;
-	double p = num(fig, "pause_s"), from = num(fig, "pause_from_s"), to = num(fig, "pause_to_s");
+	double p = num(fig, "pause_s"), from = num(fig, "pause_from_s"),
+	       to = num(fig, "pause_to_s");
 	const char *action;
 	char grace[64], after[96];
 	double since;
@@ -103,33 +104,36 @@ static void explain_pause(const json_t *f, json_t *list)
 	since = from - num(cause, "fired_s");
 	grace_text(f, grace, sizeof(grace));
 	snprintf(after, sizeof(after), "%.1f s after '%s'", since, str_or(cause, "fault", "?"));
-	json_t *figs = json_pack("{s:f, s:f, s:f, s:s, s:f}", "pause_s", p, "pause_from_s", from,
-	                         "pause_to_s", to, "after_fault", str_or(cause, "fault", "?"),
-	                         "after_s", since);
+	json_t *figs =
+	    json_pack("{s:f, s:f, s:f, s:s, s:f}", "pause_s", p, "pause_from_s", from, "pause_to_s",
+	              to, "after_fault", str_or(cause, "fault", "?"), "after_s", since);
 	if (json_is_true(json_object_get(fig, "pause_open"))) {
-		ccb_explain_add(list, "fault-pause", "warn", figs,
-		                "client I/O stopped at %.1f s, %s, and had not resumed when the run "
-		                "ended %.1f s later",
-		                from, after, p);
+		ccb_explain_add(
+		    list, "fault-pause", "warn", figs,
+		    "client I/O stopped at %.1f s, %s, and had not resumed when the run "
+		    "ended %.1f s later",
+		    from, after, p);
 		return;
 	}
 	if (strcmp(action, "osd-down") == 0 && p < BLIP_S) {
-		ccb_explain_add(list, "fault-pause", "info", figs,
-		                "no pause to speak of: the longest stretch without a completion was "
-		                "%.2f s, %s; an OSD marked down while it runs contests it at once "
-		                "(osd-down), a peering blip, not a failure",
-		                p, after);
+		ccb_explain_add(
+		    list, "fault-pause", "info", figs,
+		    "no pause to speak of: the longest stretch without a completion was "
+		    "%.2f s, %s; an OSD marked down while it runs contests it at once "
+		    "(osd-down), a peering blip, not a failure",
+		    p, after);
 		return;
 	}
 	down = event_in(f, "osd-down", num(cause, "fired_s"), to + 1.0);
 	up = event_in(f, "osd-up", num(cause, "fired_s"), to + 1.0);
 	if (up && num(up, "t_s") <= to + 1.0 && (!down || num(up, "t_s") >= num(down, "t_s")) &&
 	    since > 0.5) {
-		ccb_explain_add(list, "fault-pause", p < BLIP_S ? "info" : "warn", figs,
-		                "client I/O stopped for %.1f s at %.1f s, %s: %s at %.0f s, and its "
-		                "PGs peered again; writes to objects it lacked waited for their "
-		                "recovery (an OSD coming back costs a pause too)",
-		                p, from, after, str_or(up, "text", "an OSD came up"), num(up, "t_s"));
+		ccb_explain_add(
+		    list, "fault-pause", p < BLIP_S ? "info" : "warn", figs,
+		    "client I/O stopped for %.1f s at %.1f s, %s: %s at %.0f s, and its "
+		    "PGs peered again; writes to objects it lacked waited for their "
+		    "recovery (an OSD coming back costs a pause too)",
+		    p, from, after, str_or(up, "text", "an OSD came up"), num(up, "t_s"));
 		return;
 	}
 	if (down) {
@@ -165,20 +169,24 @@ static void sched_text(const json_t *f, char *buf, size_t len)
 		         "(high_client_ops favours clients, high_recovery_ops recovery)",
 		         prof ? prof : "?");
 	else
-		snprintf(buf, len,
-		         "the OSDs' op queue is %s: osd_max_backfills %s, osd_recovery_max_active %s "
-		         "(hdd %s, ssd %s) and osd_recovery_sleep_hdd %s s set how hard recovery "
-		         "competes with clients",
-		         q ? q : "?", str_or(json_object_get(json_object_get(f, "settings"), "values"),
-		                             "osd_max_backfills", "?"),
-		         setting(f, "osd_recovery_max_active") ? setting(f, "osd_recovery_max_active")
-		                                                : "?",
-		         setting(f, "osd_recovery_max_active_hdd") ? setting(f, "osd_recovery_max_active_hdd")
-		                                                    : "?",
-		         setting(f, "osd_recovery_max_active_ssd") ? setting(f, "osd_recovery_max_active_ssd")
-		                                                    : "?",
-		         setting(f, "osd_recovery_sleep_hdd") ? setting(f, "osd_recovery_sleep_hdd")
-		                                               : "?");
+		snprintf(
+		    buf, len,
+		    "the OSDs' op queue is %s: osd_max_backfills %s, osd_recovery_max_active %s "
+		    "(hdd %s, ssd %s) and osd_recovery_sleep_hdd %s s set how hard recovery "
+		    "competes with clients",
+		    q ? q : "?",
+		    str_or(json_object_get(json_object_get(f, "settings"), "values"),
+		           "osd_max_backfills", "?"),
+		    setting(f, "osd_recovery_max_active") ? setting(f, "osd_recovery_max_active")
+		                                          : "?",
+		    setting(f, "osd_recovery_max_active_hdd")
+		        ? setting(f, "osd_recovery_max_active_hdd")
+		        : "?",
+		    setting(f, "osd_recovery_max_active_ssd")
+		        ? setting(f, "osd_recovery_max_active_ssd")
+		        : "?",
+		    setting(f, "osd_recovery_sleep_hdd") ? setting(f, "osd_recovery_sleep_hdd")
+		                                         : "?");
 }
 
 static void explain_slowdown(const json_t *f, json_t *list)
@@ -192,28 +200,30 @@ static void explain_slowdown(const json_t *f, json_t *list)
 	if (before > 0 && rec > 0) {
 		double x = rec / before;
 
-		ccb_explain_add(list, "fault-slowdown", x >= SLOW_WARN ? "warn" : "info",
-		                json_pack("{s:f, s:f, s:f, s:f}", "recovering_s",
-		                          num(fig, "recovering_s"), "recovery_p99_us", rec,
-		                          "before_p99_us", before, "slowdown", x),
-		                "while the cluster recovered or backfilled (%.1f s), p99 of the ops "
-		                "started then was %.1f times its level before (%.1f ms against %.1f "
-		                "ms); %s",
-		                num(fig, "recovering_s"), x, rec / 1e3, before / 1e3, sched);
+		ccb_explain_add(
+		    list, "fault-slowdown", x >= SLOW_WARN ? "warn" : "info",
+		    json_pack("{s:f, s:f, s:f, s:f}", "recovering_s", num(fig, "recovering_s"),
+		              "recovery_p99_us", rec, "before_p99_us", before, "slowdown", x),
+		    "while the cluster recovered or backfilled (%.1f s), p99 of the ops "
+		    "started then was %.1f times its level before (%.1f ms against %.1f "
+		    "ms); %s",
+		    num(fig, "recovering_s"), x, rec / 1e3, before / 1e3, sched);
 	}
 	if (before > 0 && deg > 0 && deg / before >= SLOW_WARN)
-		ccb_explain_add(list, "fault-slowdown", "warn",
-		                json_pack("{s:f, s:f, s:f}", "degraded_s", num(fig, "degraded_s"),
-		                          "degraded_p99_us", deg, "before_p99_us", before),
-		                "while the cluster ran degraded (%.1f s), p99 was %.1f times its level "
-		                "before (%.1f ms against %.1f ms): ops sent before a PG's OSD was "
-		                "marked down waited for it",
-		                num(fig, "degraded_s"), deg / before, deg / 1e3, before / 1e3);
+		ccb_explain_add(
+		    list, "fault-slowdown", "warn",
+		    json_pack("{s:f, s:f, s:f}", "degraded_s", num(fig, "degraded_s"),
+		              "degraded_p99_us", deg, "before_p99_us", before),
+		    "while the cluster ran degraded (%.1f s), p99 was %.1f times its level "
+		    "before (%.1f ms against %.1f ms): ops sent before a PG's OSD was "
+		    "marked down waited for it",
+		    num(fig, "degraded_s"), deg / before, deg / 1e3, before / 1e3);
 }
 
 static void explain_clean(const json_t *f, json_t *list)
 {
-	const json_t *fig = json_object_get(f, "figures"), *ph = json_object_get(f, "phases"), *last;
+	const json_t *fig = json_object_get(f, "figures"), *ph = json_object_get(f, "phases"),
+	             *last;
 	const json_t *cl = json_object_get(f, "cluster");
 	const json_t *s = json_array_get(cl, json_array_size(cl) ? json_array_size(cl) - 1 : 0);
 	double ttc = num(fig, "time_to_clean_s");
@@ -222,12 +232,13 @@ static void explain_clean(const json_t *f, json_t *list)
 	if (!disturbed)
 		return;
 	if (json_is_number(json_object_get(fig, "time_to_clean_s"))) {
-		ccb_explain_add(list, "fault-clean", "info",
-		                json_pack("{s:f, s:f}", "time_to_clean_s", ttc, "recovering_s",
-		                          num(fig, "recovering_s")),
-		                "every PG was active+clean again %.1f s after the first fault (%.1f s "
-		                "of it recovering or backfilling)",
-		                ttc, num(fig, "recovering_s"));
+		ccb_explain_add(
+		    list, "fault-clean", "info",
+		    json_pack("{s:f, s:f}", "time_to_clean_s", ttc, "recovering_s",
+		              num(fig, "recovering_s")),
+		    "every PG was active+clean again %.1f s after the first fault (%.1f s "
+		    "of it recovering or backfilling)",
+		    ttc, num(fig, "recovering_s"));
 		return;
 	}
 	last = json_array_get(ph, json_array_size(ph) ? json_array_size(ph) - 1 : 0);
@@ -251,8 +262,8 @@ void ccb_explain_fault(const json_t *r, json_t *list)
 		if (json_is_true(json_object_get(e, "failed")))
 			ccb_explain_add(list, "fault-failed", "warn",
 			                json_pack("{s:s}", "fault", str_or(e, "fault", "?")),
-			                "fault '%s' did not do what it said: %s", str_or(e, "fault", "?"),
-			                str_or(e, "result", "?"));
+			                "fault '%s' did not do what it said: %s",
+			                str_or(e, "fault", "?"), str_or(e, "result", "?"));
 	}
 	explain_pause(f, list);
 	explain_slowdown(f, list);

@@ -52,7 +52,7 @@ static void text_schedule(const json_t *f, FILE *out)
 		ccb_text_put(out, str(e, "fault"));
 		if (json_is_true(json_object_get(e, "fired"))) {
 			fprintf(out, " at %.2f s: %s", num(e, "fired_s"),
-			         json_is_true(json_object_get(e, "failed")) ? "FAILED, " : "");
+			        json_is_true(json_object_get(e, "failed")) ? "FAILED, " : "");
 			ccb_text_put(out, str(e, "result"));
 		} else {
 			fputs(": not reached", out);
@@ -77,9 +77,8 @@ void ccb_fault_report_text(const json_t *r, FILE *out)
 		char name[32];
 
 		fprintf(out, "  %-16s %8.2f %8.2f %8.2f %9.2f %9.1f %9s %9s %9s %6lld\n",
-		        ccb_text_esc(str(p, "phase"), name, sizeof(name)),
-		        num(p, "from_s"), num(p, "to_s"),
-		        num(p, "seconds"), num(p, "bandwidth_mib_s"),
+		        ccb_text_esc(str(p, "phase"), name, sizeof(name)), num(p, "from_s"),
+		        num(p, "to_s"), num(p, "seconds"), num(p, "bandwidth_mib_s"),
 		        num(p, "iops"), ms(p, "p50_us", a, sizeof(a)),
 		        ms(p, "p99_us", b, sizeof(b)), ms(p, "max_us", c, sizeof(c)),
 		        (long long)json_integer_value(json_object_get(p, "errors")));
@@ -96,15 +95,14 @@ void ccb_fault_report_text(const json_t *r, FILE *out)
 		        num(fig, "time_to_clean_s"));
 	else
 		fprintf(out, "%-18s not by the end of the run\n", "clean again");
-	fprintf(out, "%-18s %.1f ms (at %.0f s)\n", "slowest op",
-	        num(fig, "slowest_op_us") / 1e3, num(fig, "slowest_op_second"));
+	fprintf(out, "%-18s %.1f ms (at %.0f s)\n", "slowest op", num(fig, "slowest_op_us") / 1e3,
+	        num(fig, "slowest_op_second"));
 	json_array_foreach(json_object_get(f, "undone"), i, e)
 	{
 		fprintf(out, "%-18s ", "undone");
 		ccb_text_put(out, str(e, "text"));
-		fprintf(out, " (%s)\n", strcmp(str(e, "when"), "run") == 0
-		                            ? "during the run"
-		                            : "at the end");
+		fprintf(out, " (%s)\n",
+		        strcmp(str(e, "when"), "run") == 0 ? "during the run" : "at the end");
 	}
 }
 
@@ -134,8 +132,8 @@ static void csv_num(FILE *out, const json_t *v)
 
 int ccb_fault_report_csv(const json_t *r, FILE *out)
 {
-	static const char *const cols[] = {"osds_up",        "osds_in",         "pgs",
-	                                   "pgs_clean",      "pgs_degraded",    "pgs_recovering",
+	static const char *const cols[] = {"osds_up",         "osds_in",      "pgs",
+	                                   "pgs_clean",       "pgs_degraded", "pgs_recovering",
 	                                   "pgs_backfilling", "pgs_peering"};
 	const json_t *f = json_object_get(r, "fault"), *s, *e;
 	size_t i, j, k;
@@ -174,8 +172,8 @@ int ccb_fault_report_csv(const json_t *r, FILE *out)
 
 			if (et < t - 1 || et >= t || used >= sizeof(ev) - 2)
 				continue;
-			used += (size_t)snprintf(ev + used, sizeof(ev) - used, "%s%.2f %s", used ? "; " : "",
-			                         et, str(e, "text"));
+			used += (size_t)snprintf(ev + used, sizeof(ev) - used, "%s%.2f %s",
+			                         used ? "; " : "", et, str(e, "text"));
 		}
 		fputc(',', out);
 		ccb_csv_cell(out, ev);

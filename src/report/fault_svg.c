@@ -60,8 +60,7 @@ static bool sliver(const json_t *s, double run_s)
 	return run_s - (ccb_report_num(s, "t") - 1) < 0.5;
 }
 
-static void text(FILE *out, double x, double y, const char *anchor, const char *cls,
-                 const char *s)
+static void text(FILE *out, double x, double y, const char *anchor, const char *cls, const char *s)
 {
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" class=\"%s\">", x, y, anchor,
 	        cls);
@@ -84,11 +83,12 @@ static void phases(FILE *out, const json_t *f, double run_s)
 		        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 		        "fill-opacity=\"0.16\"/>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		        "height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.16\"/>\n",
-		        a, T, fmax(b - a, 0.5), BWH, col, a, T + BWH + GAP, fmax(b - a, 0.5), LTH, col);
+		        a, T, fmax(b - a, 0.5), BWH, col, a, T + BWH + GAP, fmax(b - a, 0.5), LTH,
+		        col);
 		/* The phase's colour as a band above the plot, its name where it fits. */
 		fprintf(out,
-		        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\" fill=\"%s\"/>\n", a,
-		        T - 12, fmax(b - a, 0.5), col);
+		        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\" fill=\"%s\"/>\n",
+		        a, T - 12, fmax(b - a, 0.5), col);
 		if (b - a > 8.0 * (double)strlen(ccb_report_str(p, "phase")))
 			text(out, (a + b) / 2, T - 16, "middle", "ph", ccb_report_str(p, "phase"));
 	}
@@ -102,8 +102,8 @@ static void x_axis(FILE *out, double run_s)
 	for (double t = 0; t <= run_s + 1e-9; t += step) {
 		double x = xs(t, run_s);
 
-		fprintf(out, "<path class=\"grid\" d=\"M%.1f %.1f V%.1f M%.1f %.1f V%.1f\"/>\n", x, T,
-		        T + BWH, x, T + BWH + GAP, y);
+		fprintf(out, "<path class=\"grid\" d=\"M%.1f %.1f V%.1f M%.1f %.1f V%.1f\"/>\n", x,
+		        T, T + BWH, x, T + BWH + GAP, y);
 		snprintf(lab, sizeof(lab), "%g", t);
 		text(out, x, y + 16, "middle", "tick", lab);
 	}
@@ -130,7 +130,8 @@ static void bandwidth(FILE *out, const json_t *series, double run_s)
 	}
 	text(out, 18, T + BWH / 2, "middle", "axis vert", "MiB/s");
 	fputs("<polyline class=\"bw\" points=\"", out);
-	json_array_foreach(series, i, s) if (!sliver(s, run_s)) fprintf(out, "%.1f,%.1f ", xs(ccb_report_num(s, "t") - 0.5, run_s),
+	json_array_foreach(series, i, s) if (!sliver(s, run_s))
+	    fprintf(out, "%.1f,%.1f ", xs(ccb_report_num(s, "t") - 0.5, run_s),
 	            T + BWH - ccb_report_num(s, "bandwidth_mib_s") / hi * BWH);
 	fputs("\"/>\n", out);
 }
@@ -205,9 +206,8 @@ static void faults(FILE *out, const json_t *f, double run_s)
 			continue;
 		n++;
 		x = xs(ccb_report_num(e, "fired_s"), run_s);
-		fprintf(out,
-		        "<path class=\"fault\" d=\"M%.1f %.1f V%.1f M%.1f %.1f V%.1f\"/>\n", x, T - 2,
-		        T + BWH, x, T + BWH + GAP, T + BWH + GAP + LTH);
+		fprintf(out, "<path class=\"fault\" d=\"M%.1f %.1f V%.1f M%.1f %.1f V%.1f\"/>\n", x,
+		        T - 2, T + BWH, x, T + BWH + GAP, T + BWH + GAP + LTH);
 		snprintf(lab, sizeof(lab), "F%zu", n);
 		text(out, x, T + BWH + GAP - 8, "middle", "flab", lab);
 		snprintf(lab, sizeof(lab), "F%zu %.1f s", n, ccb_report_num(e, "fired_s"));
