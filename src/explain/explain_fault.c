@@ -92,7 +92,7 @@ static void explain_pause(const json_t *f, json_t *list)
 	double p = num(fig, "pause_s"), from = num(fig, "pause_from_s"),
 	       to = num(fig, "pause_to_s");
 	const char *action;
-	char grace[64], after[96];
+	char grace[64], after_grace[96], after[96];
 	double since;
 
 	if (!json_is_number(json_object_get(fig, "pause_s")))
@@ -103,6 +103,7 @@ static void explain_pause(const json_t *f, json_t *list)
 	action = str_or(cause, "action", "");
 	since = from - num(cause, "fired_s");
 	grace_text(f, grace, sizeof(grace));
+	snprintf(after_grace, sizeof(after_grace), "after its peers' %s", grace);
 	snprintf(after, sizeof(after), "%.1f s after '%s'", since, str_or(cause, "fault", "?"));
 	json_t *figs =
 	    json_pack("{s:f, s:f, s:f, s:s, s:f}", "pause_s", p, "pause_from_s", from, "pause_to_s",
@@ -141,15 +142,19 @@ static void explain_pause(const json_t *f, json_t *list)
 		double g = setting_num(f, "osd_heartbeat_grace");
 		bool fast = !isnan(g) && marked + 1.0 < g;
 
+		char who[32] = "an OSD";
+
+		/* The event says "osd.N marked down": its first word. */
+		sscanf(str_or(down, "text", "an OSD"), "%31s", who);
 		json_object_set_new(figs, "marked_down_after_s", json_real(marked));
 		ccb_explain_add(
 		    list, "fault-pause", p < BLIP_S ? "info" : "warn", figs,
-		    "client I/O stopped for %.1f s %s: the monitors marked %s %.0f s after it (to "
-		    "the second), %s; peering and the clients' resends took the rest. %s",
-		    p, after, str_or(down, "text", "an OSD down"), marked,
+		    "client I/O stopped for %.1f s %s: the monitors marked %s down %.0f s after it "
+		    "(to the second), %s; peering and the clients' resends took the rest. %s",
+		    p, after, who, marked,
 		    fast ? "sooner than its grace: its peers found its port closed "
 		           "(osd_fast_fail_on_connection_refused), as for a killed process"
-		         : grace,
+		         : after_grace,
 		    fast ? "A hung OSD (not a dead one) is marked down only after the grace"
 		         : "A lower grace fails over sooner, at the risk of flapping");
 		return;
