@@ -172,13 +172,12 @@ static int remove_group(rados_t cl, rados_ioctx_t io, const struct ccb_opts *o, 
 			why[0] = '\0';
 		fprintf(
 		    stderr,
-		    "ccbench: group %s: %zu of %zu objects left in pool %s namespace %s (%s%s%s): "
+		    "ccbench: group %s: %zu of %zu objects left in pool %s namespace %s (%s%s): "
 		    "%s; `ccbench group rm %s` removes them once the cluster lets it\n",
 		    name, n_left, json_array_size(names), ccb_group_pool(o), CCB_GROUP_NAMESPACE,
 		    strerror(-first_err),
-		    ccb_group_gave_up(first_err) ? ", within the command's bound (--op-timeout)"
-		                                 : "",
-		    why[0] ? "; " : "", left, name);
+		    ccb_group_gave_up(first_err) ? ", at the command's bound (--op-timeout)" : "",
+		    left, name);
 		if (why[0])
 			fprintf(stderr, "ccbench: group %s: %s\n", name, why);
 	}
