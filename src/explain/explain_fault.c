@@ -131,7 +131,7 @@ static void explain_pause(const json_t *f, json_t *list)
 	    since > 0.5) {
 		ccb_explain_add(
 		    list, "fault-pause", p < BLIP_S ? "info" : "warn", figs,
-		    "client I/O stopped for %.1f s at %.1f s, %s: %s at %.0f s, and its "
+		    "client I/O stopped for %.1f s at %.1f s (%s): %s at %.0f s, and its "
 		    "PGs peered again; writes to objects it lacked waited for their "
 		    "recovery (an OSD coming back costs a pause too)",
 		    p, from, after, str_or(up, "text", "an OSD came up"), num(up, "t_s"));
@@ -149,9 +149,12 @@ static void explain_pause(const json_t *f, json_t *list)
 		json_object_set_new(figs, "marked_down_after_s", json_real(marked));
 		ccb_explain_add(
 		    list, "fault-pause", p < BLIP_S ? "info" : "warn", figs,
-		    "client I/O stopped for %.1f s %s: the monitors marked %s down %.0f s after it "
-		    "(to the second), %s; peering and the clients' resends took the rest. %s",
-		    p, after, who, marked,
+		    "client I/O stopped for %.1f s at %.1f s (%s): the monitors marked %s down "
+		    "%.0f s "
+		    "after the fault (to the second), %s; peering and the clients' resends took "
+		    "the "
+		    "rest. %s",
+		    p, from, after, who, marked,
 		    fast ? "sooner than its grace: its peers found its port closed "
 		           "(osd_fast_fail_on_connection_refused), as for a killed process"
 		         : after_grace,
@@ -160,7 +163,7 @@ static void explain_pause(const json_t *f, json_t *list)
 		return;
 	}
 	ccb_explain_add(list, "fault-pause", p < BLIP_S ? "info" : "warn", figs,
-	                "client I/O stopped for %.1f s at %.1f s, %s", p, from, after);
+	                "client I/O stopped for %.1f s at %.1f s (%s)", p, from, after);
 }
 
 /* The scheduler's settings that set how hard recovery competes. */

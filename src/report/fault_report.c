@@ -86,7 +86,8 @@ void ccb_fault_report_text(const json_t *r, FILE *out)
 	if (json_is_number(json_object_get(fig, "pause_s")))
 		fprintf(out,
 		        "%-18s %.2f s from %.2f s%s (the longest stretch with no completion after "
-		        "the first fault); the first completion %.2f s after it\n",
+		        "the first fault; the first completion after that fault came %.2f s after "
+		        "it)\n",
 		        "pause", num(fig, "pause_s"), num(fig, "pause_from_s"),
 		        json_is_true(json_object_get(fig, "pause_open")) ? ", to the end" : "",
 		        num(fig, "first_completion_after_s"));

@@ -278,7 +278,7 @@ int ccb_fault_render_svg(const json_t *r, FILE *out)
 	bandwidth(out, series, run_s);
 	text(out, L + 4, T + 14, "start", "axis", "bandwidth per second");
 	latency(out, series, run_s);
-	text(out, L + 4, T + BWH + GAP + 14, "start", "axis",
+	text(out, L + 4, T + BWH + GAP - 24, "start", "axis",
 	     "p99 of the ops started in each second (log)");
 	faults(out, f, run_s);
 	legend(out);

@@ -15,7 +15,8 @@
 #    interval after the grace, then peering; and when the OSD comes back,
 #    writes to objects it lacks wait for their recovery (up to 12 s seen on
 #    a loaded 2-core host). The kill's own stall lies within the grace + 10
-#    s. The phases in order: before (to the kill), degraded and stalled
+#    s; the mon marks the OSD down within the grace + 8 s (to the second of
+#    the samples; 10 s seen on a loaded host). The phases in order: before (to the kill), degraded and stalled
 #    until the restart, recovering only after it, clean only at the end.
 #    The OSD is up at the end, every PG active+clean, nothing recorded left.
 # 2. Open loop, the same kill under --rate (ends at 14 s; the unwind
@@ -79,7 +80,7 @@ check(grace - 1 <= fig["pause_s"] <= grace + 20,
 stalls = [p for p in ph if p["phase"] == "stalled" and kill <= p["from_s"] < undo]
 check(stalls and stalls[0]["from_s"] - kill < 1.0 and grace - 1 <= stalls[0]["seconds"] <= grace + 10,
       "the kill's stall: %s" % stalls[:1])
-check(fig["marked_down_after_s"] is not None and grace - 1 <= fig["marked_down_after_s"] <= grace + 4,
+check(fig["marked_down_after_s"] is not None and grace - 1 <= fig["marked_down_after_s"] <= grace + 8,
       "marked down after %s s" % fig["marked_down_after_s"])
 check(names[0] == "before" and abs(ph[0]["to_s"] - kill) < 0.05, "first phase %s" % ph[0])
 check(names[-1] == "clean" and names.count("clean") == 1, "clean: %s" % names)
