@@ -40,16 +40,6 @@ static json_t *osd_dump(rados_t cl, char *err, size_t len)
 	return d;
 }
 
-static const json_t *dump_osd(const json_t *dump, json_int_t id)
-{
-	const json_t *o;
-	size_t i;
-
-	json_array_foreach(json_object_get(dump, "osds"), i,
-	                   o) if (json_integer_value(json_object_get(o, "osd")) == id) return o;
-	return NULL;
-}
-
 /* Whether the map holds @p flag ("pause" is pauserd and pausewr). */
 static bool map_flag(const json_t *dump, const char *flag)
 {
@@ -166,7 +156,7 @@ static int put_back(rados_t cl, const json_t *rec, char *msg, size_t len)
 		return -EIO;
 	}
 	if (strcmp(undo, "osd-in") == 0 || strcmp(undo, "osd-out") == 0) {
-		const json_t *o = dump_osd(dump, osd);
+		const json_t *o = ccb_cluster_dump_osd(dump, osd);
 		bool want_in = strcmp(undo, "osd-in") == 0;
 
 		if (!o)
@@ -385,6 +375,23 @@ static void result(struct ccb_fault_point *fp, size_t i, double t, bool failed, 
 		fprintf(stderr, "\nccbench: --fault '%s': %s\n", fp->sched.f[i].text, st->result);
 }
 
+/* Register fault @p i's undo before its change (its handle in st[i].undo);
+ * when that cannot be done the fault fails, unchanged. @return true when
+ * registered. */
+static bool undo_first(struct ccb_fault_point *fp, size_t i, double t, const json_t *before,
+                       const char *what, const char *hint)
+{
+	int h = register_undo(fp, i, before, what, hint);
+
+	if (h < 0) {
+		result(fp, i, t, true, "its undo could not be recorded (%s): not done",
+		       strerror(-h));
+		return false;
+	}
+	fp->st[i].undo = h;
+	return true;
+}
+
 /* An earlier fault of the same target whose undo is still pending (an
  * osd-in after ccbench's osd-out: its undo is the osd-in). */
 static int pending_twin(struct ccb_fault_point *fp, size_t i, enum ccb_fault_kind twin)
@@ -410,7 +417,7 @@ static void fire_osd(struct ccb_fault_point *fp, size_t i, double t)
 	char err[512], what[160], hint[64];
 	const json_t *o;
 	json_t *dump;
-	int j, h, r;
+	int j, r;
 
 	if (f->kind == CCB_FAULT_OSD_DOWN) {
 		r = osd_cmd(fp->cl, "osd down", f->osd, err, sizeof(err));
@@ -430,7 +437,7 @@ static void fire_osd(struct ccb_fault_point *fp, size_t i, double t)
 		return;
 	}
 	dump = osd_dump(fp->cl, err, sizeof(err));
-	o = dump ? dump_osd(dump, f->osd) : NULL;
+	o = dump ? ccb_cluster_dump_osd(dump, f->osd) : NULL;
 	if (!o) {
 		result(fp, i, t, true, "%s", dump ? "no such OSD in the map" : err);
 	} else if ((json_integer_value(json_object_get(o, "in")) == 0) == out) {
@@ -440,12 +447,7 @@ static void fire_osd(struct ccb_fault_point *fp, size_t i, double t)
 		snprintf(what, sizeof(what), "mark osd.%d %s again (--fault %s)", f->osd,
 		         out ? "in" : "out", f->text);
 		snprintf(hint, sizeof(hint), "ceph osd %s %d", out ? "in" : "out", f->osd);
-		h = register_undo(fp, i, NULL, what, hint);
-		if (h < 0) {
-			result(fp, i, t, true, "its undo could not be recorded (%s): not done",
-			       strerror(-h));
-		} else {
-			fp->st[i].undo = h;
+		if (undo_first(fp, i, t, NULL, what, hint)) {
 			r = osd_cmd(fp->cl, out ? "osd out" : "osd in", f->osd, err, sizeof(err));
 			if (r < 0)
 				result(fp, i, t, true, "%s", err);
@@ -463,7 +465,7 @@ static void fire_flag(struct ccb_fault_point *fp, size_t i, double t)
 	bool set = f->kind == CCB_FAULT_SET;
 	char err[512], what[160], hint[64];
 	json_t *dump;
-	int j, h, r;
+	int j, r;
 
 	j = pending_twin(fp, i, set ? CCB_FAULT_UNSET : CCB_FAULT_SET);
 	if (j >= 0) {
@@ -489,13 +491,8 @@ static void fire_flag(struct ccb_fault_point *fp, size_t i, double t)
 	snprintf(what, sizeof(what), "%s the flag %s again (--fault %s)", set ? "unset" : "set",
 	         f->flag, f->text);
 	snprintf(hint, sizeof(hint), "ceph osd %s %s", set ? "unset" : "set", f->flag);
-	h = register_undo(fp, i, NULL, what, hint);
-	if (h < 0) {
-		result(fp, i, t, true, "its undo could not be recorded (%s): not done",
-		       strerror(-h));
+	if (!undo_first(fp, i, t, NULL, what, hint))
 		return;
-	}
-	fp->st[i].undo = h;
 	r = flag_cmd(fp->cl, set ? "osd set" : "osd unset", f->flag, err, sizeof(err));
 	if (r < 0)
 		result(fp, i, t, true, "%s", err);
@@ -508,7 +505,7 @@ static void fire_config(struct ccb_fault_point *fp, size_t i, double t)
 	const struct ccb_fault *f = &fp->sched.f[i];
 	char err[512], what[512];
 	json_t *before = NULL;
-	int h, r;
+	int r;
 
 	r = config_at(fp->cl, f->who, f->name, &before, err, sizeof(err));
 	if (r < 0) {
@@ -522,14 +519,10 @@ static void fire_config(struct ccb_fault_point *fp, size_t i, double t)
 		return;
 	}
 	snprintf(what, sizeof(what), "put %s/%s back (--fault %s)", f->who, f->name, f->text);
-	h = register_undo(fp, i, before, what, NULL);
+	r = undo_first(fp, i, t, before, what, NULL) ? 0 : -1;
 	json_decref(before);
-	if (h < 0) {
-		result(fp, i, t, true, "its undo could not be recorded (%s): not done",
-		       strerror(-h));
+	if (r < 0)
 		return;
-	}
-	fp->st[i].undo = h;
 	r = ccb_fault_mon(fp->cl,
 	                  json_pack("{s:s, s:s, s:s, s:s}", "prefix", "config set", "who", f->who,
 	                            "name", f->name, "value", f->value),
@@ -571,18 +564,11 @@ static void fire_exec(struct ccb_fault_point *fp, size_t i, double t)
 		return;
 	}
 	if (f->pair >= 0) {
-		int h;
-
 		join_argv(fp->sched.f[f->pair].argv, hint, sizeof(hint));
 		snprintf(what, sizeof(what), "run `%.1000s` (the undo: of --fault %.100s)", hint,
 		         f->text);
-		h = register_undo(fp, i, NULL, what, hint);
-		if (h < 0) {
-			result(fp, i, t, true, "its undo could not be recorded (%s): not run",
-			       strerror(-h));
+		if (!undo_first(fp, i, t, NULL, what, hint))
 			return;
-		}
-		fp->st[i].undo = h;
 	}
 	start_command(fp, i, t, f->argv);
 }
