@@ -59,7 +59,22 @@ static const json_t *fault_before(const json_t *f, double t)
 	return best;
 }
 
-/* The first event of @p kind in [@p a, @p b], or NULL. */
+/* When the first fault after @p t fired (INFINITY: none did). */
+static double next_fault_s(const json_t *f, double t)
+{
+	const json_t *e;
+	double best = INFINITY;
+	size_t i;
+
+	json_array_foreach(json_object_get(f, "schedule"), i, e)
+	{
+		if (json_is_true(json_object_get(e, "fired")) && num(e, "fired_s") > t + 1e-6)
+			best = fmin(best, num(e, "fired_s"));
+	}
+	return best;
+}
+
+/* The first event of @p kind in [@p a, @p b), or NULL. */
 static const json_t *event_in(const json_t *f, const char *kind, double a, double b)
 {
 	const json_t *e;
@@ -69,7 +84,7 @@ static const json_t *event_in(const json_t *f, const char *kind, double a, doubl
 	{
 		const char *k = str(e, "kind");
 
-		if (k && strcmp(k, kind) == 0 && num(e, "t_s") >= a && num(e, "t_s") <= b)
+		if (k && strcmp(k, kind) == 0 && num(e, "t_s") >= a && num(e, "t_s") < b)
 			return e;
 	}
 	return NULL;
@@ -93,7 +108,7 @@ static void explain_pause(const json_t *f, json_t *list)
 	       to = num(fig, "pause_to_s");
 	const char *action;
 	char grace[64], after_grace[96], after[96];
-	double since;
+	double since, until;
 
 	if (!json_is_number(json_object_get(fig, "pause_s")))
 		return;
@@ -116,19 +131,25 @@ static void explain_pause(const json_t *f, json_t *list)
 		    from, after, p);
 		return;
 	}
-	if (strcmp(action, "osd-down") == 0 && p < BLIP_S) {
+	if (p < BLIP_S) {
 		ccb_explain_add(
 		    list, "fault-pause", "info", figs,
 		    "no pause to speak of: the longest stretch without a completion was "
-		    "%.2f s, %s; an OSD marked down while it runs contests it at once "
-		    "(osd-down), a peering blip, not a failure",
-		    p, after);
+		    "%.2f s, at %.1f s (%s)%s",
+		    p, from, after,
+		    strcmp(action, "osd-down") == 0
+		        ? "; an OSD marked down while it runs contests it at once "
+		          "(osd-down), a peering blip, not a failure"
+		        : "");
 		return;
 	}
-	down = event_in(f, "osd-down", num(cause, "fired_s"), to + 1.0);
-	up = event_in(f, "osd-up", num(cause, "fired_s"), to + 1.0);
-	if (up && num(up, "t_s") <= to + 1.0 && (!down || num(up, "t_s") >= num(down, "t_s")) &&
-	    since > 0.5) {
+	/* What the map said between the fault and the pause's end (a sample
+	 * may come up to a second late), before the next fault, whose own it
+	 * would be. */
+	until = fmin(to + 1.0, next_fault_s(f, num(cause, "fired_s")));
+	down = event_in(f, "osd-down", num(cause, "fired_s"), until);
+	up = event_in(f, "osd-up", num(cause, "fired_s"), until);
+	if (up && (!down || num(up, "t_s") >= num(down, "t_s")) && since > 0.5) {
 		ccb_explain_add(
 		    list, "fault-pause", p < BLIP_S ? "info" : "warn", figs,
 		    "client I/O stopped for %.1f s at %.1f s (%s): %s at %.0f s, and its "

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ccbench/explain.h"
 #include "ccbench/fault.h"
 #include "ccbench/path.h"
 #include "ccbench/restore.h"
@@ -676,6 +677,84 @@ static void test_record_roundtrip(void **state)
 	unsetenv("CCB_STATE_DIR");
 }
 
+/* ---- explain's fault kinds, from a saved result alone ------------------------------ */
+
+/* The text of the first entry of @p kind in ccb_explain(@p r), or "". */
+static const char *explained(json_t *r, const char *kind, json_t **keep)
+{
+	json_t *ex = ccb_explain(r, NULL), *e;
+	size_t i;
+
+	*keep = ex;
+	json_array_foreach(ex, i,
+	                   e) if (strcmp(json_string_value(json_object_get(e, "kind")), kind) ==
+	                          0) return json_string_value(json_object_get(e, "text"));
+	return "";
+}
+
+static void test_explain(void **state)
+{
+	const char *doc =
+	    "{\"seconds\": 20, \"fault\": {"
+	    "\"schedule\": [{\"fault\": \"3s:exec:kill -KILL 7\", \"action\": \"exec\", "
+	    "\"fired\": true, \"fired_s\": 3.0},"
+	    " {\"fault\": \"15s:undo:osd-start\", \"action\": \"undo\", \"fired\": true, "
+	    "\"fired_s\": 15.0}],"
+	    "\"events\": [{\"t_s\": 10.0, \"kind\": \"osd-down\", \"text\": \"osd.1 marked down\"},"
+	    " {\"t_s\": 16.0, \"kind\": \"osd-up\", \"text\": \"osd.1 up\"}],"
+	    "\"settings\": {\"values\": {\"osd_heartbeat_grace\": \"6\", \"osd_op_queue\": "
+	    "\"mclock_scheduler\", \"osd_mclock_profile\": \"balanced\"}},"
+	    "\"phases\": [{\"phase\": \"before\"}, {\"phase\": \"recovering\"}, {\"phase\": "
+	    "\"clean\"}],"
+	    "\"left\": [\"osd.2 down at the end\"],"
+	    "\"figures\": {\"pause_s\": 9.9, \"pause_from_s\": 3.1, \"pause_to_s\": 13.0, "
+	    "\"pause_open\": false, \"before_p99_us\": 10000, \"recovery_p99_us\": 34000, "
+	    "\"recovering_s\": 4, \"degraded_s\": 2, \"time_to_clean_s\": 16}}}";
+	json_t *r, *ex;
+	const char *t;
+
+	(void)state;
+	r = json_loads(doc, 0, NULL);
+	t = explained(r, "fault-pause", &ex);
+	/* Marked down 7 s after the kill, after the 6 s grace: the grace set it. */
+	assert_non_null(strstr(t, "client I/O stopped for 9.9 s at 3.1 s"));
+	assert_non_null(strstr(t, "marked osd.1 down 7 s after the fault"));
+	assert_non_null(strstr(t, "osd_heartbeat_grace (6 s)"));
+	json_decref(ex);
+	t = explained(r, "fault-slowdown", &ex);
+	assert_non_null(strstr(t, "3.4 times its level before"));
+	assert_non_null(strstr(t, "mClock profile `balanced`"));
+	json_decref(ex);
+	t = explained(r, "fault-clean", &ex);
+	assert_non_null(strstr(t, "active+clean again 16.0 s after the first fault"));
+	json_decref(ex);
+	t = explained(r, "fault-left", &ex);
+	assert_string_equal(t, "osd.2 down at the end");
+	json_decref(ex);
+	/* Marked down 1 s after: sooner than the grace, a refused connection. */
+	json_object_set_new(
+	    json_array_get(json_object_get(json_object_get(r, "fault"), "events"), 0), "t_s",
+	    json_real(4.0));
+	t = explained(r, "fault-pause", &ex);
+	assert_non_null(strstr(t, "osd_fast_fail_on_connection_refused"));
+	json_decref(ex);
+	/* A pause that began after the restart: the OSD coming back. */
+	json_object_set_new(json_object_get(json_object_get(r, "fault"), "figures"), "pause_from_s",
+	                    json_real(15.8));
+	json_object_set_new(json_object_get(json_object_get(r, "fault"), "figures"), "pause_to_s",
+	                    json_real(17.0));
+	t = explained(r, "fault-pause", &ex);
+	assert_non_null(strstr(t, "osd.1 up at 16 s, and its PGs peered again"));
+	json_decref(ex);
+	/* Under a second: no pause to speak of. */
+	json_object_set_new(json_object_get(json_object_get(r, "fault"), "figures"), "pause_s",
+	                    json_real(0.4));
+	t = explained(r, "fault-pause", &ex);
+	assert_non_null(strstr(t, "no pause to speak of"));
+	json_decref(ex);
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -691,6 +770,7 @@ int main(void)
 	    cmocka_unit_test(test_records),
 	    cmocka_unit_test(test_record_cluster_copy),
 	    cmocka_unit_test(test_record_roundtrip),
+	    cmocka_unit_test(test_explain),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
