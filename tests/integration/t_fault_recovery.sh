@@ -16,7 +16,11 @@
 #    the OSD and the flag from their copies on the cluster, and never runs
 #    a command from there (the marker stays; a config-key is anyone's with
 #    mon access), which is named.
-# About 80 s (its cluster 15-30 s, the runs about 10 s each).
+# 5. A cluster that does not recover (backfill and recovery held by their
+#    flags, an OSD out): the wait for clean ends the run at
+#    --recovery-timeout (5 s) with status aborted and the cluster's state,
+#    never a hang; the flags and the OSD are put back.
+# About 90 s (its cluster 15-30 s, the runs about 10 s each).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -109,4 +113,17 @@ osd2_in || fail "restore -c: osd.2 still out"
 [ -e marker ] || fail "restore -c ran a command (the marker is gone)"
 rm -f marker
 "$CCBENCH" cleanup -p rp --all-runs >/dev/null
+
+echo "== 5. a cluster that does not recover: --recovery-timeout"
+timed "$CCBENCH" rados write -p rp -b 4K --object-size 4M -t 4 -d 120s \
+	--fault "1s:set:nobackfill;1s:set:norecover;2s:osd-out:2;clean:osd-in:2" \
+	--recovery-timeout 5s --allow-cluster-changes -q -f json --output stuck.json 2>stuck.err
+[ "$RC" = 1 ] && [ "$ELAPSED" -le 40 ] || fail "recovery timeout: exit $RC after $ELAPSED s: $(tail -3 stuck.err)"
+jcheck stuck.json 'd["status"] == "aborted"' \
+	'"the cluster was not clean" in d["reason"] and "(--recovery-timeout)" in d["reason"] and "PGs active+clean" in d["reason"]' \
+	'not d["fault"]["schedule"][3]["fired"]' \
+	'any(e["kind"] == "timeout" for e in d["fault"]["events"])'
+osd2_in || fail "recovery timeout: osd.2 still out"
+cq osd dump | grep -qE '^flags.*(nobackfill|norecover)' && fail "recovery timeout: flags left"
+echo "note: a cluster that did not recover ended the run in $ELAPSED s: $(jget stuck.json 'd["reason"][:160]')"
 settle_pgs "after the faults" || fail "PGs not active+clean at the end"
