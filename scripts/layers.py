@@ -34,6 +34,7 @@ LAYERS = [
     ("undo", ["src/undo/*"]),
     ("cluster", ["src/cluster/*"]),
     ("run", ["src/run/*"]),
+    ("fault", ["src/fault/*"]),
     ("explain", ["src/explain/*"]),
     ("paths-shared", ["src/paths/path_conn.*", "src/paths/child.*", "src/paths/fuse.*",
                       "src/paths/mountinfo.*", "src/paths/zerocopy*"]),

@@ -4,7 +4,7 @@
 # Usage:
 #   scripts/minicluster.sh start  [--osds N] [--mds] [--osd-mem BYTES|auto]
 #                                 [--slow MS] [--msgr2-only] [--bluestore]
-#                                 [--timeout SECS] [DIR]
+#                                 [--size N] [--timeout SECS] [DIR]
 #   scripts/minicluster.sh status [DIR]
 #   scripts/minicluster.sh stop   [--keep] [DIR]
 #   scripts/minicluster.sh osd-stop [--kill] ID [DIR]
@@ -22,6 +22,12 @@
 # `ms bind msgr1 = false` clusters are), 1 mgr, N memstore OSDs, pool
 # "rbd" (rbd pool init), and with --mds one MDS plus a CephFS "cephfs"
 # (pools cephfs_metadata, cephfs_data).  cephx is on.
+#
+# --size N (start): every pool the cluster makes (rbd, the CephFS pools, the
+# mgr's) and every pool made later without a size keeps N copies (min_size
+# a majority) instead of 1, so that an OSD killed (SIGKILL: memstore loses
+# what it held) recovers from its peers once restarted; with 1 copy its PGs
+# would stay stale (the fault tests, issue 42).
 #
 # --bluestore: the OSDs are bluestore on a sparse file each (DIR/dev/osd.N/
 # block, 10 GiB apparent, what they write on disk), as production OSDs are,
@@ -161,6 +167,7 @@ pool-create | pool-rm)
 *) die "unknown command: $CMD (expected start, stop, status, osd-stop, osd-start, pool-create or pool-rm)" ;;
 esac
 [[ "$NUM_OSDS" =~ ^[1-9][0-9]*$ ]] || die "--osds must be a positive integer"
+[[ "$POOL_SIZE" =~ ^[1-9]$ ]] || die "--size must be 1 to 9"
 ADDR=${MINICLUSTER_ADDR:-127.0.0.1}
 [[ "$ADDR" =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ ]] || die "MINICLUSTER_ADDR '$ADDR': not an IPv4 address"
 [[ "$TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer"
@@ -459,9 +466,9 @@ write_conf() { # write_conf FSID V2PORT V1PORT
 	auth allow insecure global id reclaim = false
 	run dir = $RUN
 	crash dir = $DIR/crash
-	; small, fast, single-host, single-replica pools
-	osd pool default size = 1
-	osd pool default min size = 1
+	; small, fast, single-host, single-replica pools (start --size N: N copies)
+	osd pool default size = $POOL_SIZE
+	osd pool default min size = $((POOL_SIZE - POOL_SIZE / 2))
 	mon allow pool size one = true
 	mon allow pool delete = true
 	; rbd on an erasure-coded data pool needs allow_ec_overwrites, which the

@@ -188,4 +188,7 @@ bool ccb_cluster_has_flag(const char *flags, const char *flag);
  */
 int ccb_cluster_diagnose(rados_t r, const char *pool, const char *pool2, char *why, size_t len);
 
+/** osd.@p id's entry of an `osd dump` reply @p dump, or NULL. */
+const json_t *ccb_cluster_dump_osd(const json_t *dump, json_int_t id);
+
 #endif

@@ -29,6 +29,7 @@
 #include <ccbench/options.h>
 #include <ccbench/stats.h>
 #include <ccbench/steady.h>
+#include <ccbench/timeline.h>
 
 struct ccb_path_ops;
 struct ccb_client;
@@ -110,6 +111,23 @@ struct ccb_client {
 	uint64_t cpu_nsec;
 	/** --rate: this client's schedule, backlog and latencies; NULL: closed loop. */
 	struct ccb_openloop *ol;
+	/** Its share of the run's timeline (run->timeline set), else NULL. */
+	struct ccb_tl_client *tl;
+};
+
+struct ccb_run;
+
+/**
+ * A watcher of a run from a wing above the engine (the fault schedule,
+ * src/fault/), so that the engine calls up through this table, never by
+ * name. Both on the main thread.
+ */
+struct ccb_run_watch {
+	/** The clients run and the clock started (run->start_nsec). A negative
+	 *  return has stopped the run (the watcher gave the reason). */
+	int (*start)(struct ccb_run *run, void *arg);
+	/** Every client ended (before the cluster's state at the end is read). */
+	void (*stop)(struct ccb_run *run, void *arg);
 };
 
 /** One point of work: a plain run, or one point of a sweep. */
@@ -164,6 +182,12 @@ struct ccb_run {
 	struct ccb_steady *steady;
 	/** --rate: the open loop's parameters (NULL: closed loop), see openloop.h. */
 	struct ccb_openloop_run *openloop;
+	/** Per-second latency and completion ticks (timeline.h), owned by whoever
+	 *  set it before ccb_run_execute(); NULL: not kept. */
+	struct ccb_timeline *timeline;
+	/** See struct ccb_run_watch; NULL: none. */
+	const struct ccb_run_watch *watch;
+	void *watch_arg;
 };
 
 /** Seconds without a completion (ops in flight) before the path is asked why. */

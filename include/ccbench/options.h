@@ -31,6 +31,16 @@ enum ccb_opt_type {
 	CCB_OPT_PCT,      /**< uint64_t hundredths of a percent: 5%, 2.5 */
 	CCB_OPT_STEADY,   /**< struct ccb_steady_spec, [METRIC:]TOL[/WINDOW] (steady.h);
 	                   *   min and max bound WINDOW, in microseconds */
+	CCB_OPT_LIST,     /**< repeatable VALUE, appended to a struct ccb_opt_list (--fault) */
+};
+
+/** The most values a CCB_OPT_LIST option takes. */
+#define CCB_OPT_LIST_MAX 32
+
+/** The values of a repeatable option (CCB_OPT_LIST), in the order given. */
+struct ccb_opt_list {
+	const char *v[CCB_OPT_LIST_MAX];
+	unsigned n;
 };
 
 /*
@@ -244,8 +254,13 @@ struct ccb_opts {
 	/** The bit of the path whose values path_block holds (0: none yet). */
 	uint64_t path_block_of;
 
+	/* Faults during a run (fault.h, issue 42). */
+	struct ccb_opt_list faults;     /**< --fault WHEN:ACTION[;WHEN:ACTION...], in order */
+	bool allow_cluster_changes;     /**< --allow-cluster-changes: faults may change it */
+	uint64_t recovery_timeout_usec; /**< a wait for the cluster to be clean ends the run */
+
 	/** given[i] is true when descriptor i was set explicitly (not a default). */
-	bool given[160];
+	bool given[192];
 };
 
 struct ccb_opt_desc {

@@ -64,7 +64,7 @@ int ccb_restore(const struct ccb_opts *o, const char *only_disk, ccb_restore_con
  * Whether a copy read from the cluster (config-key @p key, its value
  * @p text) is one ccb_undo_cluster_put() wrote, of the cluster @p fsid:
  * exactly the fields and kinds it writes (a registered kind with
- * cluster_fields: osd_inject, rbd_image), its run's identity of the right
+ * cluster_fields: osd_inject, rbd_image, fault), its run's identity of the right
  * types, @p key exactly the one ccb_undo_cluster_key() makes for that run
  * (PREFIX BOOT/PID-START-HANDLE, and the record's cluster_key when it has
  * one), at most CCB_UNDO_CLUSTER_MAX bytes. Pure: no I/O, no state; any

@@ -29,6 +29,11 @@ pid_t ccb_spawn(char *const argv[], char **env, int out_fd, int err_fd);
 /** ccb_spawn() with stdin from @p in_fd (-1: /dev/null). */
 pid_t ccb_spawn_in(char *const argv[], char **env, int in_fd, int out_fd, int err_fd);
 
+/** ccb_spawn_in() run in directory @p dir (NULL: this one); a child that
+ *  cannot enter it ends with status 127 and a line on @p err_fd. */
+pid_t ccb_spawn_at(char *const argv[], char **env, const char *dir, int in_fd, int out_fd,
+                   int err_fd);
+
 /**
  * Reap child @p pid if it exits within @p msec (waitpid WNOHANG, polled
  * every 20 ms).

@@ -24,6 +24,12 @@ pid_t ccb_spawn(char *const argv[], char **env, int out_fd, int err_fd)
 
 pid_t ccb_spawn_in(char *const argv[], char **env, int in_fd, int out_fd, int err_fd)
 {
+	return ccb_spawn_at(argv, env, NULL, in_fd, out_fd, err_fd);
+}
+
+pid_t ccb_spawn_at(char *const argv[], char **env, const char *dir, int in_fd, int out_fd,
+                   int err_fd)
+{
 	pid_t pid;
 
 	/* What is buffered here must not reach the child's (a failed exec's
@@ -38,6 +44,12 @@ pid_t ccb_spawn_in(char *const argv[], char **env, int in_fd, int out_fd, int er
 	dup2(in_fd >= 0 ? in_fd : null, 0);
 	dup2(out_fd >= 0 ? out_fd : null, 1);
 	dup2(err_fd >= 0 ? err_fd : null, 2);
+	if (dir && chdir(dir) < 0) {
+		static const char nodir[] = "cannot enter the command's directory\n";
+		if (write(2, nodir, sizeof(nodir) - 1) < 0)
+			_exit(127);
+		_exit(127);
+	}
 	execvpe(argv[0], argv, env);
 	/* Only async-signal-safe calls here: the reason goes out as a fixed text. */
 	static const char msg[] = "exec failed (not in PATH, or not executable)\n";

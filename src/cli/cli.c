@@ -3,6 +3,7 @@
  * table, so every option parses, validates and documents itself once.
  */
 #include <ccbench/cli.h>
+#include <ccbench/fault.h>
 #include <ccbench/path.h>
 #include <ccbench/registry.h>
 #include <ccbench/secret_opts.h>
@@ -479,6 +480,16 @@ int ccb_cli_validate(const struct ccb_cli *cli, char *err, size_t err_len)
 	    cli->outer->validate(&cli->opts, err, err_len) < 0)
 		return -EINVAL;
 	if (ops && ops->validate && ops->validate(&cli->opts, err, err_len) < 0)
+		return -EINVAL;
+	/* --fault: its times within the run's --duration, when time bounds it. */
+	if (cli->opts.faults.n &&
+	    ccb_fault_validate(
+	        &cli->opts, cli->cmd_mask,
+	        ops && (ccb_opt_given(&cli->opts, "duration") ||
+	                (!ccb_opt_given(&cli->opts, "total") && !(ops->flags & CCB_PATH_ONE_PASS)))
+	            ? cli->opts.duration_usec
+	            : 0,
+	        err, err_len) < 0)
 		return -EINVAL;
 	if (cli->ops && (cli->ops->flags & CCB_PATH_PHASED) && cli->opts.rate) {
 		snprintf(

@@ -3,6 +3,7 @@
  * and each member of a group, so they cannot drift apart.
  */
 #include <ccbench/explain.h>
+#include <ccbench/fault.h>
 #include <ccbench/latency_probe.h>
 #include <ccbench/osd_inject.h>
 #include <ccbench/path.h>
@@ -100,6 +101,7 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	struct rusage ru0, ru1;
 	double t0, wall_s;
 	json_t *probe = NULL;
+	struct ccb_fault_point *fault = NULL;
 
 	*result = NULL;
 	run.opts = o;
@@ -139,6 +141,20 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	 * per client, like dd); the path ends it with CCB_SUBMIT_END. */
 	atomic_init(&run.stop, CCB_STOP_NONE);
 
+	/* --fault: the schedule's OSDs checked against the map before
+	 * anything is made or changed (fault.h). */
+	if (o->faults.n) {
+		char err[1024];
+
+		r = ccb_fault_point_begin(o, &run, &fault, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "ccbench: %s: %s\n", pt->command, err);
+			status = r == -EINVAL         ? 2
+			         : ccb_signal_pending ? 128 + ccb_signal_pending
+			                              : 1;
+			goto out;
+		}
+	}
 	/* OSD-side latency, before anything connects: it applies to the
 	 * connections made after it (a sweep sets it once, for all points). */
 	if (o->osd_latency_usec && !ccb_osd_inject_active()) {
@@ -186,6 +202,7 @@ int ccb_point_run(const struct ccb_point *pt, json_t **result)
 	if (run.ops->finish)
 		run.ops->finish(&run);
 	*result = ccb_result_build(&run, pt->cmd_mask, pt->argc, pt->argv);
+	ccb_fault_point_result(fault, &run, *result);
 	/* Which side the latency was on, and whether the OSDs kept theirs. */
 	ccb_osd_inject_annotate(*result, o->sim_osd_latency_usec,
 	                        ccb_osd_inject_active() ? ccb_osd_inject_check() : NULL);
@@ -207,6 +224,7 @@ out:
 	/* The undo log runs whatever happened: objects, images, settings,
 	 * connections; entries older than this point (a sweep's) stay. */
 	ccb_undo_unwind_to(mark);
+	ccb_fault_point_end(fault, *result);
 	ccb_run_free(&run);
 	json_decref(probe);
 	return status;

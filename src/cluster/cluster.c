@@ -567,3 +567,13 @@ int ccb_cluster_diagnose(rados_t r, const char *pool, const char *pool2, char *w
 	json_decref(dump);
 	return ret;
 }
+
+const json_t *ccb_cluster_dump_osd(const json_t *dump, json_int_t id)
+{
+	const json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(dump, "osds"), i,
+	                   o) if (json_integer_value(json_object_get(o, "osd")) == id) return o;
+	return NULL;
+}

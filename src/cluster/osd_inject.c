@@ -294,17 +294,6 @@ static json_t *cluster_hosts(const json_t *osd_dump, const json_t *mon_dump)
 	return hosts;
 }
 
-/* osd.ID's entry of an osd dump, or NULL. */
-static const json_t *dump_osd(const json_t *dump, json_int_t id)
-{
-	const json_t *o;
-	size_t i;
-
-	json_array_foreach(json_object_get(dump, "osds"), i,
-	                   o) if (json_integer_value(json_object_get(o, "osd")) == id) return o;
-	return NULL;
-}
-
 /* ---- putting back ---------------------------------------------------------------- */
 
 /*
@@ -343,7 +332,7 @@ static int put_back(rados_t cl, const json_t *rec, char *msg, size_t msg_len)
 	json_array_foreach(json_object_get(rec, "osds"), i, o)
 	{
 		int id = (int)json_integer_value(json_object_get(o, "id"));
-		const json_t *now = dump_osd(dump, id);
+		const json_t *now = ccb_cluster_dump_osd(dump, id);
 		size_t ours = 0, back = 0;
 		bool osd_failed = false;
 
@@ -675,7 +664,7 @@ json_t *ccb_osd_inject_check(void)
 	json_array_foreach(dump ? json_object_get(inj.record, "osds") : NULL, i, o)
 	{
 		int id = (int)json_integer_value(json_object_get(o, "id"));
-		const json_t *now = dump_osd(dump, id);
+		const json_t *now = ccb_cluster_dump_osd(dump, id);
 		json_t *diff = NULL;
 
 		if (!now || !json_integer_value(json_object_get(now, "up")))

@@ -707,6 +707,7 @@ json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx)
 	krbd_readahead(result, list);
 	cache(result, list);
 	ccb_explain_fs(result, list);
+	ccb_explain_fault(result, list);
 	ccb_explain_stall(result, list);
 	ccb_explain_cluster(result, list);
 	ccb_explain_ec(result, list);

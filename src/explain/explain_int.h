@@ -64,4 +64,8 @@ void ccb_explain_fs(const json_t *r, json_t *list);
  * (explain_ec.c). */
 void ccb_explain_ec(const json_t *r, json_t *list);
 
+/* What a --fault schedule cost the client: the pause, the slowdown, the
+ * way back to clean, what an exec: left (explain_fault.c). */
+void ccb_explain_fault(const json_t *r, json_t *list);
+
 #endif

@@ -19,9 +19,14 @@ void ccb_explain_stall(const json_t *r, json_t *list)
 {
 	const json_t *series = json_object_get(r, "series"), *s;
 	double secs = num(r, "seconds");
-	json_t *which = json_array();
+	json_t *which;
 	char buf[256] = "";
 	size_t i, o = 0, n = json_array_size(series);
+
+	/* A run with faults: its pause is the fault kinds' (explain_fault.c). */
+	if (json_is_object(json_object_get(r, "fault")))
+		return;
+	which = json_array();
 
 	json_array_foreach(series, i, s)
 	{

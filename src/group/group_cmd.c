@@ -5,6 +5,7 @@
  */
 #include <ccbench/command.h>
 #include <ccbench/clock.h>
+#include <ccbench/cluster.h>
 #include <ccbench/engine.h>
 #include <ccbench/escape.h>
 #include "group_agg.h"
@@ -110,14 +111,21 @@ static int gather(rados_ioctx_t io, const char *name, json_t **state_out, json_t
 	return state ? 0 : -ENOMEM;
 }
 
-/* Remove every object of group @p name; @return the count, or -errno. */
-static int remove_group(rados_ioctx_t io, const char *name)
+/*
+ * Remove every object of group @p name, each with FULL_TRY (a full pool
+ * answers at once), all within the command's one bound
+ * (ccb_group_set_deadline). What is left is named once, with the
+ * cluster's reason when the map gives one (a full pool, one over its
+ * quota). @return the count removed, or -errno.
+ */
+static int remove_group(rados_t cl, rados_ioctx_t io, const struct ccb_opts *o, const char *name)
 {
 	rados_list_ctx_t ctx;
 	const char *entry;
 	json_t *names = json_array(), *v;
-	size_t l = strlen(name), i;
+	size_t l = strlen(name), i, n_left = 0, used = 0;
 	int r, removed = 0, first_err = 0;
+	char left[512] = "", why[256] = "";
 
 	if (!names)
 		return -ENOMEM;
@@ -147,14 +155,33 @@ static int remove_group(rados_ioctx_t io, const char *name)
 	json_array_foreach(names, i, v)
 	{
 		r = ccb_group_remove_object(io, json_string_value(v));
-		if (r == 0)
+		if (r == 0) {
 			removed++;
-		else if (r != -ENOENT) {
-			fprintf(stderr, "ccbench: group %s: rados_remove(%s): %s\n", name,
-			        json_string_value(v), strerror(-r));
+		} else if (r != -ENOENT) {
 			if (!first_err)
 				first_err = r;
+			n_left++;
+			if (used < sizeof(left) - 64)
+				used += (size_t)snprintf(left + used, sizeof(left) - used, "%s%s",
+				                         used ? ", " : "", json_string_value(v));
+			else if (!strstr(left, "..."))
+				snprintf(left + used, sizeof(left) - used, ", ...");
 		}
+	}
+	if (first_err) {
+		if (ccb_cluster_diagnose(cl, ccb_group_pool(o), NULL, why, sizeof(why)) >= 0 &&
+		    !strstr(why, "down"))
+			why[0] = '\0';
+		fprintf(
+		    stderr,
+		    "ccbench: group %s: %zu of %zu objects left in pool %s namespace %s (%s%s): "
+		    "%s; `ccbench group rm %s` removes them once the cluster lets it\n",
+		    name, n_left, json_array_size(names), ccb_group_pool(o), CCB_GROUP_NAMESPACE,
+		    strerror(-first_err),
+		    ccb_group_gave_up(first_err) ? ", at the command's bound (--op-timeout)" : "",
+		    left, name);
+		if (why[0])
+			fprintf(stderr, "ccbench: group %s: %s\n", name, why);
 	}
 	json_decref(names);
 	return first_err ? first_err : removed;
@@ -236,7 +263,7 @@ static int read_report(const struct ccb_opts *o, rados_ioctx_t io, const char *n
 	}
 }
 
-static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
+static int cmd_report(const struct ccb_cli *cli, rados_t cl, rados_ioctx_t io, const char *name)
 {
 	const struct ccb_opts *o = &cli->opts;
 	json_t *rep = NULL;
@@ -299,7 +326,7 @@ static int cmd_report(const struct ccb_cli *cli, rados_ioctx_t io, const char *n
 	else if (status == 1 && !strcmp(ccb_report_str(rep, "status"), "waiting"))
 		fprintf(stderr, "ccbench: group %s: has not started yet\n", name);
 	if (o->group_cleanup) {
-		r = remove_group(io, name);
+		r = remove_group(cl, io, o, name);
 		if (r < 0)
 			status = 1;
 		else if (!o->quiet)
@@ -392,9 +419,9 @@ static int cmd_ls(const struct ccb_cli *cli, rados_ioctx_t io)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-static int cmd_rm(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
+static int cmd_rm(const struct ccb_cli *cli, rados_t cl, rados_ioctx_t io, const char *name)
 {
-	int r = remove_group(io, name);
+	int r = remove_group(cl, io, &cli->opts, name);
 
 	if (r == 0) {
 		fprintf(stderr, "ccbench: group %s: no such group in pool %s namespace %s\n", name,
@@ -408,16 +435,17 @@ static int cmd_rm(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
 	return 0;
 }
 
-static int run_ls(const struct ccb_cli *cli, rados_ioctx_t io, const char *name)
+static int run_ls(const struct ccb_cli *cli, rados_t cl, rados_ioctx_t io, const char *name)
 {
 	(void)name;
+	(void)cl;
 	return cmd_ls(cli, io);
 }
 
 /* The subcommands, by their full command name (the rows in src/cli/cli.c). */
 static const struct {
 	const char *name;
-	int (*run)(const struct ccb_cli *cli, rados_ioctx_t io, const char *name);
+	int (*run)(const struct ccb_cli *cli, rados_t cl, rados_ioctx_t io, const char *name);
 } subcommands[] = {
     {"group report", cmd_report},
     {"group rm", cmd_rm},
@@ -427,7 +455,7 @@ static const struct {
 int ccb_group_command(const struct ccb_cli *cli, int argc, char **argv)
 {
 	const char *name = cli->n_args ? cli->args[0] : NULL;
-	int (*run)(const struct ccb_cli *, rados_ioctx_t, const char *) = NULL;
+	int (*run)(const struct ccb_cli *, rados_t, rados_ioctx_t, const char *) = NULL;
 	rados_t cluster;
 	rados_ioctx_t io;
 	bool bad_input;
@@ -450,7 +478,15 @@ int ccb_group_command(const struct ccb_cli *cli, int argc, char **argv)
 	r = ccb_group_connect(&cli->opts, &cluster, &io, &bad_input);
 	if (r < 0)
 		return bad_input ? 2 : 1;
-	status = run(cli, io, name);
+	/* One bound for the whole command, not one --op-timeout per object
+	 * (18 removals each waiting out its own on a full pool took over
+	 * 5 minutes): report's --wait, then --op-timeout. */
+	ccb_group_set_deadline(
+	    ccb_now_nsec() +
+	    (cli->opts.op_timeout_usec + (run == cmd_report ? cli->opts.group_wait_usec : 0)) *
+	        1000ull);
+	status = run(cli, cluster, io, name);
+	ccb_group_set_deadline(0);
 	rados_ioctx_destroy(io);
 	rados_shutdown(cluster);
 	return status;

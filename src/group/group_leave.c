@@ -62,7 +62,7 @@ int ccb_group_withdraw_unstarted(struct ccb_group_ctx *g)
 
 	rados_write_op_omap_cmp(op, "started", LIBRADOS_CMPXATTR_OP_EQ, "", 0, NULL);
 	rados_write_op_omap_rm_keys(op, keys, 1);
-	r = ccb_gstate_write_op(g->io, g->name, op);
+	r = ccb_gstate_remove_op(g->io, g->name, op);
 	if (r == -ECANCELED)
 		return 1;
 	if (r == -ENOENT) {
@@ -82,7 +82,7 @@ int ccb_group_withdraw_unstarted(struct ccb_group_ctx *g)
 		op = rados_create_write_op();
 		rados_write_op_assert_version(op, st.version);
 		rados_write_op_remove(op);
-		r = ccb_gstate_write_op(g->io, g->name, op);
+		r = ccb_gstate_remove_op(g->io, g->name, op);
 		if (r < 0 && r != -ERANGE && r != -EOVERFLOW && r != -ENOENT)
 			ccb_group_err(g, "rados_write_op_remove", g->name, r);
 	}
@@ -112,7 +112,7 @@ void ccb_group_remove_registration(struct ccb_group_ctx *g)
 
 	rados_write_op_assert_exists(op);
 	rados_write_op_omap_rm_keys(op, keys, 1);
-	r = ccb_gstate_write_op(g->io, g->name, op);
+	r = ccb_gstate_remove_op(g->io, g->name, op);
 	if (r < 0 && r != -ENOENT)
 		ccb_group_err(g, "rados_write_op_omap_rm_keys", g->key, r);
 	g->registered = false;

@@ -22,6 +22,10 @@
 /* The longest one group op may take: --op-timeout, set by ccb_group_connect
  * (one group connection per process, used by the main thread only). */
 static uint64_t op_bound_nsec = 60000000000ull;
+/* One bound for a whole command (group rm, group report): every op past it
+ * is given up at once, so a command of many ops on a cluster that does not
+ * answer ends at its bound, not at one --op-timeout per op. 0: none. */
+static uint64_t command_deadline_nsec;
 #define AIO_TICK_NSEC 10000000l
 
 /*
@@ -40,6 +44,9 @@ static uint64_t op_bound_nsec = 60000000000ull;
 static int aio_bounded_ver(rados_ioctx_t io, rados_completion_t c, uint64_t *ver)
 {
 	uint64_t deadline = ccb_now_nsec() + op_bound_nsec;
+
+	if (command_deadline_nsec && command_deadline_nsec < deadline)
+		deadline = command_deadline_nsec;
 	bool signalled = ccb_signal_pending != 0;
 	/* From 50 us up to the tick: most ops answer within a millisecond, and
 	 * a report reads two objects per member, so a fixed 10 ms tick made it
@@ -215,18 +222,35 @@ void ccb_gstate_op_cmp(rados_write_op_t op, const struct ccb_gstate *st, const c
 	                        v ? json_string_length(v) : 0, NULL);
 }
 
-int ccb_gstate_write_op(rados_ioctx_t io, const char *oid, rados_write_op_t op)
+void ccb_group_set_deadline(uint64_t deadline_nsec)
+{
+	command_deadline_nsec = deadline_nsec;
+}
+
+static int write_op_flags(rados_ioctx_t io, const char *oid, rados_write_op_t op, int flags)
 {
 	rados_completion_t c;
 	int r = new_completion(&c);
 
 	if (r == 0) {
 		/* The op is copied when submitted: it may be released before the reply. */
-		r = rados_aio_write_op_operate(op, io, c, oid, NULL, 0);
+		r = rados_aio_write_op_operate(op, io, c, oid, NULL, flags);
 		r = r < 0 ? (rados_aio_release(c), r) : aio_bounded(io, c);
 	}
 	rados_release_write_op(op);
 	return r;
+}
+
+int ccb_gstate_write_op(rados_ioctx_t io, const char *oid, rados_write_op_t op)
+{
+	return write_op_flags(io, oid, op, 0);
+}
+
+/* FULL_TRY: a full pool (or one over its quota) answers a removal at once
+ * instead of holding it, and removing is what gets the pool out of it. */
+int ccb_gstate_remove_op(rados_ioctx_t io, const char *oid, rados_write_op_t op)
+{
+	return write_op_flags(io, oid, op, LIBRADOS_OPERATION_FULL_TRY);
 }
 
 static int stat_bounded(rados_ioctx_t io, const char *oid, uint64_t *size)
@@ -300,13 +324,10 @@ int ccb_group_read_object(rados_ioctx_t io, const char *oid, char **out, size_t 
 
 int ccb_group_remove_object(rados_ioctx_t io, const char *oid)
 {
-	rados_completion_t c;
-	int r = new_completion(&c);
+	rados_write_op_t op = rados_create_write_op();
 
-	if (r < 0)
-		return r;
-	r = rados_aio_remove(io, oid, c);
-	return r < 0 ? (rados_aio_release(c), r) : aio_bounded(io, c);
+	rados_write_op_remove(op);
+	return ccb_gstate_remove_op(io, oid, op);
 }
 
 /* Write a whole object in chunks the OSDs accept (osd_max_write_size). */

@@ -98,11 +98,22 @@ bool ccb_group_gave_up(int r);
  * @return 0, -ETIMEDOUT after --op-timeout, -EINTR on a signal, or -errno. */
 int ccb_gstate_write_op(rados_ioctx_t io, const char *oid, rados_write_op_t op);
 
+/** ccb_gstate_write_op() of an op that removes (omap keys, the object),
+ * with LIBRADOS_OPERATION_FULL_TRY: a full pool answers it at once. */
+int ccb_gstate_remove_op(rados_ioctx_t io, const char *oid, rados_write_op_t op);
+
+/**
+ * One bound for the rest of a command (group rm, group report): every op
+ * is given up at @p deadline_nsec (ccb_now_nsec()), or its own
+ * --op-timeout if sooner. 0: each op its own bound only.
+ */
+void ccb_group_set_deadline(uint64_t deadline_nsec);
+
 /** Read a whole object (a stored result) into a NUL-terminated buffer
  * (free() it). @return 0, -EFBIG beyond 256 MiB, or -errno. */
 int ccb_group_read_object(rados_ioctx_t io, const char *oid, char **out, size_t *out_len);
 
-/** Remove @p oid. @return 0, -ETIMEDOUT, -EINTR or -errno (-ENOENT: absent). */
+/** Remove @p oid (FULL_TRY). @return 0, -ETIMEDOUT, -EINTR or -errno (-ENOENT: absent). */
 int ccb_group_remove_object(rados_ioctx_t io, const char *oid);
 
 /** Write a whole object in chunks the OSDs accept (osd_max_write_size).

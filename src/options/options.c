@@ -110,6 +110,20 @@ static int set_value(struct ccb_opts *o, const struct ccb_opt_desc *d, const cha
 		}
 		o->params[o->n_params++] = value;
 		return 0;
+	case CCB_OPT_LIST: {
+		struct ccb_opt_list *l = field;
+
+		if (!value[0]) {
+			snprintf(err, err_len, "--%s: empty value", d->name);
+			return -EINVAL;
+		}
+		if (l->n >= CCB_OPT_LIST_MAX) {
+			snprintf(err, err_len, "--%s: more than %d", d->name, CCB_OPT_LIST_MAX);
+			return -E2BIG;
+		}
+		l->v[l->n++] = value;
+		return 0;
+	}
 	case CCB_OPT_STEADY: {
 		char why[200];
 		if (ccb_steady_parse(value, d->min, d->max, (struct ccb_steady_spec *)field, why,
@@ -460,6 +474,13 @@ json_t *ccb_opts_to_json(const struct ccb_opts *o, uint64_t cmd)
 		case CCB_OPT_STEADY: {
 			const struct ccb_steady_spec *sp = field;
 			v = sp->on ? json_string(sp->text) : json_null();
+			break;
+		}
+		case CCB_OPT_LIST: {
+			const struct ccb_opt_list *l = field;
+			v = json_array();
+			for (unsigned i = 0; i < l->n; i++)
+				json_array_append_new(v, json_string(l->v[i]));
 			break;
 		}
 		case CCB_OPT_PCT:

@@ -404,6 +404,34 @@ static const struct ccb_opt_desc shared_rows[] = {
      .help = "allow --osd-latency on the cluster with this fsid (any cluster, not only a throwaway "
              "one: every client of it is slowed down)",
      .flags = WIDE},
+    /* Faults during a run (issue 42, src/fault/, docs/failures.md). */
+    {.name = "fault",
+     .type = CCB_OPT_LIST,
+     .offset = OFF(faults),
+     .cmds = WORK,
+     .argname = "WHEN:ACTION",
+     .help = "change the cluster during the run and measure what it costs the client "
+             "(repeatable; ';' separates several in one value): WHEN a time into the run "
+             "(20s), clean (every PG active+clean again after the fault before) or clean+DUR; "
+             "ACTION osd-down:N, osd-out:N, osd-in:N, set:FLAG, unset:FLAG, "
+             "config:WHO/NAME=VALUE, exec:COMMAND (no shell) with undo:COMMAND after it, or "
+             "end (the run ends there). Needs --allow-cluster-changes; all is put back after"},
+    {.name = "allow-cluster-changes",
+     .type = CCB_OPT_FLAG,
+     .offset = OFF(allow_cluster_changes),
+     .cmds = WORK,
+     .help = "let --fault change the cluster (OSDs marked out or down, flags, settings, "
+             "commands run): without it a run with --fault is refused before it connects"},
+    {.name = "recovery-timeout",
+     .type = CCB_OPT_DURATION,
+     .offset = OFF(recovery_timeout_usec),
+     .def = "5m",
+     .min = 1000000,
+     .max = 86400000000ull,
+     .cmds = WORK,
+     .argname = "DUR",
+     .help = "--fault at clean: end the run (status aborted, with the cluster's state) when "
+             "the cluster is not clean DUR after the fault before"},
     {.name = "device",
      .type = CCB_OPT_STR,
      .offset = OFF(device),
@@ -580,9 +608,10 @@ static const struct ccb_opt_desc late_rows[] = {
      .type = CCB_OPT_CHOICE,
      .offset = OFF(metric),
      .def = "bandwidth",
-     .choices = CHOICES("bandwidth", "p99"),
+     .choices = CHOICES("bandwidth", "p99", "pause", "recovery-p99"),
      .cmds = COMPARE,
-     .help = "what compare judges"},
+     .help = "what compare judges: pause and recovery-p99 gate runs with --fault (the I/O "
+             "pause, the p99 while the cluster recovered; lower is better)"},
     {.name = "allow-distrust",
      .type = CCB_OPT_FLAG,
      .offset = OFF(allow_distrust),

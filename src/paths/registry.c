@@ -5,6 +5,7 @@
  * every table, so it sits above all the paths; the helpers the paths call
  * themselves are path.c, below them.
  */
+#include <ccbench/fault.h>
 #include <ccbench/osd_inject.h>
 #include <ccbench/path_rbd.h>
 #include <ccbench/registry.h>
@@ -67,9 +68,11 @@ int ccb_paths_init(void)
 	}
 	r = ccb_opt_table_build(groups, n);
 	/* Every kind of crash record a run can leave, for restore: the OSD
-	 * delay's (the cluster's, which any path's run may set) and each path's. */
+	 * delay's and the faults' (which any path's run may make) and each path's. */
 	if (r == 0)
 		r = ccb_undo_kinds_add(ccb_osd_inject_undo_kinds);
+	if (r == 0)
+		r = ccb_undo_kinds_add(ccb_fault_undo_kinds);
 	for (size_t i = 0; r == 0 && i < N_PATHS; i++)
 		if (paths[i].ops->undo_kinds)
 			r = ccb_undo_kinds_add(paths[i].ops->undo_kinds);

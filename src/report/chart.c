@@ -342,3 +342,11 @@ int ccb_chart_svg_inline(const struct ccb_chart *c, FILE *out)
 {
 	return render(c, out, true);
 }
+
+void ccb_chart_xml_text(FILE *out, const char *s)
+{
+	char *d = ccb_chart_display(s);
+
+	ccb_chart_xml(out, d ? d : "", d ? strlen(d) : 0);
+	free(d);
+}

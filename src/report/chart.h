@@ -90,4 +90,11 @@ int ccb_chart_svg(const struct ccb_chart *c, FILE *out);
  */
 int ccb_chart_svg_inline(const struct ccb_chart *c, FILE *out);
 
+/**
+ * @p s as SVG text on @p out: control characters as visible escapes
+ * ("\x1b"), markup characters as entities (for a chart drawn by hand
+ * beside this one's).
+ */
+void ccb_chart_xml_text(FILE *out, const char *s);
+
 #endif

@@ -34,8 +34,27 @@
  * interrupted), and a sweep point any of whose runs was not, is a failed
  * point: its figure is not a measurement to gate on.
  */
-static json_t *metric_points(const json_t *doc, bool p99)
+/* What compare judges (--metric): bandwidth higher is better, the others lower. */
+enum cmp_metric { M_BANDWIDTH, M_P99, M_PAUSE, M_RECOVERY_P99 };
+
+/* A run with faults: its pause or recovery p99 (fault.figures), or why
+ * there is none to gate on in *@p missing. */
+static double fault_figure(const json_t *run, enum cmp_metric m, const char **missing)
 {
+	const json_t *fig = json_object_get(json_object_get(run, "fault"), "figures");
+	const json_t *v = json_object_get(fig, m == M_PAUSE ? "pause_s" : "recovery_p99_us");
+
+	*missing = NULL;
+	if (!json_is_object(fig))
+		*missing = "no fault timeline (not run with --fault)";
+	else if (!json_is_number(v))
+		*missing = m == M_PAUSE ? "no fault fired" : "no recovery phase";
+	return json_number_value(v);
+}
+
+static json_t *metric_points(const json_t *doc, enum cmp_metric m)
+{
+	bool p99 = m == M_P99;
 	json_t *out = json_object(), *p;
 	size_t i;
 
@@ -51,19 +70,20 @@ static json_t *metric_points(const json_t *doc, bool p99)
 		return out;
 	}
 	if (!json_object_get(doc, "points")) {
-		const char *st = json_string_value(json_object_get(doc, "status"));
-		double v = p99 ? json_number_value(
-		                     json_object_get(json_object_get(doc, "latency_us"), "p99"))
-		               : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
+		const char *st = json_string_value(json_object_get(doc, "status")), *missing = NULL;
+		double v = m >= M_PAUSE ? fault_figure(doc, m, &missing)
+		           : p99        ? json_number_value(
+		                              json_object_get(json_object_get(doc, "latency_us"), "p99"))
+		                 : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
 		char why[96], stb[64], key[1024];
 
 		ccb_saved_point_key(doc, NULL, key, sizeof(key));
 		snprintf(why, sizeof(why), "status %s",
 		         st ? ccb_text_esc(st, stb, sizeof(stb)) : "missing");
 		json_object_set_new(out, key,
-		                    st && strcmp(st, "ok") == 0
+		                    st && strcmp(st, "ok") == 0 && !missing
 		                        ? json_pack("{s:f}", "value", v)
-		                        : json_pack("{s:s}", "failed", why));
+		                        : json_pack("{s:s}", "failed", missing ? missing : why));
 		return out;
 	}
 	json_array_foreach(json_object_get(doc, "points"), i, p)
@@ -90,19 +110,28 @@ static json_t *metric_points(const json_t *doc, bool p99)
 			json_object_set_new(out, key, json_pack("{s:s}", "failed", why));
 			continue;
 		}
-		json_t *v = json_pack("{s:f}", "value",
-		                      p99 ? ccb_sweep_agg(p, "latency_p99_us", "mean")
-		                          : ccb_sweep_agg(p, "bandwidth_mib_s", "mean"));
+		const char *agg = m == M_PAUSE          ? "fault_pause_s"
+		                  : m == M_RECOVERY_P99 ? "fault_recovery_p99_us"
+		                  : p99                 ? "latency_p99_us"
+		                                        : "bandwidth_mib_s";
+		/* A fault figure of every run of the point, or none to gate on. */
+		if (m >= M_PAUSE &&
+		    json_integer_value(json_object_get(json_object_get(a, agg), "runs")) != ok) {
+			json_object_set_new(out, key,
+			                    json_pack("{s:s}", "failed",
+			                              m == M_PAUSE
+			                                  ? "a run without a fault timeline"
+			                                  : "a run without a recovery phase"));
+			continue;
+		}
+		json_t *v = json_pack("{s:f}", "value", ccb_sweep_agg(p, agg, "mean"));
 		/* The repeats' 95 % interval, where they give one. */
-		const json_t *ci = json_object_get(
-		    json_object_get(a, p99 ? "latency_p99_us" : "bandwidth_mib_s"), "ci95_half");
+		const json_t *ci = json_object_get(json_object_get(a, agg), "ci95_half");
 		if (json_is_number(ci))
 			json_object_set_new(v, "ci95_half", json_real(json_number_value(ci)));
 		/* For compare --same-answer: the runs' spread and count, and
 		 * how many stopped at steady state rather than at their bound. */
-		json_object_set_new(v, "stddev",
-		                    json_real(ccb_sweep_agg(
-		                        p, p99 ? "latency_p99_us" : "bandwidth_mib_s", "stddev")));
+		json_object_set_new(v, "stddev", json_real(ccb_sweep_agg(p, agg, "stddev")));
 		json_object_set_new(v, "runs", json_integer(ok));
 		json_object_set_new(
 		    v, "steady_runs",
@@ -466,17 +495,20 @@ static int refuse_release_change(const json_t *base, const json_t *cur, const ch
  * and both sides' releases), written as a page by html.c.
  */
 static int compare_html(const struct ccb_opts *o, const char *base_file, const char *cur_file,
-                        const json_t *base, const json_t *cur, bool p99, json_t *rows,
+                        const json_t *base, const json_t *cur, enum cmp_metric m, json_t *rows,
                         const char *sum)
 {
 	bool cap =
 	    ccb_capacity_is_doc(base) || ccb_sweep_is_capacity(json_object_get(base, "config"));
+	bool p99 = m == M_P99;
 	json_t *doc =
 	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:O, s:s, s:{s:o, s:o}}", "kind",
 	              "compare", "baseline", base_file, "current", cur_file, "metric",
 	              cap   ? (p99 ? "response p99 at 70 % of capacity (us)" : "capacity (ops/s)")
 	              : p99 ? "p99 latency (us)"
-	                    : "bandwidth (MiB/s)",
+	              : m == M_PAUSE        ? "the I/O pause after a fault (s)"
+	              : m == M_RECOVERY_P99 ? "p99 while the cluster recovered (us)"
+	                                    : "bandwidth (MiB/s)",
 	              "tolerance", o->tolerance ? o->tolerance : "", "ccbench_version", CCB_VERSION,
 	              "same_answer", o->same_answer, "rows", rows, "summary", sum, "releases",
 	              "baseline", ccb_release_of_doc(base), "current", ccb_release_of_doc(cur));
@@ -512,7 +544,12 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	const struct ccb_opts *o = &cli->opts;
 	char err[512];
 	json_t *base, *cur = NULL, *bp = NULL, *cp = NULL, *v;
-	bool p99 = o->metric && strcmp(o->metric, "p99") == 0;
+	enum cmp_metric m = !o->metric                               ? M_BANDWIDTH
+	                    : strcmp(o->metric, "p99") == 0          ? M_P99
+	                    : strcmp(o->metric, "pause") == 0        ? M_PAUSE
+	                    : strcmp(o->metric, "recovery-p99") == 0 ? M_RECOVERY_P99
+	                                                             : M_BANDWIDTH;
+	bool p99 = m == M_P99, lower = m != M_BANDWIDTH;
 	double tol;
 	const char *key;
 	int regressed = 0, failed = 0, matched = 0, status;
@@ -558,8 +595,18 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		return 2;
 	}
 	rows = json_array();
-	bp = metric_points(base, p99);
-	cp = metric_points(cur, p99);
+	if (m >= M_PAUSE &&
+	    (ccb_capacity_is_doc(base) || ccb_sweep_is_capacity(json_object_get(base, "config")))) {
+		fprintf(stderr,
+		        "ccbench: compare --metric %s: only for runs with --fault, not a "
+		        "capacity search\n",
+		        o->metric);
+		json_decref(base);
+		json_decref(cur);
+		return 2;
+	}
+	bp = metric_points(base, m);
+	cp = metric_points(cur, m);
 	if (o->same_answer) {
 		int differ = same_answer(base, cur, bp, cp, tol, cli->args[1], &matched, rows, sum,
 		                         sizeof(sum));
@@ -606,9 +653,9 @@ int ccb_compare_command(const struct ccb_cli *cli)
 			continue;
 		}
 		delta = b != 0 ? (x - b) / b * 100 : 0;
-		/* Bandwidth regresses downwards, latency upwards. */
-		bool worse = p99 ? delta > tol : delta < -tol;
-		bool better = p99 ? delta < -tol : delta > tol;
+		/* Bandwidth regresses downwards, latency and pauses upwards. */
+		bool worse = lower ? delta > tol : delta < -tol;
+		bool better = lower ? delta < -tol : delta > tol;
 		verdict = worse ? "REGRESSED" : better ? "improved" : "ok";
 		regressed += worse;
 		printf("%-60s %12.2f %12.2f %+8.1f%%  %s\n", key, b, x, delta, verdict);
@@ -626,8 +673,10 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		         ccb_capacity_is_doc(base) ||
 		                 ccb_sweep_is_capacity(json_object_get(base, "config"))
 		             ? (p99 ? "response p99 at 70 % of capacity" : "capacity")
-		         : p99 ? "p99 latency"
-		               : "bandwidth");
+		         : p99                 ? "p99 latency"
+		         : m == M_PAUSE        ? "the I/O pause after a fault"
+		         : m == M_RECOVERY_P99 ? "p99 while the cluster recovered"
+		                               : "bandwidth");
 		if (failed) {
 			size_t sl = strlen(sum);
 			snprintf(sum + sl, sizeof(sum) - sl, ", %d failed (a run not ok)", failed);
@@ -637,7 +686,7 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	}
 out:
 	if (o->html_file && status != 2 &&
-	    compare_html(o, cli->args[0], cli->args[1], base, cur, p99, rows, sum) < 0)
+	    compare_html(o, cli->args[0], cli->args[1], base, cur, m, rows, sum) < 0)
 		status = status ? status : 1;
 	json_decref(rows);
 	json_decref(bp);

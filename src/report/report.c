@@ -4,6 +4,7 @@
  */
 #include <ccbench/escape.h>
 #include <ccbench/explain.h>
+#include "fault_report.h"
 #include <ccbench/release.h>
 #include <ccbench/report.h>
 #include "report_pools.h"
@@ -285,6 +286,7 @@ static int write_text(const json_t *r, FILE *out)
 	text_steady(out, json_object_get(r, "steady_state"));
 	text_latency(out, "latency ms", json_object_get(r, "latency_us"));
 	text_open_loop(out, json_object_get(r, "open_loop"));
+	ccb_fault_report_text(r, out);
 	json_array_foreach((json_t *)clients, i, v)
 	{
 		char label[32];
@@ -356,12 +358,16 @@ static void csv_field(FILE *out, const json_t *v)
 		ccb_csv_cell(out, json_string_value(v));
 }
 
-/* The last column, "explain": kind:severity;... (empty for none). */
+/* The last column, "explain": kind:severity;... (empty for none). A run
+ * with faults: its timeline, a row per second (fault_report.c). */
 static int write_csv(const json_t *r, FILE *out)
 {
 	size_t n = sizeof(csv_cols) / sizeof(csv_cols[0]);
 	char ex[1024];
 	json_t *exs;
+
+	if (ccb_fault_report_is(r))
+		return ccb_fault_report_csv(r, out);
 
 	for (size_t i = 0; i < n; i++) {
 		char col[64];

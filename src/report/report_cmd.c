@@ -12,6 +12,7 @@
 #include <ccbench/explain.h>
 #include <ccbench/group_report.h>
 #include <ccbench/html.h>
+#include "fault_report.h"
 #include <ccbench/release.h>
 #include <ccbench/report.h>
 #include <ccbench/stats.h>
@@ -126,13 +127,17 @@ int ccb_report_command(const struct ccb_cli *cli)
 		    json_array_foreach(json_object_get(p, "runs"), j, run)
 		        json_object_del(run, "explain");
 	}
-	if (o->svg_file && !sweep) {
-		fprintf(stderr, "ccbench: report --svg: %s is a single run, not a sweep\n",
+	if (o->svg_file && !sweep && !ccb_fault_report_is(doc)) {
+		fprintf(stderr,
+		        "ccbench: report --svg: %s is a single run, not a sweep (nor a run with "
+		        "--fault, whose timeline it draws)\n",
 		        cli->args[0]);
 		json_decref(doc);
 		return 2;
 	}
-	if (o->svg_file)
+	if (o->svg_file && !sweep)
+		r |= ccb_report_to_file(o->svg_file, "--svg", doc, ccb_fault_render_svg);
+	else if (o->svg_file)
 		r |= ccb_report_to_file(o->svg_file, "--svg", doc, ccb_sweep_render_svg);
 	if (o->html_file)
 		r |= ccb_report_to_file(o->html_file, "--html", doc, ccb_html_render);

@@ -43,6 +43,21 @@ json_t *ccb_sweep_cell_index(const json_t *points, const char *row_key)
 	return idx;
 }
 
+/* A point of a sweep with --fault: the I/O pause (s) / p99 while the
+ * cluster recovered (ms), means over its runs; "-" for what none had. */
+static void fault_cell(const json_t *p, char *cell, size_t len)
+{
+	const json_t *a = json_object_get(p, "aggregate");
+	char pause[24] = "-", rec[24] = "-";
+
+	if (json_object_get(a, "fault_pause_s"))
+		snprintf(pause, sizeof(pause), "%.2f", ccb_sweep_agg(p, "fault_pause_s", "mean"));
+	if (json_object_get(a, "fault_recovery_p99_us"))
+		snprintf(rec, sizeof(rec), "%.1f",
+		         ccb_sweep_agg(p, "fault_recovery_p99_us", "mean") / 1e3);
+	snprintf(cell, len, "%s / %s", pause, rec);
+}
+
 bool ccb_sweep_is_knee(const json_t *doc, const json_t *pt, const char *row_key)
 {
 	const json_t *m = json_object_get(pt, "matrix"), *k;
@@ -115,6 +130,8 @@ void ccb_sweep_table(const json_t *doc, FILE *out, const char *what, const char 
 					snprintf(cell, sizeof(cell), "%.2f / %.2f",
 					         ccb_sweep_agg(p, "latency_p50_us", "mean") / 1e3,
 					         ccb_sweep_agg(p, "latency_p99_us", "mean") / 1e3);
+				else if (strcmp(what, "fault") == 0)
+					fault_cell(p, cell, sizeof(cell));
 				else if (is_tr && !tr)
 					snprintf(cell, sizeof(cell), "-");
 				else if (is_tr)
@@ -422,6 +439,17 @@ void ccb_sweep_runs_render_text(const json_t *doc, FILE *out)
 	}
 	steady_note(doc, out);
 	ccb_sweep_table(doc, out, "latency", "\nlatency p50 / p99 (ms), mean over repeats", NULL);
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		if (!json_object_get(json_object_get(p, "aggregate"), "fault_pause_s"))
+			continue;
+		ccb_sweep_table(
+		    doc, out, "fault",
+		    "\n--fault: I/O pause (s) / p99 while the cluster recovered (ms), mean "
+		    "over repeats",
+		    NULL);
+		break;
+	}
 	ccb_sweep_space_table(doc, out);
 	json_t *sizes = json_object();
 	json_array_foreach(json_object_get(doc, "points"), i, p)

@@ -71,6 +71,8 @@ static void op_failed(struct ccb_client *cl, struct ccb_slot *s, int ret, const 
 	struct ccb_run *run = cl->run;
 
 	cl->errors++;
+	if (cl->tl)
+		ccb_timeline_error(run->timeline, cl->tl, ccb_now_nsec() - run->start_nsec);
 	if (!cl->first_error) {
 		cl->first_error = ret;
 		if (!cl->first_error_msg[0]) {
@@ -110,6 +112,9 @@ static void reap(struct ccb_client *cl, struct ccb_slot *s)
 		size_t sec = (size_t)((s->end_nsec - run->start_nsec) / 1000000000ull);
 
 		ccb_hist_record(&cl->hist, lat);
+		if (cl->tl)
+			ccb_timeline_op(run->timeline, cl->tl, s->start_nsec - run->start_nsec,
+			                s->end_nsec - run->start_nsec, lat);
 		if (cl->ol)
 			ccb_openloop_done(cl->ol, s->intended_nsec, s->end_nsec,
 			                  cl->in_flight + 1 == cl->n_slots);
@@ -284,6 +289,8 @@ static void *client_main(void *arg)
 			end = run->start_nsec + duration_nsec;
 		ccb_openloop_finish(cl->ol, end);
 	}
+	if (cl->tl)
+		ccb_timeline_client_end(run->timeline, cl->tl);
 	/* Every op was reaped, so every ccb_slot_done() of this client is past
 	 * its increment: wait for their signals to be out. */
 	while (atomic_load_explicit(&cl->signalling, memory_order_acquire))
@@ -339,6 +346,8 @@ static int client_init(struct ccb_run *run, struct ccb_client *cl, unsigned idx)
 	}
 	ccb_hist_init(&cl->hist);
 	ccb_series_init(&cl->series);
+	if (run->timeline && !(cl->tl = calloc(1, sizeof(*cl->tl))))
+		return -ENOMEM;
 	cl->slots = calloc(cl->n_slots, sizeof(*cl->slots));
 	if (!cl->slots)
 		return -ENOMEM;
@@ -441,6 +450,9 @@ int ccb_run_execute(struct ccb_run *run)
 	}
 
 	ccb_diag_start(&diag, run);
+	/* A watcher that cannot start has stopped the run: the clients drain. */
+	if (run->watch && started)
+		run->watch->start(run, run->watch_arg);
 	ccb_progress_init(&prog, run->opts->quiet);
 	for (;;) {
 		struct timespec ts = {0, 50000000L};
@@ -473,6 +485,8 @@ int ccb_run_execute(struct ccb_run *run)
 	}
 	ccb_progress_done(&prog);
 	ccb_diag_stop(&diag);
+	if (run->watch && started)
+		run->watch->stop(run, run->watch_arg);
 	/* The run ends when its last op completed, not when the loop noticed. */
 	run->end_nsec = run->start_nsec;
 	for (unsigned i = 0; i < run->n_clients; i++)
@@ -520,6 +534,9 @@ void ccb_run_free(struct ccb_run *run)
 			free(cl->shared_buf);
 			free(cl->slots);
 			ccb_series_free(&cl->series);
+			if (cl->tl)
+				ccb_tl_client_free(cl->tl);
+			free(cl->tl);
 		}
 		if (!stranded)
 			free(run->clients);

@@ -179,6 +179,42 @@ static void aggregate_capacity(json_t *pt)
 	free(cap), free(p99), free(knee);
 }
 
+/* Runs with --fault (docs/failures.md): each figure compare and a sweep's
+ * axis read, over the ok runs that have it, with how many ("runs"). */
+static void aggregate_faults(const json_t *runs, json_t *agg)
+{
+	static const struct {
+		const char *fig, *agg;
+	} figs[] = {{"pause_s", "fault_pause_s"},
+	            {"recovery_p99_us", "fault_recovery_p99_us"},
+	            {"recovery_slowdown", "fault_recovery_slowdown"},
+	            {"time_to_clean_s", "fault_time_to_clean_s"}};
+	size_t n = json_array_size(runs), i;
+	double *v = calloc(n + 1, sizeof(double));
+	const json_t *r;
+
+	for (size_t f = 0; v && f < sizeof(figs) / sizeof(figs[0]); f++) {
+		size_t k = 0;
+		json_t *st;
+
+		json_array_foreach(runs, i, r)
+		{
+			const char *status = json_string_value(json_object_get(r, "status"));
+			const json_t *x = json_object_get(
+			    json_object_get(json_object_get(r, "fault"), "figures"), figs[f].fig);
+
+			if (status && strcmp(status, "ok") == 0 && json_is_number(x))
+				v[k++] = json_number_value(x);
+		}
+		if (!k)
+			continue;
+		st = stat_json(v, k);
+		json_object_set_new(st, "runs", json_integer((json_int_t)k));
+		json_object_set_new(agg, figs[f].agg, st);
+	}
+	free(v);
+}
+
 /* Mean, stddev, min and max across a point's runs, for each figure reported. */
 static void aggregate_point(json_t *pt)
 {
@@ -221,6 +257,7 @@ static void aggregate_point(json_t *pt)
 		                    json_pack("{s:o, s:o}", "p50_us", stat_json(tp50, kt), "p99_us",
 		                              stat_json(tp99, kt)));
 	aggregate_tradeoffs(runs, agg);
+	aggregate_faults(runs, agg);
 	json_object_set_new(pt, "aggregate", agg);
 	free(bw), free(p50), free(p99), free(iops), free(tp50), free(tp99);
 }

@@ -55,6 +55,14 @@ static void add_opt(json_t *args, const struct ccb_opts *o, const struct ccb_opt
 			json_array_append_new(args, json_string(o->sets[i]));
 		}
 		return;
+	case CCB_OPT_LIST: {
+		const struct ccb_opt_list *l = field;
+		for (unsigned i = 0; i < l->n; i++) {
+			json_array_append_new(args, json_string(flag));
+			json_array_append_new(args, json_string(l->v[i]));
+		}
+		return;
+	}
 	case CCB_OPT_UINT:
 	case CCB_OPT_BYTES:
 		snprintf(val, sizeof(val), "%" PRIu64, *(const uint64_t *)field);

@@ -18,6 +18,7 @@
  * (the OSD values, the image id); a record of the wrong shape, or of
  * another cluster than -c connects to, is named and left alone.
  */
+#include <ccbench/clock.h>
 #include <ccbench/restore.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
@@ -81,7 +82,22 @@ struct restore {
 	ccb_restore_connect_fn connect;
 	json_t *done_keys; /* {cluster_key: record} undone from the state directory */
 	int first, done, left;
+	uint64_t deadline_nsec; /* one bound for the whole command (--op-timeout) */
 };
+
+/* Past the command's bound: what is not undone yet is kept, and named. */
+static bool past_bound(struct restore *rs, const char *what)
+{
+	if (ccb_now_nsec() < rs->deadline_nsec)
+		return false;
+	printf("left: %s: restore's bound (--op-timeout %.0f s) passed; kept for the next "
+	       "restore\n",
+	       what, (double)rs->o->op_timeout_usec / 1e6);
+	rs->left++;
+	if (!rs->first)
+		rs->first = -ETIMEDOUT;
+	return true;
+}
 
 static void note_first(struct restore *rs, int r)
 {
@@ -119,6 +135,12 @@ static void restore_file(struct restore *rs, const json_t *f)
 		/* --device DEV: only its read_ahead_kb. */
 		if (rs->only_disk[0] && (!kind || strcmp(kind, "read_ahead_kb") != 0 ||
 		                         (disk && strcmp(disk, rs->only_disk) != 0))) {
+			json_array_insert(left, 0, e);
+			continue;
+		}
+		if (past_bound(rs, json_string_value(json_object_get(e, "what"))
+		                       ? json_string_value(json_object_get(e, "what"))
+		                       : file)) {
 			json_array_insert(left, 0, e);
 			continue;
 		}
@@ -223,7 +245,7 @@ const char *ccb_restore_check_copy(const char *key, const char *text, const char
 	k = kind_of(rec);
 	if (!k || !k->cluster_fields || !only_fields(rec, k->cluster_fields)) {
 		json_decref(doc);
-		return "not an osd_inject or rbd_image record of the fields ccbench writes";
+		return "not an osd_inject, rbd_image or fault record of the fields ccbench writes";
 	}
 	if (!json_is_string(json_object_get(rec, "fsid")) ||
 	    strcasecmp(json_string_value(json_object_get(rec, "fsid")), fsid) != 0) {
@@ -360,7 +382,7 @@ static void restore_cluster(struct restore *rs)
 				fprintf(stderr, "ccbench: restore: config-key %s: %s\n", key, err);
 			continue;
 		}
-		if (scan)
+		if (scan && !past_bound(rs, key))
 			restore_copy(rs, cl, key, v, fsid);
 	}
 	free(keys);
@@ -373,7 +395,8 @@ int ccb_restore(const struct ccb_opts *o, const char *only_disk, ccb_restore_con
 	struct restore rs = {.o = o,
 	                     .only_disk = only_disk ? only_disk : "",
 	                     .connect = connect,
-	                     .done_keys = json_object()};
+	                     .done_keys = json_object(),
+	                     .deadline_nsec = ccb_now_nsec() + o->op_timeout_usec * 1000ull};
 	char msg[PATH_MAX + 256];
 	json_t *files = NULL, *f;
 	size_t i;

@@ -27,6 +27,7 @@
 #include <ccbench/commands.h>
 #include <ccbench/path.h>
 #include <ccbench/osd_inject.h>
+#include <ccbench/fault.h>
 #include <ccbench/restore.h>
 #include <ccbench/undo.h>
 #include <ccbench/units.h>
@@ -60,8 +61,9 @@ static void check_one(const char *key, const char *text)
 	boot = json_string_value(json_object_get(run, "boot_id"));
 	rfsid = json_string_value(json_object_get(rec, "fsid"));
 	if (!json_is_object(doc) || !json_is_object(run) || !json_is_object(rec) || !kind ||
-	    (strcmp(kind, "osd_inject") != 0 && strcmp(kind, "rbd_image") != 0) || !boot ||
-	    strncmp(key, CCB_UNDO_CLUSTER_PREFIX, strlen(CCB_UNDO_CLUSTER_PREFIX)) != 0 ||
+	    (strcmp(kind, "osd_inject") != 0 && strcmp(kind, "rbd_image") != 0 &&
+	     strcmp(kind, "fault") != 0) ||
+	    !boot || strncmp(key, CCB_UNDO_CLUSTER_PREFIX, strlen(CCB_UNDO_CLUSTER_PREFIX)) != 0 ||
 	    strncmp(key + strlen(CCB_UNDO_CLUSTER_PREFIX), boot, strlen(boot)) != 0 ||
 	    key[strlen(CCB_UNDO_CLUSTER_PREFIX) + strlen(boot)] != '/' || !ccb_is_printable(key) ||
 	    !rfsid || strcasecmp(rfsid, fsid) != 0 || strlen(text) > CCB_UNDO_CLUSTER_MAX ||
@@ -71,6 +73,12 @@ static void check_one(const char *key, const char *text)
 	(void)ccb_undo_judge(run, &maybe);
 	if (strcmp(kind, "osd_inject") == 0)
 		(void)ccb_osd_inject_check_record(rec, why2, sizeof(why2));
+	/* A command to run never comes from the cluster: only this host's state. */
+	if (strcmp(kind, "fault") == 0 &&
+	    (json_object_get(rec, "argv") || json_object_get(rec, "dir") ||
+	     (ccb_fault_check_record(rec, why2, sizeof(why2)) == 0 &&
+	      strcmp(json_string_value(json_object_get(rec, "undo")), "exec") == 0)))
+		abort();
 	json_decref(doc);
 }
 

@@ -223,6 +223,18 @@ ceph_cli() {
 	ceph --connect-timeout 10 "$@"
 }
 
+# quota_pool NAME BYTES: a pool of the test's own for rados and rbd,
+# removed when the test exits, with a quota of BYTES (0: none yet); the
+# osdmap flags it full_quota once what it holds passes that.
+drop_pool() { ceph_cli osd pool rm "$1" "$1" --yes-i-really-really-mean-it >/dev/null 2>&1 || true; }
+quota_pool() {
+	ceph_cli osd pool create "$1" 16 >/dev/null 2>&1
+	on_exit drop_pool "$1"
+	ceph_cli osd pool application enable "$1" rados >/dev/null 2>&1
+	ceph_cli osd pool application enable "$1" rbd --yes-i-really-mean-it >/dev/null 2>&1
+	ceph_cli osd pool set-quota "$1" max_bytes "$2" >/dev/null
+}
+
 # no_osd_delay: true when no OSD injects a message delay (what
 # --osd-latency sets), asked of each OSD itself (`tell osd.N config diff`).
 # The OSD ids are listed on the first call.

@@ -10,12 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 qp=$POOL-quota
-ceph_cli osd pool create "$qp" 16 >/dev/null 2>&1
-drop_pool() { ceph_cli osd pool rm "$qp" "$qp" --yes-i-really-really-mean-it >/dev/null 2>&1 || true; }
-on_exit drop_pool
-ceph_cli osd pool application enable "$qp" rados >/dev/null 2>&1
-ceph_cli osd pool application enable "$qp" rbd --yes-i-really-mean-it >/dev/null 2>&1
-ceph_cli osd pool set-quota "$qp" max_bytes $((40 * 1048576)) >/dev/null
+quota_pool "$qp" $((40 * 1048576))
 
 # flag_time FILE: poll the osdmap until the pool is flagged full_quota and
 # write the time (seconds since the epoch, fractional) into FILE.

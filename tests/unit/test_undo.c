@@ -775,9 +775,15 @@ static void test_cluster_copy_seeds(void **state)
 	    {"osd_inject", NULL},
 	    {"rbd_image", NULL},
 	    {"rbd_image-no-cluster-key", NULL},
+	    {"fault", NULL},
+	    /* A command to run is never taken from the cluster. */
+	    {"fault-exec",
+	     "not an osd_inject, rbd_image or fault record of the fields ccbench writes"},
 	    {"wrong-fsid", "of another cluster than this one"},
-	    {"extra-field", "not an osd_inject or rbd_image record of the fields ccbench writes"},
-	    {"kind-loop", "not an osd_inject or rbd_image record of the fields ccbench writes"},
+	    {"extra-field",
+	     "not an osd_inject, rbd_image or fault record of the fields ccbench writes"},
+	    {"kind-loop",
+	     "not an osd_inject, rbd_image or fault record of the fields ccbench writes"},
 	    {"key-other-boot", "its key does not match its run"},
 	    {"key-mismatch", "its key does not match its run"},
 	    {"run-empty", "its run is not host, boot_id, pid_ns, pid, starttime"},
@@ -815,10 +821,10 @@ static void test_cluster_copy_key(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
 		assert_string_equal(check_seed("kind-loop", bad[i]),
 		                    "its key does not match its run");
-	assert_string_equal(check_seed("kind-loop",
-	                               "ccbench/run/0c6b3f1e-2a4d-4e8f-9b7a-6d5c4b3a2f10/"
-	                               "4242-1796194515-7"),
-	                    "not an osd_inject or rbd_image record of the fields ccbench writes");
+	assert_string_equal(
+	    check_seed("kind-loop", "ccbench/run/0c6b3f1e-2a4d-4e8f-9b7a-6d5c4b3a2f10/"
+	                            "4242-1796194515-7"),
+	    "not an osd_inject, rbd_image or fault record of the fields ccbench writes");
 	assert_non_null(ccb_restore_check_copy("ccbench/run/x/1-1-1", NULL, FSID, &doc));
 	assert_null(doc);
 	assert_non_null(ccb_restore_check_copy(NULL, "{}", FSID, &doc));

@@ -125,6 +125,10 @@ int ccb_rados_meta_write(struct rrun *rr, bool complete, bool exclusive)
 #define CLEANUP_WINDOW     4096
 #define CLEANUP_SLACK_NSEC 3000000000ull
 
+/* `ccbench cleanup`: one deadline for the whole command, whatever the runs
+ * it removes (each remover's own otherwise). 0: none. */
+static uint64_t command_deadline_nsec;
+
 /*
  * The connections a cleanup gave up on with removals still in flight:
  * shutting one down under them trips librados' asserts (Objecter::op_cancel
@@ -217,6 +221,8 @@ static struct remover *remover_new(rados_ioctx_t io, const struct ccb_opts *o)
 	 * the slack lets those answers arrive, so that no op is left in flight
 	 * when the connection shuts down. */
 	rm->deadline_nsec = ccb_now_nsec() + o->op_timeout_usec * 1000ull + CLEANUP_SLACK_NSEC;
+	if (command_deadline_nsec && command_deadline_nsec < rm->deadline_nsec)
+		rm->deadline_nsec = command_deadline_nsec;
 	return rm;
 }
 
@@ -322,8 +328,18 @@ static int remover_finish(struct remover *rm, const char *run, uint64_t *removed
 		abandon(rm->io);
 	if (left) {
 		bool ns = strcmp(o->rados_namespace, "ccbench") != 0;
+		char why[256] = "";
 
 		r = rm->first_err ? rm->first_err : -ETIMEDOUT;
+		/* `ccbench cleanup`: the cluster's own word on why, where the map
+		 * has one (a pool full or over its quota, OSDs down). */
+		if (!command_deadline_nsec ||
+		    (ccb_cluster_diagnose(rados_ioctx_get_cluster(rm->io), o->pool, NULL, why,
+		                          sizeof(why)) >= 0 &&
+		     !strstr(why, "down")))
+			why[0] = '\0';
+		if (why[0])
+			fprintf(stderr, "ccbench: pool %s: %s\n", o->pool, why);
 		fprintf(stderr,
 		        "ccbench: %" PRIu64
 		        " objects of run %s not removed (%s%s); remove them with: "
@@ -483,6 +499,10 @@ int ccb_rados_cleanup(const struct ccb_opts *o)
 	rados_ioctx_t io;
 	char err[512];
 	int r = ccb_cluster_connect(o, &cluster, err, sizeof(err));
+
+	/* One bound for the command: --op-timeout (and the slack that lets the
+	 * last answers in), however many runs --all-runs finds. */
+	command_deadline_nsec = ccb_now_nsec() + o->op_timeout_usec * 1000ull + CLEANUP_SLACK_NSEC;
 
 	if (r < 0) {
 		fprintf(stderr, "ccbench: %s\n", err);

@@ -173,6 +173,22 @@ int ccb_rbd_image_restore(const json_t *rec, const struct ccb_opts *given, char 
 		rados_shutdown(cl);
 		return r == -ENOENT ? 0 : r;
 	}
+	/* A full pool (or one over its quota): librbd cannot remove an image
+	 * from it, and tries until its op timeout; kept, with the reason. */
+	{
+		char why[256];
+		int full = ccb_cluster_diagnose(cl, pool, NULL, why, sizeof(why));
+
+		if (full == -ENOSPC || full == -EDQUOT) {
+			snprintf(msg, msg_len,
+			         "temporary image %s/%s: %s: librbd cannot remove an image until "
+			         "the pool has room (kept; rbd rm %s/%s then, or restore again)",
+			         pool, image, why, pool, image);
+			rados_ioctx_destroy(io);
+			rados_shutdown(cl);
+			return full;
+		}
+	}
 	r = rbd_open_read_only(io, image, &img, NULL);
 	if (r == 0) {
 		r = rbd_get_id(img, cur, sizeof(cur));
