@@ -386,13 +386,125 @@ const char *ccb_sweep_commands_of(const json_t *cfg, char *buf, size_t len)
 	return buf;
 }
 
+/* The tradeoff's tables: what each readahead cost random reads after it. */
+static void tradeoff_tables(const json_t *doc, FILE *out)
+{
+	bool any_tradeoff = false;
+	const json_t *p;
+	size_t i;
+
+	json_t *sizes = json_object();
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		const char *sk;
+		json_t *sv;
+		json_object_foreach(
+		    json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread"), sk, sv)
+		    json_object_set_new(sizes, sk, json_true());
+	}
+	if (json_object_size(sizes)) {
+		const char *sk;
+		json_t *sv;
+		/* Smallest reads first ("4K" before "64K"). */
+		for (int pass = 0; pass < 2; pass++)
+			json_object_foreach(sizes, sk, sv)
+			{
+				uint64_t b = 0;
+				char what[48], title[160];
+
+				ccb_parse_bytes(sk, &b);
+				if ((pass == 0) != (b <= 4096))
+					continue;
+				snprintf(what, sizeof(what), "tradeoff:%s", sk);
+				snprintf(
+				    title, sizeof(title),
+				    "\nthe cost: %s random reads at depth 1 after each setting, "
+				    "latency mean / p99 (ms)",
+				    sk);
+				ccb_sweep_table(doc, out, what, title, NULL);
+			}
+	}
+	json_decref(sizes);
+	json_array_foreach(json_object_get(doc, "points"), i, p) any_tradeoff |=
+	    json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread_4k") != NULL &&
+	    !json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread");
+	if (any_tradeoff) {
+		fprintf(out, "\nthe cost: 4K random read latency p99 (ms) at each setting\n");
+		/* Re-use the table code on the tradeoff aggregate. */
+		json_t *copy = json_deep_copy(doc);
+		json_array_foreach(json_object_get(copy, "points"), i, p)
+		{
+			json_t *a = json_object_get(p, "aggregate");
+			json_t *t =
+			    json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
+			if (t)
+				json_object_set(a, "tradeoff_p99", t);
+		}
+		ccb_sweep_table(copy, out, "tradeoff_p99", "", "0.001");
+		json_decref(copy);
+	}
+}
+
+/* A line per series' knee: the recommendation, or why there is none. */
+static void recommendations(const json_t *doc, FILE *out)
+{
+	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
+	char buf[256], vb[64], rk[64];
+	const json_t *k;
+	size_t i;
+
+	ccb_text_esc(row_key, rk, sizeof(rk));
+	json_array_foreach(json_object_get(doc, "knees"), i, k)
+	{
+		const json_t *o;
+		size_t j;
+
+		ccb_sweep_series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
+		if (series_fuse_loop(doc, json_object_get(k, "series"), row_key))
+			continue;
+		if (knee_emulated(doc, k, row_key)) {
+			fprintf(out,
+			        "%sno recommendation (%s): at its knee, %s %s, the client's "
+			        "emulated CPU was the limit\n",
+			        i ? "" : "\n", buf, rk,
+			        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)));
+			continue;
+		}
+		if (!ccb_sweep_is_best(k)) {
+			fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s (best %.1f)\n",
+			        i ? "" : "\n", buf, rk,
+			        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+			        json_number_value(json_object_get(k, "bandwidth_mib_s")),
+			        json_number_value(json_object_get(k, "best_mib_s")));
+			continue;
+		}
+		/* A choice between names: the best, and what each other one loses. */
+		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s, the best", i ? "" : "\n",
+		        buf, rk, ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
+		        json_number_value(json_object_get(k, "bandwidth_mib_s")));
+		json_array_foreach(json_object_get(k, "others"), j, o)
+		{
+			if (json_is_number(json_object_get(o, "vs_best_pct")))
+				fprintf(
+				    out, "%s %s %.1f (%+.0f %%)", j ? "," : ";",
+				    ccb_sweep_label_of(json_object_get(o, "value"), vb, sizeof(vb)),
+				    json_number_value(json_object_get(o, "bandwidth_mib_s")),
+				    json_number_value(json_object_get(o, "vs_best_pct")));
+			else
+				fprintf(out, "%s %s failed", j ? "," : ";",
+				        ccb_sweep_label_of(json_object_get(o, "value"), vb,
+				                           sizeof(vb)));
+		}
+		fputc('\n', out);
+	}
+}
+
 void ccb_sweep_runs_render_text(const json_t *doc, FILE *out)
 {
-	const json_t *cfg = json_object_get(doc, "config"), *k, *p;
+	const json_t *cfg = json_object_get(doc, "config"), *p;
 	const char *row_key = ccb_sweep_str_or(json_object_get(doc, "row_key"), "");
-	bool any_tradeoff = false;
 	size_t i;
-	char buf[256], vb[64], rk[64], e1[256], e2[256], e3[64], e4[64];
+	char buf[256], rk[64], e1[256], e2[256], e3[64], e4[64];
 
 	/* Every string of the document printed here is escaped: a saved
 	 * sweep can be crafted. */
@@ -451,99 +563,8 @@ void ccb_sweep_runs_render_text(const json_t *doc, FILE *out)
 		break;
 	}
 	ccb_sweep_space_table(doc, out);
-	json_t *sizes = json_object();
-	json_array_foreach(json_object_get(doc, "points"), i, p)
-	{
-		const char *sk;
-		json_t *sv;
-		json_object_foreach(
-		    json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread"), sk, sv)
-		    json_object_set_new(sizes, sk, json_true());
-	}
-	if (json_object_size(sizes)) {
-		const char *sk;
-		json_t *sv;
-		/* Smallest reads first ("4K" before "64K"). */
-		for (int pass = 0; pass < 2; pass++)
-			json_object_foreach(sizes, sk, sv)
-			{
-				uint64_t b = 0;
-				char what[48], title[160];
-
-				ccb_parse_bytes(sk, &b);
-				if ((pass == 0) != (b <= 4096))
-					continue;
-				snprintf(what, sizeof(what), "tradeoff:%s", sk);
-				snprintf(
-				    title, sizeof(title),
-				    "\nthe cost: %s random reads at depth 1 after each setting, "
-				    "latency mean / p99 (ms)",
-				    sk);
-				ccb_sweep_table(doc, out, what, title, NULL);
-			}
-	}
-	json_decref(sizes);
-	json_array_foreach(json_object_get(doc, "points"), i, p) any_tradeoff |=
-	    json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread_4k") != NULL &&
-	    !json_object_get(json_object_get(p, "aggregate"), "tradeoff_randread");
-	if (any_tradeoff) {
-		fprintf(out, "\nthe cost: 4K random read latency p99 (ms) at each setting\n");
-		/* Re-use the table code on the tradeoff aggregate. */
-		json_t *copy = json_deep_copy(doc);
-		json_array_foreach(json_object_get(copy, "points"), i, p)
-		{
-			json_t *a = json_object_get(p, "aggregate");
-			json_t *t =
-			    json_object_get(json_object_get(a, "tradeoff_randread_4k"), "p99_us");
-			if (t)
-				json_object_set(a, "tradeoff_p99", t);
-		}
-		ccb_sweep_table(copy, out, "tradeoff_p99", "", "0.001");
-		json_decref(copy);
-	}
-	json_array_foreach(json_object_get(doc, "knees"), i, k)
-	{
-		const json_t *o;
-		size_t j;
-
-		ccb_sweep_series_label(json_object_get(k, "series"), row_key, buf, sizeof(buf));
-		if (series_fuse_loop(doc, json_object_get(k, "series"), row_key))
-			continue;
-		if (knee_emulated(doc, k, row_key)) {
-			fprintf(out,
-			        "%sno recommendation (%s): at its knee, %s %s, the client's "
-			        "emulated CPU was the limit\n",
-			        i ? "" : "\n", buf, rk,
-			        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)));
-			continue;
-		}
-		if (!ccb_sweep_is_best(k)) {
-			fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s (best %.1f)\n",
-			        i ? "" : "\n", buf, rk,
-			        ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
-			        json_number_value(json_object_get(k, "bandwidth_mib_s")),
-			        json_number_value(json_object_get(k, "best_mib_s")));
-			continue;
-		}
-		/* A choice between names: the best, and what each other one loses. */
-		fprintf(out, "%srecommendation (%s): %s %s, %.1f MiB/s, the best", i ? "" : "\n",
-		        buf, rk, ccb_sweep_label_of(json_object_get(k, "value"), vb, sizeof(vb)),
-		        json_number_value(json_object_get(k, "bandwidth_mib_s")));
-		json_array_foreach(json_object_get(k, "others"), j, o)
-		{
-			if (json_is_number(json_object_get(o, "vs_best_pct")))
-				fprintf(
-				    out, "%s %s %.1f (%+.0f %%)", j ? "," : ";",
-				    ccb_sweep_label_of(json_object_get(o, "value"), vb, sizeof(vb)),
-				    json_number_value(json_object_get(o, "bandwidth_mib_s")),
-				    json_number_value(json_object_get(o, "vs_best_pct")));
-			else
-				fprintf(out, "%s %s failed", j ? "," : ";",
-				        ccb_sweep_label_of(json_object_get(o, "value"), vb,
-				                           sizeof(vb)));
-		}
-		fputc('\n', out);
-	}
+	tradeoff_tables(doc, out);
+	recommendations(doc, out);
 	ccb_sweep_knee_confidence(doc, out);
 	ccb_sweep_why(doc, out);
 }

@@ -315,90 +315,48 @@ static int sweep_latency(const struct ccb_opts *wide, const json_t *points, json
 	return 0;
 }
 
-int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
-{
-	const struct ccb_opts *o = &cli->opts;
-	char path[PATH_MAX];
-	json_t *cfg = NULL, *points = NULL, *doc, *images = json_object(), *p;
-	size_t n_points, repeat, n_runs, done = 0, skipped = 0, i;
+/* One sweep as it runs: the loaded config and its points, the order of
+ * the runs, what has been done and the images points share. */
+struct sweep {
+	const struct ccb_opts *o;
+	json_t *cfg, *points, *images;
+	size_t n_points, repeat, n_runs, done, skipped;
 	size_t *order;
-	bool *settled = NULL;
-	uint64_t until;
-	uint64_t t0 = ccb_now_nsec();
-	char err[1024];
-	int status = 0, mark = ccb_undo_mark();
+	bool *settled;
+	uint64_t until, t0;
 	uint64_t tradeoff_sizes[CCB_SWEEP_TRADEOFF_MAX];
-	size_t n_tradeoff = 0;
-	size_t tradeoff_runs;
-	const char *row_key;
-	bool capacity;
-	struct ccb_opts wide;
-	json_t *wide_strings = json_array();
+	size_t n_tradeoff, tradeoff_runs;
+	int status;
+};
 
-	(void)argc;
-	(void)argv;
-	/* A name ("quick") is a shipped config; a path is read as given. */
-	if (ccb_configs_find(cli->args[0], path, sizeof(path), err, sizeof(err)) < 0 ||
-	    ccb_sweep_load(path, o, &cfg, &points, err, sizeof(err)) < 0 ||
-	    ccb_sweep_wide_opts(cfg, o, &wide, wide_strings, err, sizeof(err)) < 0 ||
-	    ccb_sweep_tradeoff_sizes(json_object_get(cfg, "tradeoff"), tradeoff_sizes, &n_tradeoff,
-	                             err, sizeof(err)) < 0) {
-		fprintf(stderr, "ccbench: sweep: %s\n", err);
-		json_decref(points);
-		json_decref(cfg);
-		json_decref(images);
-		json_decref(wide_strings);
-		return 2;
-	}
-	if (o->dry_run) {
-		if ((o->json_file || o->csv_file || o->svg_file || o->html_file || o->output) &&
-		    !o->quiet)
-			fprintf(stderr, "ccbench: sweep --dry-run: the plan goes to stdout only; "
-			                "--json, --csv, --svg and --output are not written\n");
-		status = ccb_sweep_dry_run(path, cfg, points, &wide, stdout);
-		json_decref(points);
-		json_decref(cfg);
-		json_decref(images);
-		json_decref(wide_strings);
-		return status;
-	}
-	n_points = json_array_size(points);
-	repeat = json_is_integer(json_object_get(cfg, "repeat"))
-	             ? (size_t)json_integer_value(json_object_get(cfg, "repeat"))
-	             : 1;
-	/* Checked by the loader: 1 to 1000, or absent (every run). */
-	tradeoff_runs = json_is_integer(json_object_get(cfg, "tradeoff_runs"))
-	                    ? (size_t)json_integer_value(json_object_get(cfg, "tradeoff_runs"))
-	                    : SIZE_MAX;
-	until = ccb_sweep_repeat_until(cfg);
-	row_key = ccb_sweep_row_key(json_object_get(cfg, "matrix"));
-	capacity = ccb_sweep_is_capacity(cfg);
-	n_runs = n_points * repeat;
-	settled = calloc(n_points + 1, sizeof(*settled));
-	json_array_foreach(points, i, p) json_object_set_new(p, "runs", json_array());
+/* The sweep's document before its runs: the config, its points, the
+ * order (interleaved, or a seeded shuffle) and the overrides. */
+static json_t *sweep_doc(struct sweep *sw, const char *path, const char *row_key)
+{
+	const struct ccb_opts *o = sw->o;
+	json_t *doc;
 
 	/* Interleaved: every point once, then every point again. With --seed,
 	 * a seeded shuffle of all runs. */
-	order = calloc(n_runs, sizeof(*order));
-	for (size_t k = 0; k < n_runs; k++)
-		order[k] = k % n_points;
+	for (size_t k = 0; k < sw->n_runs; k++)
+		sw->order[k] = k % sw->n_points;
 	if (ccb_opt_given(o, "seed")) {
 		uint64_t x = o->seed * 0x9e3779b97f4a7c15ull + 1;
-		for (size_t k = n_runs; k > 1; k--) {
+		for (size_t k = sw->n_runs; k > 1; k--) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			size_t j = (size_t)(x % k), t = order[k - 1];
-			order[k - 1] = order[j], order[j] = t;
+			size_t j = (size_t)(x % k), t = sw->order[k - 1];
+			sw->order[k - 1] = sw->order[j], sw->order[j] = t;
 		}
 	}
 	doc = json_pack("{s:s, s:s, s:i, s:s, s:O, s:O, s:s, s:s, s:I}", "ccbench_version",
 	                CCB_VERSION, "kind", "sweep", "schema", 1, "config_file", path, "config",
-	                cfg, "points", points, "row_key", row_key, "order",
+	                sw->cfg, "points", sw->points, "row_key", row_key, "order",
 	                ccb_opt_given(o, "seed") ? "shuffled" : "interleaved", "repeat",
-	                (json_int_t)repeat);
+	                (json_int_t)sw->repeat);
 	if (ccb_opt_given(o, "seed"))
 		json_object_set_new(doc, "seed", json_integer((json_int_t)o->seed));
-	if (until)
-		json_object_set_new(doc, "repeat_until_pct", json_real((double)until / 100));
+	if (sw->until)
+		json_object_set_new(doc, "repeat_until_pct", json_real((double)sw->until / 100));
 	/* A shrunk or altered config says so: "config" above is the one run. */
 	if (o->n_params || ccb_opt_given(o, "repeat") || ccb_opt_given(o, "repeat-until")) {
 		json_t *ov = json_object(), *pl = json_array();
@@ -412,166 +370,235 @@ int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
 			                    json_real((double)o->repeat_until_centipct / 100));
 		json_object_set_new(doc, "overrides", ov);
 	}
-	/* The latency of the whole sweep, set and measured before any point. */
-	{
-		int r = sweep_latency(&wide, points, doc);
-		if (r < 0) {
-			status = r == -EPERM || r == -EACCES ? 2
-			         : ccb_signal_pending        ? 128 + ccb_signal_pending
-			                                     : 1;
-			n_runs = 0; /* nothing runs; the outputs still say why */
-		}
-	}
+	return doc;
+}
 
-	for (size_t k = 0; k < n_runs && !ccb_signal_pending; k++) {
-		json_t *pt = json_array_get(points, order[k]);
-		struct ccb_sweep_point b;
-		json_t *res = NULL;
-		const char *runner;
-		char *desc = json_dumps(json_object_get(pt, "matrix"), JSON_COMPACT);
-		const char *image_spec = NULL;
-		double elapsed = (double)(ccb_now_nsec() - t0) / 1e9;
-		int st;
+/* Run @p k of the sweep (point sw->order[k]): its point built, its
+ * shared image made at its first use, run (or searched), its result kept
+ * in the point's runs. @return 0 to go on, 1 to stop the sweep. */
+static int sweep_run(struct sweep *sw, size_t k)
+{
+	const struct ccb_opts *o = sw->o;
+	json_t *pt = json_array_get(sw->points, sw->order[k]);
+	struct ccb_sweep_point b;
+	json_t *res = NULL;
+	const char *runner;
+	char *desc = json_dumps(json_object_get(pt, "matrix"), JSON_COMPACT);
+	const char *image_spec = NULL;
+	double elapsed = (double)(ccb_now_nsec() - sw->t0) / 1e9;
+	char err[1024];
+	int st;
 
-		/* repeat_until: a settled point's further runs are not needed. */
-		if (settled[order[k]]) {
-			skipped++;
-			free(desc);
-			continue;
-		}
-		if (!o->quiet) {
-			fprintf(stderr, "sweep: run %zu of %s%zu: point %zu %s", done + 1,
-			        until ? "at most " : "", n_runs - skipped, order[k] + 1, desc);
-			if (done)
-				fprintf(stderr, ", ETA %s%.0f s", until ? "at most " : "",
-				        elapsed / (double)done * (double)(n_runs - skipped - done));
-			fputc('\n', stderr);
-		}
+	/* repeat_until: a settled point's further runs are not needed. */
+	if (sw->settled[sw->order[k]]) {
+		sw->skipped++;
 		free(desc);
-		if (ccb_sweep_build_point(o, json_string_value(json_object_get(pt, "command")),
-		                          json_object_get(pt, "params"), &b, err,
-		                          sizeof(err)) < 0) {
-			fprintf(stderr, "ccbench: sweep: %s\n", err);
-			status = 2;
-			break;
-		}
-		if (b.share_image) {
-			/* One prefilled image per layout, created at its first use and
-			 * removed when the sweep ends. */
-			json_t *spec = json_object_get(images, b.layout_key);
-			if (!spec) {
-				char s[300];
-				if (ccb_rbd_shared_image(&b.layout, s, sizeof(s)) < 0) {
-					ccb_sweep_point_free(&b);
-					status = ccb_signal_pending ? 128 + ccb_signal_pending : 1;
-					break;
-				}
-				json_object_set_new(images, b.layout_key, json_string(s));
-				spec = json_object_get(images, b.layout_key);
-			}
-			image_spec = json_string_value(spec);
-			ccb_path_set_target(b.cli.ops, &b.cli.opts, image_spec);
-		}
-		runner = ccb_sweep_runner_of(b.cli.ops->name, o->runner,
-		                             json_object_get(cfg, "runners"));
-		if (runner && !o->quiet)
-			fprintf(stderr, "sweep:   through the runner of %s: %s\n", b.cli.ops->name,
-			        runner);
-		if (b.capacity) {
-			/* A capacity search per run: its document is the run's entry.
-			 * One that found no rate within the SLO is no figure. */
-			st = ccb_capacity_search_doc(&b.cli, 0, NULL, &res);
-			if (st == 0 && !json_is_number(json_object_get(res, "capacity_ops_s")))
-				st = 1;
-		} else {
-			st = run_point(&b, image_spec, runner, &res);
-		}
-		if (res) {
-			json_object_set_new(res, "repeat_index",
-			                    json_integer((json_int_t)(k / n_points)));
-			for (size_t z = 0; z < n_tradeoff && st == 0 && !ccb_signal_pending &&
-			                   tradeoffs_of(pt) < tradeoff_runs;
-			     z++)
-				if (json_object_get(json_object_get(pt, "params"), "readahead") ||
-				    json_object_get(json_object_get(pt, "params"), "read-ahead-kb"))
-					run_tradeoff(&b, image_spec, runner, tradeoff_sizes[z],
-					             res);
-			json_array_append_new(json_object_get(pt, "runs"), res);
-		} else if (st != 0) {
-			/* A run that ended before it had a result (refused on a full
-			 * pool, interrupted while it was set up) still counts: without an
-			 * entry, the point would read "1 of 1 ok" for two runs. */
-			char why[160];
-
-			snprintf(why, sizeof(why),
-			         "the run ended in its set-up, before it produced a result (exit "
-			         "%d); its "
-			         "message is on stderr",
-			         st);
-			json_array_append_new(json_object_get(pt, "runs"),
-			                      json_pack("{s:s, s:s, s:I}", "status",
-			                                st >= 128 ? "interrupted"
-			                                : st == 2 ? "failed"
-			                                          : "aborted",
-			                                "reason", why, "repeat_index",
-			                                (json_int_t)(k / n_points)));
-		}
-		ccb_sweep_point_free(&b);
-		done++;
-		if (until && ccb_sweep_point_settles(pt, until))
-			settled[order[k]] = true;
-		if (st >= 128) {
-			status = st;
-			break;
-		}
-		if (st == 2) {
-			status = 2;
-			break;
-		}
-		if (st != 0)
-			status = 1;
+		return 0;
 	}
-	free(order);
-	free(settled);
+	if (!o->quiet) {
+		fprintf(stderr, "sweep: run %zu of %s%zu: point %zu %s", sw->done + 1,
+		        sw->until ? "at most " : "", sw->n_runs - sw->skipped, sw->order[k] + 1,
+		        desc);
+		if (sw->done)
+			fprintf(stderr, ", ETA %s%.0f s", sw->until ? "at most " : "",
+			        elapsed / (double)sw->done *
+			            (double)(sw->n_runs - sw->skipped - sw->done));
+		fputc('\n', stderr);
+	}
+	free(desc);
+	if (ccb_sweep_build_point(o, json_string_value(json_object_get(pt, "command")),
+	                          json_object_get(pt, "params"), &b, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ccbench: sweep: %s\n", err);
+		sw->status = 2;
+		return 1;
+	}
+	if (b.share_image) {
+		/* One prefilled image per layout, created at its first use and
+		 * removed when the sweep ends. */
+		json_t *spec = json_object_get(sw->images, b.layout_key);
+		if (!spec) {
+			char s[300];
+			if (ccb_rbd_shared_image(&b.layout, s, sizeof(s)) < 0) {
+				ccb_sweep_point_free(&b);
+				sw->status = ccb_signal_pending ? 128 + ccb_signal_pending : 1;
+				return 1;
+			}
+			json_object_set_new(sw->images, b.layout_key, json_string(s));
+			spec = json_object_get(sw->images, b.layout_key);
+		}
+		image_spec = json_string_value(spec);
+		ccb_path_set_target(b.cli.ops, &b.cli.opts, image_spec);
+	}
+	runner =
+	    ccb_sweep_runner_of(b.cli.ops->name, o->runner, json_object_get(sw->cfg, "runners"));
+	if (runner && !o->quiet)
+		fprintf(stderr, "sweep:   through the runner of %s: %s\n", b.cli.ops->name, runner);
+	if (b.capacity) {
+		/* A capacity search per run: its document is the run's entry.
+		 * One that found no rate within the SLO is no figure. */
+		st = ccb_capacity_search_doc(&b.cli, 0, NULL, &res);
+		if (st == 0 && !json_is_number(json_object_get(res, "capacity_ops_s")))
+			st = 1;
+	} else {
+		st = run_point(&b, image_spec, runner, &res);
+	}
+	if (res) {
+		json_object_set_new(res, "repeat_index",
+		                    json_integer((json_int_t)(k / sw->n_points)));
+		for (size_t z = 0; z < sw->n_tradeoff && st == 0 && !ccb_signal_pending &&
+		                   tradeoffs_of(pt) < sw->tradeoff_runs;
+		     z++)
+			if (json_object_get(json_object_get(pt, "params"), "readahead") ||
+			    json_object_get(json_object_get(pt, "params"), "read-ahead-kb"))
+				run_tradeoff(&b, image_spec, runner, sw->tradeoff_sizes[z], res);
+		json_array_append_new(json_object_get(pt, "runs"), res);
+	} else if (st != 0) {
+		/* A run that ended before it had a result (refused on a full
+		 * pool, interrupted while it was set up) still counts: without an
+		 * entry, the point would read "1 of 1 ok" for two runs. */
+		char why[160];
+
+		snprintf(why, sizeof(why),
+		         "the run ended in its set-up, before it produced a result (exit "
+		         "%d); its "
+		         "message is on stderr",
+		         st);
+		json_array_append_new(json_object_get(pt, "runs"),
+		                      json_pack("{s:s, s:s, s:I}", "status",
+		                                st >= 128 ? "interrupted"
+		                                : st == 2 ? "failed"
+		                                          : "aborted",
+		                                "reason", why, "repeat_index",
+		                                (json_int_t)(k / sw->n_points)));
+	}
+	ccb_sweep_point_free(&b);
+	sw->done++;
+	if (sw->until && ccb_sweep_point_settles(pt, sw->until))
+		sw->settled[sw->order[k]] = true;
+	if (st >= 128 || st == 2) {
+		sw->status = st;
+		return 1;
+	}
+	if (st != 0)
+		sw->status = 1;
+	return 0;
+}
+
+/* The document after the runs: each point's aggregate, the knees, the
+ * status and the counts, key material out. */
+static void sweep_done(struct sweep *sw, json_t *doc, const char *row_key, bool capacity)
+{
+	json_t *p;
+	size_t i;
+
 	/* A signal that came while a run was already ending (stopped by its
 	 * duration, then aborted by --op-timeout) ends that run as "aborted",
 	 * but it still cut the sweep short: the sweep is interrupted. */
-	if (ccb_signal_pending && done + skipped < n_runs && status < 128 && status != 2)
-		status = 128 + ccb_signal_pending;
-	json_array_foreach(points, i, p)
+	if (ccb_signal_pending && sw->done + sw->skipped < sw->n_runs && sw->status < 128 &&
+	    sw->status != 2)
+		sw->status = 128 + ccb_signal_pending;
+	json_array_foreach(sw->points, i, p)
 	{
 		ccb_sweep_aggregate(p, capacity);
 	}
 	json_object_set_new(doc, "releases", ccb_release_of_doc(doc));
 	/* A bandwidth knee; a capacity search has its own in each run. */
 	json_object_set_new(doc, "knees",
-	                    capacity ? json_array() : ccb_sweep_knees(points, row_key));
+	                    capacity ? json_array() : ccb_sweep_knees(sw->points, row_key));
 	json_object_set_new(doc, "status",
-	                    json_string(status >= 128 ? "interrupted"
-	                                : status == 0 ? "ok"
-	                                              : "failed"));
-	json_object_set_new(doc, "runs_done", json_integer((json_int_t)done));
-	if (until)
-		json_object_set_new(doc, "runs_not_needed", json_integer((json_int_t)skipped));
-	json_object_set_new(doc, "seconds", json_real((double)(ccb_now_nsec() - t0) / 1e9));
+	                    json_string(sw->status >= 128 ? "interrupted"
+	                                : sw->status == 0 ? "ok"
+	                                                  : "failed"));
+	json_object_set_new(doc, "runs_done", json_integer((json_int_t)sw->done));
+	if (sw->until)
+		json_object_set_new(doc, "runs_not_needed", json_integer((json_int_t)sw->skipped));
+	json_object_set_new(doc, "seconds", json_real((double)(ccb_now_nsec() - sw->t0) / 1e9));
 	ccb_redact_json(doc); /* the config's own -o key=... too; the runs are over */
+}
+
+int ccb_sweep_command(const struct ccb_cli *cli, int argc, char **argv)
+{
+	const struct ccb_opts *o = &cli->opts;
+	struct sweep sw = {.o = o, .images = json_object(), .t0 = ccb_now_nsec()};
+	char path[PATH_MAX], err[1024];
+	json_t *doc, *p, *wide_strings = json_array();
+	int mark = ccb_undo_mark();
+	const char *row_key;
+	struct ccb_opts wide;
+	bool capacity;
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	/* A name ("quick") is a shipped config; a path is read as given. */
+	if (ccb_configs_find(cli->args[0], path, sizeof(path), err, sizeof(err)) < 0 ||
+	    ccb_sweep_load(path, o, &sw.cfg, &sw.points, err, sizeof(err)) < 0 ||
+	    ccb_sweep_wide_opts(sw.cfg, o, &wide, wide_strings, err, sizeof(err)) < 0 ||
+	    ccb_sweep_tradeoff_sizes(json_object_get(sw.cfg, "tradeoff"), sw.tradeoff_sizes,
+	                             &sw.n_tradeoff, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ccbench: sweep: %s\n", err);
+		sw.status = 2;
+		goto out;
+	}
+	if (o->dry_run) {
+		if ((o->json_file || o->csv_file || o->svg_file || o->html_file || o->output) &&
+		    !o->quiet)
+			fprintf(stderr, "ccbench: sweep --dry-run: the plan goes to stdout only; "
+			                "--json, --csv, --svg and --output are not written\n");
+		sw.status = ccb_sweep_dry_run(path, sw.cfg, sw.points, &wide, stdout);
+		goto out;
+	}
+	sw.n_points = json_array_size(sw.points);
+	sw.repeat = json_is_integer(json_object_get(sw.cfg, "repeat"))
+	                ? (size_t)json_integer_value(json_object_get(sw.cfg, "repeat"))
+	                : 1;
+	/* Checked by the loader: 1 to 1000, or absent (every run). */
+	sw.tradeoff_runs =
+	    json_is_integer(json_object_get(sw.cfg, "tradeoff_runs"))
+	        ? (size_t)json_integer_value(json_object_get(sw.cfg, "tradeoff_runs"))
+	        : SIZE_MAX;
+	sw.until = ccb_sweep_repeat_until(sw.cfg);
+	row_key = ccb_sweep_row_key(json_object_get(sw.cfg, "matrix"));
+	capacity = ccb_sweep_is_capacity(sw.cfg);
+	sw.n_runs = sw.n_points * sw.repeat;
+	sw.settled = calloc(sw.n_points + 1, sizeof(*sw.settled));
+	sw.order = calloc(sw.n_runs ? sw.n_runs : 1, sizeof(*sw.order));
+	json_array_foreach(sw.points, i, p) json_object_set_new(p, "runs", json_array());
+	doc = sweep_doc(&sw, path, row_key);
+	/* The latency of the whole sweep, set and measured before any point. */
+	{
+		int r = sweep_latency(&wide, sw.points, doc);
+		if (r < 0) {
+			sw.status = r == -EPERM || r == -EACCES ? 2
+			            : ccb_signal_pending        ? 128 + ccb_signal_pending
+			                                        : 1;
+			sw.n_runs = 0; /* nothing runs; the outputs still say why */
+		}
+	}
+	for (size_t k = 0; k < sw.n_runs && !ccb_signal_pending; k++)
+		if (sweep_run(&sw, k))
+			break;
+	sweep_done(&sw, doc, row_key, capacity);
 	/* Shared images, mappings, read_ahead_kb values and the OSD delay go
 	 * back first: an output that cannot be written (or a slow reader of
 	 * /dev/stdout) must not keep them in place. */
 	ccb_undo_unwind_to(mark);
-	if (write_outputs(doc, o) < 0 && status == 0)
-		status = 1;
+	if (write_outputs(doc, o) < 0 && sw.status == 0)
+		sw.status = 1;
 	json_decref(doc);
-	json_decref(points);
-	json_decref(cfg);
-	json_decref(images);
-	json_decref(wide_strings);
-	if (status >= 128 && !o->quiet)
+	if (sw.status >= 128 && !o->quiet)
 		fprintf(stderr,
 		        "ccbench: sweep interrupted after %zu of %zu runs; partial "
 		        "results written\n",
-		        done, n_runs - skipped);
-	return status;
+		        sw.done, sw.n_runs - sw.skipped);
+out:
+	free(sw.order);
+	free(sw.settled);
+	json_decref(sw.points);
+	json_decref(sw.cfg);
+	json_decref(sw.images);
+	json_decref(wide_strings);
+	return sw.status;
 }
 
 /* The sweep command's row: its words and its run, by symbol. */
