@@ -8,6 +8,8 @@
 #   CCB_IT_LANES=N        run the tests in N lanes (1 to 4, default 1), each
 #                         against a cluster of its own (see "lanes" below)
 #   CCB_IT_OSD_MEM=SIZE   memstore bytes per OSD (default: minicluster's auto)
+#   CCB_IT_TEST_TIMEOUT=SECONDS  stop a test that has not ended after this
+#                         long, as failed (default 1200)
 #   CCB_SLOW_MS=MS        slow the cluster down (minicluster.sh --slow): every
 #                         OSD delays each client message by up to MS ms
 #                         (ms_inject_delay_*), the slow end of the speed range
@@ -319,7 +321,11 @@ while take; do
 	tdir=$work/$name.d
 	rm -rf --one-file-system "$tdir"
 	mkdir -p "$tdir"
-	(cd "$tdir" && bash "$t") >"$log" 2>&1 || rc=$?
+	# Bounded: a test that hangs (a write waiting for room on a full pool,
+	# seen) fails alone, and its lane goes on to the next.
+	(cd "$tdir" && timeout -k 30 "${CCB_IT_TEST_TIMEOUT:-1200}" bash "$t") >"$log" 2>&1 || rc=$?
+	((rc == 124 || rc == 137)) &&
+		echo "run.sh: $name: no end after ${CCB_IT_TEST_TIMEOUT:-1200} s (CCB_IT_TEST_TIMEOUT): stopped" >>"$log"
 	secs=$(($(date +%s) - start))
 	# Give async cleanups (pool deletes, fuse unmounts) a moment to settle.
 	left=""
