@@ -388,6 +388,16 @@ static const struct ccb_opt_desc shared_rows[] = {
              "kernel client alike); put back after. Slows every client of the cluster: only on a "
              "throwaway cluster (daemons on loopback) or with --osd-latency-cluster",
      .flags = WIDE},
+    /* Where the time went (attribution.h, docs/attribution.md). */
+    {.name = "attribution",
+     .type = CCB_OPT_CHOICE,
+     .offset = OFF(attribution),
+     .def = "on",
+     .choices = CHOICES("on", "off"),
+     .cmds = WORK | SWEEP,
+     .help = "per-OSD figures around the run: each op's latency by the OSD it went to (rados, "
+             "rbd), the OSDs' own counters and slowest ops before and after (read-only; off: "
+             "none of it)"},
     {.name = "osd-latency-cluster",
      .type = CCB_OPT_STR,
      .offset = OFF(osd_latency_cluster),

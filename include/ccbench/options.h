@@ -216,11 +216,14 @@ struct ccb_opts {
 	const char *output;
 	bool quiet;
 	const char *explain; /**< on | off: the result's explain list */
+
+	/* Where the time went (attribution.h). */
+	const char *attribution; /**< on | off: per-OSD figures around a workload */
 	/** --secrets-stdin: options that carry key material come on stdin (secret_opts.h) */
 	bool secrets_stdin;
 
 	/** given[i] is true when descriptor i was set explicitly (not a default). */
-	bool given[128];
+	bool given[160];
 };
 
 struct ccb_opt_desc {
