@@ -63,5 +63,7 @@ void ccb_explain_fs(const json_t *r, json_t *list);
 /* An erasure-coded data pool: stripes, shards, degraded reads; the space a write cost
  * (explain_ec.c). */
 void ccb_explain_ec(const json_t *r, json_t *list);
+/* Where the time went, per OSD: the result's "attribution" (explain_osd.c). */
+void ccb_explain_osd(const json_t *r, json_t *list);
 
 #endif

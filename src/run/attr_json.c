@@ -139,8 +139,9 @@ out:
 	free(hb);
 }
 
-/* Shares read again over the merged total. */
-static void reshare(json_t *osds)
+/* Shares read again over the merged total: the client's ops, which count
+ * the ops of no OSD too, else the entries' sum. */
+static void reshare(json_t *osds, const json_t *client)
 {
 	uint64_t total = 0;
 	json_t *e;
@@ -148,6 +149,8 @@ static void reshare(json_t *osds)
 
 	json_array_foreach(osds, i, e) total +=
 	    (uint64_t)json_integer_value(json_object_get(e, "ops"));
+	if (json_integer_value(json_object_get(client, "ops")) > (json_int_t)total)
+		total = (uint64_t)json_integer_value(json_object_get(client, "ops"));
 	json_array_foreach(osds, i, e) json_object_set_new(
 	    e, "share",
 	    json_real(total ? (double)json_integer_value(json_object_get(e, "ops")) / (double)total
@@ -181,7 +184,6 @@ int ccb_attr_merge(json_t *dst, const json_t *src, char *why, size_t why_len)
 		if (!json_object_get(d, "perf") && json_object_get(e, "perf"))
 			json_object_set(d, "perf", json_object_get(e, "perf"));
 	}
-	reshare(dosds);
 	ccb_attr_sort_osds(dosds);
 	dc = json_object_get(dst, "client");
 	sc = json_object_get(src, "client");
@@ -196,6 +198,7 @@ int ccb_attr_merge(json_t *dst, const json_t *src, char *why, size_t why_len)
 	} else if (!json_is_object(dc) && json_is_object(sc)) {
 		json_object_set(dst, "client", (json_t *)sc);
 	}
+	reshare(dosds, json_object_get(dst, "client"));
 	if (!json_object_get(dst, "slow_ops") && json_object_get(src, "slow_ops"))
 		json_object_set(dst, "slow_ops", json_object_get(src, "slow_ops"));
 	return 0;
