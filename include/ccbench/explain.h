@@ -90,6 +90,13 @@
  * found, and the same replica last to answer in this share of them. */
 #define CCB_EXPLAIN_OSD_MIN_SLOW_OPS 3
 #define CCB_EXPLAIN_OSD_LAST_SHARE   0.8
+/* A capacity search: an OSD's latency rose at a step when its ops' mean
+ * there is at least this many times the median OSD's at the lowest rate
+ * and at that step (so it rose apart from the rest), and
+ * CCB_EXPLAIN_OSD_P99_MIN_US above the first, from at least
+ * CCB_EXPLAIN_OSD_MIN_STEP_OPS ops at that step. */
+#define CCB_EXPLAIN_OSD_RISE         2.0
+#define CCB_EXPLAIN_OSD_MIN_STEP_OPS 20
 
 /** What the run can add that the result document does not hold (yet). */
 struct ccb_explain_ctx {

@@ -65,5 +65,7 @@ void ccb_explain_fs(const json_t *r, json_t *list);
 void ccb_explain_ec(const json_t *r, json_t *list);
 /* Where the time went, per OSD: the result's "attribution" (explain_osd.c). */
 void ccb_explain_osd(const json_t *r, json_t *list);
+/* A capacity search's steps: which OSD's latency rose first as the rate went up (explain_osd.c). */
+void ccb_explain_capacity_osd(const json_t *steps, json_t *list);
 
 #endif

@@ -411,3 +411,94 @@ void ccb_explain_osd(const json_t *r, json_t *list)
 	slow_ops(att, named, list);
 	replica_reads(r, att, list);
 }
+
+/* The mean latency (µs) of the ops of each OSD in a step, with enough ops. */
+struct osd_mean {
+	int osd;
+	double mean_us;
+};
+
+static size_t step_means(const json_t *st, struct osd_mean *m, size_t max)
+{
+	const json_t *e;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(json_object_get(st, "attribution"), "osds"), i, e)
+	{
+		if (n == max || !json_is_integer(json_object_get(e, "osd")) ||
+		    num(e, "ops") < CCB_EXPLAIN_OSD_MIN_STEP_OPS)
+			continue;
+		m[n].osd = (int)json_integer_value(json_object_get(e, "osd"));
+		m[n++].mean_us = num(json_object_get(e, "latency_us"), "mean");
+	}
+	return n;
+}
+
+static double median_mean(const struct osd_mean *m, size_t n, double *scratch)
+{
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = m[i].mean_us;
+	qsort(scratch, n, sizeof(*scratch), cmp_d);
+	return n ? (n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2) : 0;
+}
+
+#define STEP_OSDS 1024
+
+void ccb_explain_capacity_osd(const json_t *steps, json_t *list)
+{
+	const json_t *st, *low = NULL;
+	struct osd_mean *m = calloc(STEP_OSDS, sizeof(*m));
+	double *scratch = calloc(STEP_OSDS, sizeof(*scratch)), base, best_rate = INFINITY;
+	double best_mean = 0, best_med = 0;
+	int best = -1;
+	size_t i, n;
+	char a[32], b[32], c[32];
+
+	if (!m || !scratch)
+		goto out;
+	/* The lowest rate that has per-OSD figures: where every OSD started. */
+	json_array_foreach(steps, i, st) if (step_means(st, m, STEP_OSDS) >= 2 &&
+	                                     (!low || num(st, "target_ops_s") <
+	                                                  num(low, "target_ops_s"))) low = st;
+	if (!low)
+		goto out;
+	n = step_means(low, m, STEP_OSDS);
+	base = median_mean(m, n, scratch);
+	json_array_foreach(steps, i, st)
+	{
+		double rate = num(st, "target_ops_s"), med;
+
+		n = step_means(st, m, STEP_OSDS);
+		if (n < 2 || rate > best_rate)
+			continue;
+		med = median_mean(m, n, scratch);
+		for (size_t k = 0; k < n; k++) {
+			double v = m[k].mean_us;
+
+			if (v < CCB_EXPLAIN_OSD_RISE * base || v < CCB_EXPLAIN_OSD_RISE * med ||
+			    v - base < CCB_EXPLAIN_OSD_P99_MIN_US)
+				continue;
+			if (rate < best_rate || v > best_mean) {
+				best_rate = rate;
+				best = m[k].osd;
+				best_mean = v;
+				best_med = med;
+			}
+		}
+	}
+	if (best < 0)
+		goto out;
+	fmt_us(best_mean, a, sizeof(a));
+	fmt_us(best_med, b, sizeof(b));
+	fmt_us(base, c, sizeof(c));
+	ccb_explain_add(list, KIND, "warn",
+	                json_pack("{s:i, s:f, s:f, s:f, s:f}", "osd", best, "target_ops_s",
+	                          best_rate, "mean_us", best_mean, "median_osd_mean_us", best_med,
+	                          "lowest_rate_median_us", base),
+	                "as the rate went up, osd.%d's latency rose first: at %.4g ops/s its ops' "
+	                "mean was %s against %s on the median OSD (%s at the lowest rate)",
+	                best, best_rate, a, b, c);
+out:
+	free(m);
+	free(scratch);
+}

@@ -22,9 +22,46 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <math.h>
+#include <ccbench/attr_json.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What compare judges: --metric, and for osd-p99 which OSD (-1: the worst). */
+struct metric {
+	bool p99;
+	bool osd;
+	int osd_id;
+};
+
+/*
+ * --metric osd-p99: the p99 of the ops of OSD osd_id (--osd N), or of the
+ * OSD with the highest p99 among those with enough ops to compare
+ * (attr_json.h), in run @p r's attribution; NAN with *@p failed set when
+ * the run has no such figure.
+ */
+static double osd_metric(const json_t *r, const struct metric *m, const char **failed)
+{
+	const json_t *att = json_object_get(r, "attribution");
+	struct ccb_attr_sum s;
+	double v;
+
+	*failed = NULL;
+	if (!ccb_attr_summarize(att, &s)) {
+		*failed = "no per-OSD figures (a run with --attribution on, rados or rbd)";
+		return NAN;
+	}
+	if (m->osd_id >= 0) {
+		v = ccb_attr_osd_p99(att, m->osd_id);
+		if (v < 0)
+			*failed = "no p99 of that OSD's ops";
+		return v;
+	}
+	if (s.worst < 0)
+		*failed = "no OSD with enough ops to compare (100)";
+	return s.worst_p99_us;
+}
 
 /*
  * Points of a result: key (command + matrix values) -> {"value": the
@@ -32,11 +69,23 @@
  * interrupted), and a sweep point any of whose runs was not, is a failed
  * point: its figure is not a measurement to gate on.
  */
-static json_t *metric_points(const json_t *doc, bool p99)
+static json_t *metric_points(const json_t *doc, const struct metric *m)
 {
 	json_t *out = json_object(), *p;
 	size_t i;
+	bool p99 = m->p99;
 
+	if (m->osd &&
+	    (ccb_capacity_is_doc(doc) || ccb_sweep_is_capacity(json_object_get(doc, "config")))) {
+		char key[1024];
+
+		ccb_saved_point_key(doc, NULL, key, sizeof(key));
+		json_object_set_new(out, key,
+		                    json_pack("{s:s}", "failed",
+		                              "--metric osd-p99 gates single runs and sweeps, not "
+		                              "capacity searches"));
+		return out;
+	}
 	if (ccb_capacity_is_doc(doc)) {
 		const char *failed;
 		double v = ccb_capacity_metric(doc, p99, &failed);
@@ -50,14 +99,20 @@ static json_t *metric_points(const json_t *doc, bool p99)
 	}
 	if (!json_object_get(doc, "points")) {
 		const char *st = json_string_value(json_object_get(doc, "status"));
-		double v = p99 ? json_number_value(
-		                     json_object_get(json_object_get(doc, "latency_us"), "p99"))
-		               : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
+		const char *of = NULL;
+		double v = m->osd ? osd_metric(doc, m, &of)
+		           : p99  ? json_number_value(
+		                        json_object_get(json_object_get(doc, "latency_us"), "p99"))
+		                 : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
 		char why[96], stb[64], key[1024];
 
 		ccb_saved_point_key(doc, NULL, key, sizeof(key));
 		snprintf(why, sizeof(why), "status %s",
 		         st ? ccb_text_esc(st, stb, sizeof(stb)) : "missing");
+		if (of && st && strcmp(st, "ok") == 0) {
+			json_object_set_new(out, key, json_pack("{s:s}", "failed", of));
+			return out;
+		}
 		json_object_set_new(out, key,
 		                    st && strcmp(st, "ok") == 0
 		                        ? json_pack("{s:f}", "value", v)
@@ -86,6 +141,16 @@ static json_t *metric_points(const json_t *doc, bool p99)
 			snprintf(why, sizeof(why), "%lld of %lld runs ok", (long long)ok,
 			         (long long)runs);
 			json_object_set_new(out, key, json_pack("{s:s}", "failed", why));
+			continue;
+		}
+		if (m->osd) {
+			const char *of;
+			/* Over the point's runs merged (their histograms added). */
+			double ov = osd_metric(a, m, &of);
+
+			json_object_set_new(out, key,
+			                    of ? json_pack("{s:s}", "failed", of)
+			                       : json_pack("{s:f}", "value", ov));
 			continue;
 		}
 		json_t *v = json_pack("{s:f}", "value",
@@ -430,11 +495,21 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	const struct ccb_opts *o = &cli->opts;
 	char err[512];
 	json_t *base, *cur = NULL, *bp = NULL, *cp = NULL, *v;
-	bool p99 = o->metric && strcmp(o->metric, "p99") == 0;
+	struct metric m = {
+	    .p99 = o->metric && strncmp(o->metric, "p99", 3) == 0,
+	    .osd = o->metric && strcmp(o->metric, "osd-p99") == 0,
+	    .osd_id = ccb_opt_given(o, "osd") ? (int)o->osd_id : -1,
+	};
+	/* Latency, whichever: it regresses upwards. */
+	bool p99 = m.p99 || m.osd;
 	double tol;
 	const char *key;
 	int regressed = 0, failed = 0, matched = 0, status;
 
+	if (m.osd_id >= 0 && !m.osd) {
+		fprintf(stderr, "ccbench: --osd %d: only with --metric osd-p99\n", m.osd_id);
+		return 2;
+	}
 	if (ccb_compare_parse_tolerance(o->tolerance, &tol) < 0) {
 		fprintf(stderr,
 		        "ccbench: --tolerance '%s': expected a finite percentage from 0 to 1000, "
@@ -473,8 +548,8 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		json_decref(cur);
 		return 2;
 	}
-	bp = metric_points(base, p99);
-	cp = metric_points(cur, p99);
+	bp = metric_points(base, &m);
+	cp = metric_points(cur, &m);
 	if (o->same_answer) {
 		int differ = same_answer(base, cur, bp, cp, tol, cli->args[1], &matched);
 
@@ -536,8 +611,10 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		       ccb_capacity_is_doc(base) ||
 		               ccb_sweep_is_capacity(json_object_get(base, "config"))
 		           ? (p99 ? "response p99 at 70 % of capacity" : "capacity")
-		       : p99 ? "p99 latency"
-		             : "bandwidth");
+		       : m.osd && m.osd_id >= 0 ? "p99 latency of the named OSD's ops"
+		       : m.osd                  ? "p99 latency of the worst OSD's ops"
+		       : p99                    ? "p99 latency"
+		                                : "bandwidth");
 		if (failed)
 			printf(", %d failed (a run not ok)", failed);
 		printf("\n");

@@ -6,6 +6,7 @@
 #include <ccbench/explain.h>
 #include <ccbench/release.h>
 #include <ccbench/report.h>
+#include <ccbench/report_osd.h>
 #include <ccbench/report_pools.h>
 #include <ccbench/units.h>
 
@@ -296,6 +297,7 @@ static int write_text(const json_t *r, FILE *out)
 		        ccb_report_num(json_object_get(v, "latency_us"), "p50") / 1e3,
 		        ccb_report_num(json_object_get(v, "latency_us"), "p99") / 1e3);
 	}
+	ccb_report_osd_text(r, out, false);
 warnings:
 	json_array_foreach((json_t *)warnings, i, v)
 	{
