@@ -292,9 +292,10 @@ static void slow_ops(const json_t *att, bool named_replica, json_t *list)
 	if (prim < CCB_EXPLAIN_OSD_MIN_SLOW_OPS) {
 		ccb_explain_add(
 		    list, KIND, "info", json_pack("{s:f}", "found", num(so, "found")),
-		    "%.0f of this run's ops were among the OSDs' slowest kept (each keeps "
-		    "its 20 slowest of the last 10 minutes): too few for their stages",
-		    prim);
+		    "%s of this run's ops among the OSDs' slowest kept (an OSD keeps its "
+		    "osd_op_history_size, 20, slowest of the last 10 minutes): too few for "
+		    "their stages; the OSDs' counters above stand",
+		    prim > 0 ? "only a few" : "none");
 		return;
 	}
 	for (size_t i = 0; i < 6; i++)
@@ -355,6 +356,24 @@ static void replica_reads(const json_t *r, const json_t *att, json_t *list)
 	                policy, as_replica, served);
 }
 
+/* librbd's cache acknowledged writes before the OSDs had them. */
+static void cached_writes(const json_t *r, const json_t *att, json_t *list)
+{
+	const json_t *lib = json_object_get(json_object_get(r, "layout"), "librbd");
+	const char *policy = str(lib, "rbd_cache_policy"), *mode = str_or(r, "mode", "");
+
+	if (!json_object_get(att, "client") || !json_is_true(json_object_get(lib, "rbd_cache")) ||
+	    !policy || strcmp(policy, "writethrough") == 0 ||
+	    (strcmp(mode, "write") != 0 && strcmp(mode, "randwrite") != 0 &&
+	     strcmp(mode, "rw") != 0))
+		return;
+	ccb_explain_add(list, KIND, "info", json_pack("{s:s}", "rbd_cache_policy", policy),
+	                "librbd's cache (rbd_cache_policy=%s) acknowledged writes before the OSDs "
+	                "had them: the per-OSD latency of writes is partly the cache's; the OSDs' "
+	                "own counters stand (--no-cache measures the OSDs)",
+	                policy);
+}
+
 /* What could not be read, the OSDs that did not answer, PGs that moved. */
 static void gaps(const json_t *att, json_t *list)
 {
@@ -410,6 +429,7 @@ void ccb_explain_osd(const json_t *r, json_t *list)
 	named = replica_counters(att, list);
 	slow_ops(att, named, list);
 	replica_reads(r, att, list);
+	cached_writes(r, att, list);
 }
 
 /* The mean latency (µs) of the ops of each OSD in a step, with enough ops. */

@@ -236,6 +236,25 @@ no_osd_delay() {
 	return 0
 }
 
+# osd_delay ID TYPE MAX_S: osd.ID delays each message it receives from
+# TYPE ("client": clients' ops; "osd": its peers', a replica's writes) by a
+# uniform 0 to MAX_S seconds (ms_inject_delay_*, read when a connection is
+# made: a test's new clients get it; "osd" also needs `osd down ID`, after
+# which the OSD's peers connect again). osd_delay_clear ID puts it back
+# (probability first: the delays stop at once), for an on_exit.
+osd_delay() {
+	ceph_cli tell "osd.$1" config set ms_inject_delay_type "$2" >/dev/null &&
+		ceph_cli tell "osd.$1" config set ms_inject_delay_max "$3" >/dev/null &&
+		ceph_cli tell "osd.$1" config set ms_inject_delay_probability 1 >/dev/null
+}
+osd_delay_clear() {
+	local k
+	ceph_cli tell "osd.$1" config set ms_inject_delay_probability 0 >/dev/null 2>&1 || true
+	for k in ms_inject_delay_probability ms_inject_delay_max ms_inject_delay_type; do
+		ceph_cli tell "osd.$1" config unset "$k" >/dev/null 2>&1 || true
+	done
+}
+
 # elapsed CMD...: sets ELAPSED (seconds, integer) and RC.
 timed() {
 	local s e
