@@ -37,6 +37,10 @@
 #                         the release has it (Tentacle), degraded reads
 #   group_lost_member     a member killed mid-run: its heartbeats (omap, aio)
 #                         name it lost, the report exits 3
+#   osd_attribution       where the time went: one OSD made slow (its client
+#                         messages delayed) named by rados write, rbd randread
+#                         and a capacity search; per-OSD counts are the OSDs'
+#                         own (perf dump, whose names differ by release)
 # run.sh checks after each test that nothing was left behind.
 #
 # usage: tests/release/stage.sh [PATTERN]   (CCB_RELEASE names the release)
@@ -51,7 +55,7 @@ rel=${CCB_RELEASE:-}
 SUBSET=(rados_write_seq_rand rbd_readahead rbd_layout krbd_map_fuse_loop fs_stream fs_meta
 	sweep_compare group_start group_conflict explain_paths rados_osd_down rados_quota rados_signals
 	msgr2_only msgr2_paths releases explain_scheduler krbd_map_release state_safety
-	capacity_sched ec_pools group_lost_member)
+	capacity_sched ec_pools group_lost_member osd_attribution)
 # bookworm is the host's own release: test.sh's integration stage has just
 # run every test there (ASan build), the subset among them.  Its release
 # stage shows that a fresh bookworm builds (-Werror, without sanitizers)
