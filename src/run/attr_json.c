@@ -90,7 +90,7 @@ static bool entry_stat(const json_t *e, struct ccb_attr_stat *st, struct ccb_his
 	*has_h = false;
 	if (!json_is_integer(json_object_get(e, "ops")) || ops < 0 || bytes < 0 ||
 	    !isfinite(mean) || mean < 0 || !isfinite(max) || max < 0 || max > 1e15 ||
-	    mean * (double)ops > 1e18)
+	    mean * 1e3 * (double)ops > 1e19)
 		return false;
 	st->ops = (uint64_t)ops;
 	st->bytes = (uint64_t)bytes;
