@@ -9,6 +9,7 @@
 #     bounded as before (op timeout 5 s, the OSDs' queries after it bounded
 #     by --connect-timeout 5 s), and the stopped OSD is named as not
 #     answering;
+#   - --attribution off: no attribution in the result;
 #   - a group of 3 members with osd.1 slow (client messages delayed up to
 #     60 ms): the group report merges the members' per-OSD figures (their
 #     ops added) and its aggregate names osd.1.
@@ -35,6 +36,12 @@ jcheck csi.json \
 	'any(e["kind"] == "osd" and e["severity"] == "info" and "not available: the OSDs'"'"' own counters and slow ops" in e["text"] and "osd '"'"'allow *'"'"'" in e["text"] for e in d["explain"])' \
 	'any(e["kind"] == "osd" and "mgr '"'"'allow r'"'"'" in e["text"] for e in d["explain"])'
 echo "note: profile rbd: $(jget csi.json '"; ".join(e["text"] for e in d["explain"] if e["kind"] == "osd" and "not available" in e["text"])')"
+
+# ---- --attribution off: none of it --------------------------------------------
+"$CCBENCH" rados write -p "$POOL" -b 4K -t 4 -d 1s --attribution off -f json >off.json 2>off.err ||
+	fail "--attribution off: exit $?: $(tail -3 off.err)"
+jcheck off.json '"attribution" not in d' 'not any(e["kind"] == "osd" for e in d["explain"])' \
+	'd["parameters"]["attribution"] == "off"'
 
 # ---- an OSD stopped mid-run --------------------------------------------------
 osd_pid=$(cat "$CLUSTER_DIR"/run/osd.1.pid)

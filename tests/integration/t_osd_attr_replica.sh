@@ -8,8 +8,8 @@
 #     when the OSDs kept the run's slowest ops, their largest stage is the
 #     wait for replicas.
 #   - balanced reads: rbd_read_from_replica_policy=balance on the same
-#     image (after one more write to its PG, so that the replicas know its
-#     data is committed and serve it): the OSDs' own read counters show
+#     image (after three more writes to its PG, so that the replicas know
+#     its data is committed and serve it): the OSDs' own read counters show
 #     reads served by the replicas, while the client-side figures count
 #     every op on the primary, and explain says so.
 # The pool goes back to size 1 with the test's pool; the delay is put back
@@ -61,15 +61,18 @@ PY
 echo "note: replica: $(grep -o "writes waited for a replica.*" rep.why); slow ops: $(jget rep.json '(lambda s: "%d of the run, replicas %.0f %%, last %s" % (s["primary_ops"], 100 * s["stage_share"]["replicas"], s["last_replica"]))(d["attribution"]["slow_ops"])')"
 osd_delay_clear "$R"
 
-# One more write to the object's PG: the replicas learn that the image's
-# data is committed, and may serve it.
-for i in $(seq 0 400); do
-	if [ "$(ceph_cli osd map "$POOL" "bump$i" -f json | jq -r .pgid)" = "$pg" ]; then
-		on_exit rados -p "$POOL" rm "bump$i"
-		rados -p "$POOL" put "bump$i" /etc/hostname
-		break
-	fi
+# More writes to the object's PG: the replicas learn that the image's
+# data is committed, and may serve it (Pacific: after one; Reef: after two,
+# measured in its release image; three for any).
+bumps=0
+for i in $(seq 0 1000); do
+	[ "$(ceph_cli osd map "$POOL" "bump$i" -f json | jq -r .pgid)" = "$pg" ] || continue
+	on_exit rados -p "$POOL" rm "bump$i"
+	rados -p "$POOL" put "bump$i" /etc/hostname
+	bumps=$((bumps + 1))
+	[ "$bumps" = 3 ] && break
 done
+[ "$bumps" = 3 ] || fail "no 3 object names in PG $pg"
 "$CCBENCH" rbd randread --image "$POOL/$IMG" --io-size 4K -t 4 --total 4M \
 	-o rbd_read_from_replica_policy=balance -f json >bal.json 2>bal.err ||
 	fail "balanced randread: exit $?: $(tail -3 bal.err)"
