@@ -467,7 +467,12 @@ void ccb_attr_finish(struct ccb_run *run)
 		                              "pg_num", (json_int_t)a->pool->pg_num, "size",
 		                              (int)a->pool->size, "erasure", a->pool->erasure));
 	}
-	if (a->r && a->n_ask && a->perf0 && (after = calloc(a->n_ask, sizeof(*after)))) {
+	/* Interrupted: the user wants out, not up to --connect-timeout more of
+	 * queries (an OSD frozen by the fault being measured would take it). */
+	if (atomic_load(&run->stop) == CCB_STOP_SIGNAL || ccb_signal_pending) {
+		json_array_append_new(
+		    a->notes, json_string("interrupted: the OSDs were not asked after the run"));
+	} else if (a->r && a->n_ask && a->perf0 && (after = calloc(a->n_ask, sizeof(*after)))) {
 		ccb_osd_query(a->r, a->ask, a->n_ask,
 		              "{\"prefix\": \"perf dump\", \"format\": \"json\"}", after);
 		osd_side(a, after, osds, silent);
@@ -479,7 +484,11 @@ void ccb_attr_finish(struct ccb_run *run)
 				break;
 			}
 	}
-	if (a->have_map)
+	if (a->have_map && !after)
+		json_object_set_new(res, "pg_map",
+		                    json_pack("{s:s, s:I}", "source", a->before.source, "missing",
+		                              (json_int_t)a->before.missing));
+	else if (a->have_map)
 		json_object_set_new(res, "pg_map", map_json(a));
 	a->query_s[1] = (double)(ccb_now_nsec() - t0) / 1e9;
 	ccb_attr_sort_osds(osds);

@@ -255,6 +255,22 @@ osd_delay_clear() {
 	done
 }
 
+# group_members N PREFIX CMD...: N members of a group at once, each CMD...
+# (which names the group) with stdout in PREFIX1.json ... and stderr in
+# PREFIX1.err ...; waits for all of them. RC: 0, or a member's exit status.
+group_members() {
+	local n=$1 prefix=$2 i p pids=()
+	shift 2
+	for ((i = 1; i <= n; i++)); do
+		"$@" >"$prefix$i.json" 2>"$prefix$i.err" &
+		pids+=($!)
+	done
+	RC=0
+	for p in "${pids[@]}"; do
+		wait "$p" || RC=$?
+	done
+}
+
 # elapsed CMD...: sets ELAPSED (seconds, integer) and RC.
 timed() {
 	local s e

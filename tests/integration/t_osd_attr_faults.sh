@@ -77,16 +77,9 @@ G=gattr$$
 on_exit sh -c '"$0" group rm "$1" --group-pool "$2" >/dev/null 2>&1' "$CCBENCH" "$G" "$POOL"
 on_exit osd_delay_clear $S
 osd_delay $S client 0.06 || fail "could not set the delay on osd.$S"
-pids=()
-for i in 1 2 3; do
-	"$CCBENCH" rados write -p "$POOL" -d 3s -b 4K -t 4 --group "$G" --members 3 \
-		--group-timeout 30s -q -f json >m$i.json 2>m$i.err &
-	pids+=($!)
-done
-rc=0
-for p in "${pids[@]}"; do
-	wait "$p" || rc=$?
-done
+group_members 3 m "$CCBENCH" rados write -p "$POOL" -d 3s -b 4K -t 4 --group "$G" --members 3 \
+	--group-timeout 30s -q -f json
+rc=$RC
 [ "$rc" = 0 ] || fail "a member exited $rc: $(tail -3 m1.err m2.err m3.err)"
 osd_delay_clear $S
 "$CCBENCH" group report "$G" --group-pool "$POOL" -f json >g.json

@@ -20,22 +20,7 @@
 #include <string.h>
 
 #include "ccbench/osd_ops.h"
-
-static const char *const releases[] = {"pacific", "reef", "tentacle"};
-
-static json_t *load(const char *rel, const char *file)
-{
-	char path[512];
-	json_error_t e;
-	json_t *j;
-
-	snprintf(path, sizeof(path), "%s/tests/unit/data/attr/%s/%s", CCB_TEST_SOURCE_DIR, rel,
-	         file);
-	j = json_load_file(path, 0, &e);
-	if (!j)
-		fail_msg("%s: %s", path, e.text);
-	return j;
-}
+#include "attr_data.h"
 
 /* Every OSD's recorded ops of object @p prefix, with @p f's gids. */
 static size_t parse_all(const char *rel, struct ccb_ops_filter *f, struct ccb_slow_op **ops)
@@ -57,7 +42,7 @@ static size_t parse_all(const char *rel, struct ccb_ops_filter *f, struct ccb_sl
 static void test_replica_case(void **state)
 {
 	(void)state;
-	for (size_t r = 0; r < sizeof(releases) / sizeof(releases[0]); r++) {
+	for (size_t r = 0; r < N_RELEASES; r++) {
 		json_t *c = load(releases[r], "replica_case.json"), *j, *share, *last;
 		const char *obj = json_string_value(json_object_get(c, "object"));
 		int primary = (int)json_integer_value(json_object_get(c, "primary"));

@@ -16,22 +16,7 @@
 #include <string.h>
 
 #include "ccbench/osd_perf.h"
-
-static const char *const releases[] = {"pacific", "reef", "tentacle"};
-
-static json_t *load(const char *rel, const char *file)
-{
-	char path[512];
-	json_error_t e;
-	json_t *j;
-
-	snprintf(path, sizeof(path), "%s/tests/unit/data/attr/%s/%s", CCB_TEST_SOURCE_DIR, rel,
-	         file);
-	j = json_load_file(path, 0, &e);
-	if (!j)
-		fail_msg("%s: %s", path, e.text);
-	return j;
-}
+#include "attr_data.h"
 
 static double counter_mean(const json_t *d, const char *name)
 {
@@ -48,7 +33,7 @@ static json_int_t counter_n(const json_t *d, const char *name)
 static void test_recorded_delta(void **state)
 {
 	(void)state;
-	for (size_t r = 0; r < sizeof(releases) / sizeof(releases[0]); r++) {
+	for (size_t r = 0; r < N_RELEASES; r++) {
 		json_t *b = load(releases[r], "perf_dump_before.json");
 		json_t *a = load(releases[r], "perf_dump_after.json");
 		struct ccb_osd_perf pb, pa;
@@ -91,7 +76,7 @@ static void test_recorded_delta(void **state)
 static void test_bluestore(void **state)
 {
 	(void)state;
-	for (size_t r = 0; r < sizeof(releases) / sizeof(releases[0]); r++) {
+	for (size_t r = 0; r < N_RELEASES; r++) {
 		json_t *a = load(releases[r], "perf_dump_after.json");
 		json_t *bs = load(releases[r], "perf_dump_bluestore.json");
 		struct ccb_osd_perf p;

@@ -21,22 +21,7 @@
 #include <string.h>
 
 #include "ccbench/pg_map.h"
-
-static const char *const releases[] = {"pacific", "reef", "tentacle"};
-
-static json_t *load(const char *rel, const char *file)
-{
-	char path[512];
-	json_error_t e;
-	json_t *j;
-
-	snprintf(path, sizeof(path), "%s/tests/unit/data/attr/%s/%s", CCB_TEST_SOURCE_DIR, rel,
-	         file);
-	j = json_load_file(path, 0, &e);
-	if (!j)
-		fail_msg("%s: %s (line %d)", path, e.text, e.line);
-	return j;
-}
+#include "attr_data.h"
 
 /* Every pool the recorded answers name, from the recorded osd dump. */
 static void map_of(const char *rel, struct ccb_pg_map *map, bool with_pgs)
@@ -88,7 +73,7 @@ static void test_recorded(void **state)
 	int releases_seen = 0;
 
 	(void)state;
-	for (size_t r = 0; r < sizeof(releases) / sizeof(releases[0]); r++) {
+	for (size_t r = 0; r < N_RELEASES; r++) {
 		char dir[512];
 		struct ccb_pg_map map = {0};
 		json_t *answers, *a;
