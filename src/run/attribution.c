@@ -458,7 +458,7 @@ void ccb_attr_finish(struct ccb_run *run)
 		json_array_append_new(
 		    a->notes,
 		    json_string("the client hides each op's object (the kernel's or libcephfs' "
-		                "own I/O): per OSD, only the OSDs' own counters"));
+		                "own I/O): the OSDs' own counters only, no figures by op"));
 	if (a->per_op) {
 		json_object_set_new(res, "client", client_side(run, a, osds));
 		json_object_set_new(res, "pool",

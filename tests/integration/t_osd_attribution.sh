@@ -1,6 +1,6 @@
 # Where the time went, per OSD (docs/attribution.md), with one OSD made
 # slow: osd.1 delays every message it gets from a client by a uniform 0 to
-# 60 ms (ms_inject_delay_type client, set on that OSD alone with `tell`,
+# 100 ms (ms_inject_delay_type client, set on that OSD alone with `tell`,
 # put back on every end). First, on the even cluster:
 #   - a rados write (4K, depth 8) names no OSD, and the per-OSD op counts
 #     it attributes by PG primary are the OSDs' own write counts (perf
@@ -8,8 +8,9 @@
 #     cluster's;
 # then with osd.1 slow:
 #   - the same write, an rbd randread (4K, depth 8) and a short capacity
-#     search each name osd.1 in explain; osd.1's p99 is at least twice each
-#     other OSD's in the per-OSD figures, and the text table shows its row.
+#     search each name osd.1 in explain; osd.1's p99 is the highest and at
+#     least 2.5 x the other OSDs' median in the per-OSD figures, and the
+#     text table shows its row.
 # About 60 s. Run by the release stages (tests/release/stage.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -43,16 +44,16 @@ echo "note: even: $(jget even.json '", ".join("osd.%d %d ops p99 %.1f ms" % (o["
 
 # ---- osd.1 slow --------------------------------------------------------------
 on_exit osd_delay_clear $S
-osd_delay $S client 0.06 || fail "could not set the delay on osd.$S"
+osd_delay $S client 0.1 || fail "could not set the delay on osd.$S"
 
 named() { # FILE WHAT: explain of FILE names osd.S
 	"$CCBENCH" explain "$1" >"$1.why"
 	grep -q "osd\.$S was the primary for .* one OSD sets this run's tail" "$1.why" ||
 		fail "$2: explain does not name osd.$S: $(grep why "$1.why")"
 }
-apart() { # FILE: osd.S's p99 at least twice each other OSD's
+apart() { # FILE: osd.S's p99 at least 2.5 x the other OSDs' median p99, and the highest
 	jcheck "$1" \
-		"(lambda o: o[$S]['latency_us']['p99'] >= 2 * max(v['latency_us']['p99'] for k, v in o.items() if k != $S))({e['osd']: e for e in d['attribution']['osds'] if e.get('ops', 0) >= 100})"
+		"(lambda o: (lambda p: o[$S]['latency_us']['p99'] >= 2.5 * (p[(len(p) - 1) // 2] + p[len(p) // 2]) / 2 and o[$S]['latency_us']['p99'] > p[-1])(sorted(v['latency_us']['p99'] for k, v in o.items() if k != $S)))({e['osd']: e for e in d['attribution']['osds'] if e.get('ops', 0) >= 100})"
 }
 
 "$CCBENCH" rados write -p "$POOL" -b 4K -t 8 -d 4s -f json >slow.json 2>slow.err ||
@@ -69,7 +70,7 @@ echo "note: slow write: $(grep '^  osd\.' slow.txt | tr -s ' ' | tr '\n' ';')"
 named rr.json "rbd randread"
 apart rr.json
 
-"$CCBENCH" capacity rados write -p "$POOL" -b 4K --max-in-flight 16 --slo 'p99<=150ms' \
+"$CCBENCH" capacity rados write -p "$POOL" -b 4K --max-in-flight 16 --slo 'p99<=250ms' \
 	--step-time 2s --precision 25% --max-steps 4 --json cap.json -q >cap.txt 2>cap.err ||
 	fail "capacity: exit $?: $(tail -3 cap.err)"
 "$CCBENCH" explain cap.json >cap.why
