@@ -79,7 +79,9 @@ static void row(FILE *out, const json_t *e)
 	if (sub > 0)
 		fprintf(out, ", replica writes %.3f ms", sub / 1e3);
 	if (json_is_false(json_object_get(e, "answered")))
-		fputs(" (did not answer)", out);
+		fputs(" did not answer", out);
+	else if (!json_object_get(e, "ops") && own < 0 && sub <= 0)
+		fputs(" no op of its own over the run", out);
 	fputc('\n', out);
 }
 
