@@ -9,8 +9,9 @@
 # then with osd.1 slow:
 #   - the same write, an rbd randread (4K, depth 8) and a short capacity
 #     search each name osd.1 in explain; osd.1's p99 is the highest and at
-#     least 2.5 x the other OSDs' median in the per-OSD figures, and the
-#     text table shows its row.
+#     least 2.5 x the other OSDs' median in the per-OSD figures, the text
+#     table shows its row, report --per-osd writes a CSV row per OSD and an
+#     SVG, and compare --metric osd-p99 calls the slow run a regression.
 # About 60 s. Run by the release stages (tests/release/stage.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -64,6 +65,17 @@ apart slow.json
 grep -q "^per OSD .* ops by their PG's primary" slow.txt || fail "no per-OSD table: $(cat slow.txt)"
 grep -q "^  osd\.$S .* p99 " slow.txt || fail "no row for osd.$S: $(grep -A4 '^per OSD' slow.txt)"
 echo "note: slow write: $(grep '^  osd\.' slow.txt | tr -s ' ' | tr '\n' ';')"
+# The per-OSD views of the saved run, and compare gating on the worst OSD.
+"$CCBENCH" report slow.json --per-osd --csv osd.csv --svg osd.svg >osd.txt ||
+	fail "report --per-osd: exit $?"
+[ "$(($(wc -l <osd.csv) - 1))" = "$(jget slow.json 'len(d["attribution"]["osds"])')" ] ||
+	fail "per-OSD csv: $(cat osd.csv)"
+grep -q "^$S,[0-9]*," osd.csv || fail "no csv row for osd.$S: $(cat osd.csv)"
+python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' osd.svg ||
+	fail "osd.svg is not well-formed"
+rc=0
+"$CCBENCH" compare even.json slow.json --metric osd-p99 >cmp.txt 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q "REGRESSED" cmp.txt || fail "compare --metric osd-p99: exit $rc: $(cat cmp.txt)"
 
 "$CCBENCH" rbd randread -p "$POOL" --size 64M --io-size 4K -t 8 -d 4s -f json >rr.json 2>rr.err ||
 	fail "rbd randread: exit $?: $(tail -3 rr.err)"

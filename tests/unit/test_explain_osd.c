@@ -111,6 +111,27 @@ static void test_replica(void **state)
 	json_decref(r);
 }
 
+/* Ops that waited in the OSDs' queue most of their time, under mClock. */
+static void test_queue(void **state)
+{
+	json_t *r = json_pack(
+	    "{s:s, s:{s:{s:{s:s, s:{s:s}}}}, s:{s:[{s:i, s:{s:{s:{s:i, s:f}, s:{s:i, s:f}, "
+	    "s:{s:i, s:f}}}}]}}",
+	    "mode", "write", "cluster_state", "start", "osd_scheduler", "osd_op_queue",
+	    "mclock_scheduler", "mclock", "profile", "high_client_ops", "attribution", "osds",
+	    "osd", 0, "perf", "counters", "op_w_latency", "n", 500, "mean_us", 8000.0,
+	    "op_before_queue_op_lat", "n", 500, "mean_us", 100.0, "op_before_dequeue_op_lat", "n",
+	    500, "mean_us", 6100.0);
+	char buf[4096];
+
+	(void)state;
+	osd_lines(r, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "ops waited in the OSDs' queue for 75 % of their time (6.0 ms "
+	                            "of 8.0 ms): the scheduler (mclock_scheduler, profile "
+	                            "high_client_ops) held them"));
+	json_decref(r);
+}
+
 static void test_capacity(void **state)
 {
 	json_t *steps = json_pack(
@@ -135,9 +156,8 @@ static void test_capacity(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_slow_named),
-	    cmocka_unit_test(test_not_named),
-	    cmocka_unit_test(test_replica),
+	    cmocka_unit_test(test_slow_named), cmocka_unit_test(test_not_named),
+	    cmocka_unit_test(test_replica),    cmocka_unit_test(test_queue),
 	    cmocka_unit_test(test_capacity),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
