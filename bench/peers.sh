@@ -35,6 +35,11 @@
 #   CCBENCH_MORE="ccb-NAME=PATH ..." more of them.
 #   CCBENCH_TRIM=DUR  also run ccbench with --malloc-trim DUR (tool "ccb-trim"),
 #   the memory-for-CPU trade-off of the peak RSS goal, in the same alternation.
+#   CCBENCH_ATTR_OFF=1  also run ccbench with --attribution off (tool
+#   "ccb-noattr"), in the same alternation: what the per-OSD attribution
+#   costs a closed loop (bandwidth, CPU per GiB), and after the table what
+#   its queries before and after each run took per OSD
+#   (docs/attribution.md#what-it-costs).
 # Bigger, steadier figures: DURATION=10 IMAGE_SIZE=1G SMALL_TOTAL=256M
 # RAND_TOTAL=64M RUNS=5.
 set -euo pipefail
@@ -120,6 +125,10 @@ declare -A CC_EXTRA=()
 if [[ -n "${CCBENCH_TRIM:-}" ]]; then
 	CC_TOOLS+=("ccb-trim=$CCBENCH")
 	CC_EXTRA[ccb-trim]="--malloc-trim $CCBENCH_TRIM"
+fi
+if [[ -n "${CCBENCH_ATTR_OFF:-}" ]]; then
+	CC_TOOLS+=("ccb-noattr=$CCBENCH")
+	CC_EXTRA[ccb-noattr]="--attribution off"
 fi
 # cc_extra TOOL: that tool's added options, one per line (for mapfile).
 cc_extra() {
@@ -340,8 +349,26 @@ main() {
 	machine_note
 	echo
 	report
-	
+	[[ -z "${CCBENCH_ATTR_OFF:-}" ]] || attr_queries
 	return 0
+}
+
+# What the attribution's queries took around each ccbench run (its result's
+# attribution.query_seconds: before the clients start, after the last
+# completion, and how many OSDs were asked), as medians, and per OSD.
+attr_queries() {
+	local f
+	echo
+	echo "attribution queries (ccbench runs, medians): before s, after s, OSDs, per OSD ms"
+	for f in "$WORK"/ccbench-*.out; do
+		jq -r '.attribution.query_seconds | select(.) | "\(.before) \(.after) \(.osds)"' "$f" 2>/dev/null
+	done | sort -n | awk '{ b[NR] = $1; a[NR] = $2; o[NR] = $3 }
+	END {
+		if (!NR) { print "  none (no result kept an attribution)"; exit }
+		m = int((NR + 1) / 2)
+		printf "  %.3f s before, %.3f s after, %d OSDs: %.1f ms per OSD (%d runs)\n",
+			b[m], a[m], o[m], (b[m] + a[m]) / (o[m] ? o[m] : 1) * 1000, NR
+	}'
 }
 
 main "$@"

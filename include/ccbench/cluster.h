@@ -162,11 +162,25 @@ int ccb_cluster_apply_ceph_args(struct ccb_opts *o, char *err, size_t err_len);
 json_t *ccb_cluster_mon_json(rados_t r, const char *cmd, int *err);
 
 /**
+ * ccb_cluster_mon_json() for a command to the mgr (rados_mgr_command:
+ * `pg dump`), bounded by the handle's rados_mon_op_timeout.
+ */
+json_t *ccb_cluster_mgr_json(rados_t r, const char *cmd, int *err);
+
+/**
  * ccb_cluster_mon_json() for a command to OSD @p osd (`ceph tell osd.N`,
  * through rados_osd_command), bounded by the handle's
  * rados_osd_op_timeout (--op-timeout).
  */
 json_t *ccb_cluster_osd_json(rados_t r, int osd, const char *cmd, int *err);
+
+/**
+ * ccb_cluster_osd_json() for a reply of counters: when one holds an
+ * integer past 64 bits signed (a counter that went below zero prints as
+ * 18446744073709551610), it is read again with every integer as a real,
+ * so the other counters still count. Its readers take numbers either way.
+ */
+json_t *ccb_cluster_osd_json_lenient(rados_t r, int osd, const char *cmd, int *err);
 
 /**
  * Whether the osdmap flags text @p flags ("hashpspool,nearfull") holds

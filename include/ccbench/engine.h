@@ -35,6 +35,8 @@ struct ccb_path_ops;
 struct ccb_client;
 struct ccb_openloop;
 struct ccb_openloop_run;
+struct ccb_attr;
+struct ccb_attr_client;
 
 /** Why a run stopped issuing ops (first reason wins). */
 enum ccb_stop {
@@ -68,7 +70,8 @@ struct ccb_slot {
 	uint64_t end_nsec;      /**< written by ccb_slot_done() */
 	int ret;                /**< written by ccb_slot_done(): bytes or -errno */
 	bool busy;
-	void *io; /**< the path's per-op handle (a completion) */
+	int32_t osd_slot; /**< attribution: the slot of the OSD the op went to (attribution.h) */
+	void *io;         /**< the path's per-op handle (a completion) */
 	struct ccb_slot *next_done;
 };
 
@@ -113,6 +116,11 @@ struct ccb_client {
 	struct ccb_openloop *ol;
 	/** Its share of the run's timeline (run->timeline set), else NULL. */
 	struct ccb_tl_client *tl;
+	/** Per-OSD figures (attribution.h), client thread only; NULL: not kept. */
+	struct ccb_attr_client *attr;
+	/** The client's librados instance id (client.ID in the OSDs' op
+	 *  descriptions), set by a path's client_open; 0: none. */
+	uint64_t instance_id;
 };
 
 struct ccb_run;
@@ -188,6 +196,8 @@ struct ccb_run {
 	/** See struct ccb_run_watch; NULL: none. */
 	const struct ccb_run_watch *watch;
 	void *watch_arg;
+	/** Where the time went (attribution.h); NULL: off or not started. */
+	struct ccb_attr *attr;
 };
 
 /** Seconds without a completion (ops in flight) before the path is asked why. */

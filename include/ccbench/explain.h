@@ -58,6 +58,46 @@
 /* Below this many bytes served, device counters say nothing about a cache. */
 #define CCB_EXPLAIN_CACHE_MIN_BYTES (4ull << 20)
 
+/* Per OSD (kind "osd", explain_osd.c; docs/attribution.md). OSDs with fewer
+ * than CCB_ATTR_MIN_OPS (100, attr_json.h) ops are not compared. One OSD
+ * sets the tail when its ops' p99 is at least this many times the median
+ * of the other OSDs' p99 ... */
+#define CCB_EXPLAIN_OSD_P99_RATIO 2.5
+/* ... and this much above it (a 200 µs tail against 60 µs is noise) ... */
+#define CCB_EXPLAIN_OSD_P99_MIN_US 1000.0
+/* ... and its mean at least this many times theirs: a slow OSD moves both,
+ * a busy moment on a shared host mostly the tail. */
+#define CCB_EXPLAIN_OSD_MEAN_RATIO 1.5
+/* An OSD's own op latency (its perf counters) at or above this share of the
+ * client's mean for the same ops: the time is inside the OSD ... */
+#define CCB_EXPLAIN_OSD_INSIDE 0.5
+/* ... below this share: outside it (network, messengers, the client). */
+#define CCB_EXPLAIN_OSD_OUTSIDE 0.3
+/* A stage (the op queue's wait; a stage of the slowest ops) named when it
+ * holds at least this share of the time. */
+#define CCB_EXPLAIN_OSD_STAGE_SHARE 0.5
+/* ... the op queue's wait only when it is at least this long on average
+ * (memstore OSDs take tens of µs to do an op: any wait is most of it). */
+#define CCB_EXPLAIN_OSD_QUEUE_MIN_US 1000.0
+/* A replica named when its own writes (subop_w_latency) took at least this
+ * many times the other replicas' median ... */
+#define CCB_EXPLAIN_OSD_REPLICA_RATIO 3.0
+/* ... and at least this long on average ... */
+#define CCB_EXPLAIN_OSD_REPLICA_MIN_US 1000.0
+/* ... over at least this many replica writes each. */
+#define CCB_EXPLAIN_OSD_MIN_SUBOPS 20
+/* The slowest ops' stages: at least this many of the run's primaries' ops
+ * found, and the same replica last to answer in this share of them. */
+#define CCB_EXPLAIN_OSD_MIN_SLOW_OPS 3
+#define CCB_EXPLAIN_OSD_LAST_SHARE   0.8
+/* A capacity search: an OSD's latency rose at a step when its ops' mean
+ * there is at least this many times the median OSD's at the lowest rate
+ * and at that step (so it rose apart from the rest), and
+ * CCB_EXPLAIN_OSD_P99_MIN_US above the first, from at least
+ * CCB_EXPLAIN_OSD_MIN_STEP_OPS ops at that step. */
+#define CCB_EXPLAIN_OSD_RISE         2.0
+#define CCB_EXPLAIN_OSD_MIN_STEP_OPS 20
+
 /** What the run can add that the result document does not hold (yet). */
 struct ccb_explain_ctx {
 	bool have_cpu;     /**< the CPU figures below are set */

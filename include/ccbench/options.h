@@ -238,6 +238,11 @@ struct ccb_opts {
 	const char *output;
 	bool quiet;
 	const char *explain; /**< on | off: the result's explain list */
+
+	/* Where the time went (attribution.h). */
+	const char *attribution; /**< on | off: per-OSD figures around a workload */
+	bool per_osd;            /**< report: the per-OSD views of a saved result */
+	uint64_t osd_id;         /**< compare --metric osd-p99 --osd N */
 	/** --secrets-stdin: options that carry key material come on stdin (secret_opts.h) */
 	bool secrets_stdin;
 

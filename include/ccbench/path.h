@@ -20,6 +20,8 @@
 
 #include <ccbench/engine.h>
 
+struct ccb_attr_target;
+
 /** What a path's runs are like (struct ccb_path_ops.flags). */
 enum ccb_path_flags {
 	/** Without --duration or --total a run makes one pass over its target
@@ -178,6 +180,23 @@ struct ccb_path_ops {
 	/** Optional: the option rows only this path's commands take, ending in
 	 *  a row with no name; ccb_paths_init() puts them in the table. */
 	const struct ccb_opt_desc *options;
+	/**
+	 * Optional, with op_object (per-op attribution, attribution.h): after
+	 * prepare(), where the run's data objects are: their pool's id, their
+	 * namespace and the prefix every one of their names starts with.
+	 * @return 0, or -errno (the run is then attributed on the OSDs' side only).
+	 */
+	int (*attr_target)(const struct ccb_run *run, struct ccb_attr_target *t);
+	/**
+	 * Optional: the name of the object the op of @p s went to (its first,
+	 * when it spans several) into @p name. Called on the client thread
+	 * right after submit() started the op; no allocation, no lock.
+	 * @return how many objects the op spans, 0 when it names none. NULL:
+	 * the client cannot name its ops' objects (the kernel's, libcephfs'),
+	 * and the result's attribution is the OSDs' side only.
+	 */
+	unsigned (*op_object)(const struct ccb_client *cl, const struct ccb_slot *s, char *name,
+	                      size_t len);
 };
 
 /** The table a run of @p ops's command with @p o goes through (see variant). */

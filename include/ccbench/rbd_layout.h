@@ -32,4 +32,17 @@ int ccb_rbd_features_parse(const char *list, uint64_t *mask, char *err, size_t e
  */
 int ccb_rbd_validate(const struct ccb_opts *o, char *err, size_t err_len);
 
+/** ccb_rbd_object_of() counts the objects an op spans up to this many. */
+#define CCB_RBD_SPAN_MAX 64
+
+/**
+ * The data object (its number, the suffix of rbd_data.ID.%016x) that holds
+ * image offset @p off under Ceph's striping: stripe units of @p su bytes
+ * dealt round @p sc objects of @p obj_bytes each (su 0, sc 0 or 1: no
+ * striping). *@p n_objects (may be NULL) gets how many objects the @p len
+ * bytes from @p off touch, at most CCB_RBD_SPAN_MAX. Pure.
+ */
+uint64_t ccb_rbd_object_of(uint64_t off, uint64_t len, uint64_t obj_bytes, uint64_t su, uint64_t sc,
+                           unsigned *n_objects);
+
 #endif

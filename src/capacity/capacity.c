@@ -166,8 +166,8 @@ static json_t *step_json(struct search *s, unsigned index, const char *phase, do
 		json_object_set_new(j, "slo_broken", json_string(why));
 	/* What explain reads of a step: its own list, the client's CPU, the
 	 * injected latency (each as the point's result has it). */
-	static const char *const keep[] = {"explain", "client_cpu", "latency_injection", "reason",
-	                                   "error"};
+	static const char *const keep[] = {"explain", "client_cpu", "latency_injection",
+	                                   "reason",  "error",      "attribution"};
 	for (size_t i = 0; res && i < sizeof(keep) / sizeof(keep[0]); i++)
 		if (json_object_get(res, keep[i]))
 			json_object_set(j, keep[i], json_object_get(res, keep[i]));

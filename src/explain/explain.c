@@ -712,6 +712,7 @@ json_t *ccb_explain(const json_t *result, const struct ccb_explain_ctx *ctx)
 	ccb_explain_cluster(result, list);
 	ccb_explain_ec(result, list);
 	ccb_explain_sched(result, list);
+	ccb_explain_osd(result, list);
 	ccb_explain_network(result, list);
 	variance(result, list);
 	simulated(result, list);

@@ -298,6 +298,7 @@ json_t *ccb_explain_capacity(const json_t *doc)
 		    list, "capacity-noise", "warn", NULL,
 		    "a step failed below one that passed: the curve is noisy at this step "
 		    "time (a longer --step-time or --until-steady steadies it)");
+	ccb_explain_capacity_osd(steps, list);
 	return list;
 }
 

@@ -128,6 +128,15 @@ json_t *ccb_explain_group(const json_t *report)
 		    list, "group", "info", json_pack("{s:s, s:O}", "host", key, "members", e),
 		    "members %s ran on one host (%s): they share its CPU and its link", buf, key);
 	}
+	/* Where the time went, from every member's ops together. */
+	if (json_is_object(json_object_get(agg, "attribution"))) {
+		json_t *view =
+		    json_pack("{s:O, s:O?}", "attribution", json_object_get(agg, "attribution"),
+		              "latency_us", json_object_get(agg, "latency_us"));
+
+		ccb_explain_osd(view, list);
+		json_decref(view);
+	}
 	json_decref(hosts);
 	json_decref(kinds);
 	return list;

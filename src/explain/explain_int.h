@@ -63,6 +63,10 @@ void ccb_explain_fs(const json_t *r, json_t *list);
 /* An erasure-coded data pool: stripes, shards, degraded reads; the space a write cost
  * (explain_ec.c). */
 void ccb_explain_ec(const json_t *r, json_t *list);
+/* Where the time went, per OSD: the result's "attribution" (explain_osd.c). */
+void ccb_explain_osd(const json_t *r, json_t *list);
+/* A capacity search's steps: which OSD's latency rose first as the rate went up (explain_osd.c). */
+void ccb_explain_capacity_osd(const json_t *steps, json_t *list);
 
 /* What a --fault schedule cost the client: the pause, the slowdown, the
  * way back to clean, what an exec: left (explain_fault.c). */

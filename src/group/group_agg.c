@@ -696,6 +696,7 @@ json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
 	/* Over the members' results: hosts of a group may run other client
 	 * releases. */
 	json_object_set_new(report, "releases", ccb_release_of_doc(report));
+	ccb_group_osd_aggregate(report);
 	json_object_set_new(report, "explain", ccb_explain_group(report));
 out:
 	for (i = 0; done && i < n_done; i++)

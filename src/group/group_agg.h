@@ -86,6 +86,14 @@ double ccb_group_bytes_between(const uint64_t *bytes, size_t n, double start_s, 
  */
 json_t *ccb_group_aggregate(const json_t *state, const json_t *results);
 
+/**
+ * The members' per-OSD figures of group report @p report merged into its
+ * aggregate's "attribution" (src/group/group_osd.c): counts and histograms
+ * added, percentiles from the sums. Members whose figures did not check
+ * are named in its "not_merged". Nothing when no member has any.
+ */
+void ccb_group_osd_aggregate(json_t *report);
+
 /** True when @p v is a real-time instant (seconds) between 1970 and 2100. */
 bool ccb_group_valid_instant(const json_t *v);
 

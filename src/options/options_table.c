@@ -396,6 +396,16 @@ static const struct ccb_opt_desc shared_rows[] = {
              "kernel client alike); put back after. Slows every client of the cluster: only on a "
              "throwaway cluster (daemons on loopback) or with --osd-latency-cluster",
      .flags = WIDE},
+    /* Where the time went (attribution.h, docs/attribution.md). */
+    {.name = "attribution",
+     .type = CCB_OPT_CHOICE,
+     .offset = OFF(attribution),
+     .def = "on",
+     .choices = CHOICES("on", "off"),
+     .cmds = WORK | SWEEP,
+     .help = "per-OSD figures around the run: each op's latency by the OSD it went to (rados, "
+             "rbd), the OSDs' own counters and slowest ops before and after (read-only; off: "
+             "none of it)"},
     {.name = "osd-latency-cluster",
      .type = CCB_OPT_STR,
      .offset = OFF(osd_latency_cluster),
@@ -544,6 +554,13 @@ static const struct ccb_opt_desc late_rows[] = {
      .cmds = SWEEP | REPORT | GROUP | CAPACITY,
      .argname = "FILE",
      .help = "write a self-contained SVG chart"},
+    {.name = "per-osd",
+     .type = CCB_OPT_FLAG,
+     .offset = OFF(per_osd),
+     .cmds = REPORT,
+     .help = "report of a saved run: its per-OSD figures (attribution), every OSD as a table, "
+             "-f csv or --csv one row per OSD, -f json the attribution, --svg each OSD's p99 "
+             "beside the median OSD's"},
     {.name = "closed-loop",
      .type = CCB_OPT_STR,
      .offset = OFF(closed_loop_file),
@@ -608,10 +625,19 @@ static const struct ccb_opt_desc late_rows[] = {
      .type = CCB_OPT_CHOICE,
      .offset = OFF(metric),
      .def = "bandwidth",
-     .choices = CHOICES("bandwidth", "p99", "pause", "recovery-p99"),
+     .choices = CHOICES("bandwidth", "p99", "pause", "recovery-p99", "osd-p99"),
      .cmds = COMPARE,
-     .help = "what compare judges: pause and recovery-p99 gate runs with --fault (the I/O "
-             "pause, the p99 while the cluster recovered; lower is better)"},
+     .help = "what compare judges: bandwidth, the p99 latency; pause and recovery-p99 gate runs "
+             "with --fault (the I/O pause, the p99 while the cluster recovered); osd-p99 the p99 "
+             "of the ops of one OSD (--osd N; default: the OSD with the highest p99, per-OSD "
+             "figures of rados and rbd runs); all but bandwidth: lower is better"},
+    {.name = "osd",
+     .type = CCB_OPT_UINT,
+     .offset = OFF(osd_id),
+     .max = 1000000,
+     .cmds = COMPARE,
+     .argname = "N",
+     .help = "compare --metric osd-p99: gate on the p99 of osd.N's ops"},
     {.name = "allow-distrust",
      .type = CCB_OPT_FLAG,
      .offset = OFF(allow_distrust),

@@ -17,6 +17,7 @@
 #include <ccbench/units.h>
 #include <ccbench/compare_cmd.h>
 #include <ccbench/html.h>
+#include <ccbench/attr_json.h>
 
 #include "saved_doc.h"
 #include "sweep_int.h"
@@ -35,7 +36,36 @@
  * point: its figure is not a measurement to gate on.
  */
 /* What compare judges (--metric): bandwidth higher is better, the others lower. */
-enum cmp_metric { M_BANDWIDTH, M_P99, M_PAUSE, M_RECOVERY_P99 };
+enum cmp_metric { M_BANDWIDTH, M_P99, M_PAUSE, M_RECOVERY_P99, M_OSD_P99 };
+
+/*
+ * --metric osd-p99: the p99 of the ops of osd.@p osd_id (--osd N), or of
+ * the OSD with the highest p99 among those with enough ops to compare
+ * (attr_json.h; @p osd_id -1), in @p r's attribution (a run's, or a sweep
+ * point's aggregate: its runs' histograms added); NAN with *@p failed set
+ * when it has no such figure.
+ */
+static double osd_metric(const json_t *r, int osd_id, const char **failed)
+{
+	const json_t *att = json_object_get(r, "attribution");
+	struct ccb_attr_sum s;
+	double v;
+
+	*failed = NULL;
+	if (!ccb_attr_summarize(att, &s)) {
+		*failed = "no per-OSD figures (a run with --attribution on, rados or rbd)";
+		return NAN;
+	}
+	if (osd_id >= 0) {
+		v = ccb_attr_osd_p99(att, osd_id);
+		if (v < 0)
+			*failed = "no p99 of that OSD's ops";
+		return v;
+	}
+	if (s.worst < 0)
+		*failed = "no OSD with enough ops to compare (100)";
+	return s.worst_p99_us;
+}
 
 /* A run with faults: its pause or recovery p99 (fault.figures), or why
  * there is none to gate on in *@p missing. */
@@ -52,7 +82,7 @@ static double fault_figure(const json_t *run, enum cmp_metric m, const char **mi
 	return json_number_value(v);
 }
 
-static json_t *metric_points(const json_t *doc, enum cmp_metric m)
+static json_t *metric_points(const json_t *doc, enum cmp_metric m, int osd_id)
 {
 	bool p99 = m == M_P99;
 	json_t *out = json_object(), *p;
@@ -71,9 +101,10 @@ static json_t *metric_points(const json_t *doc, enum cmp_metric m)
 	}
 	if (!json_object_get(doc, "points")) {
 		const char *st = json_string_value(json_object_get(doc, "status")), *missing = NULL;
-		double v = m >= M_PAUSE ? fault_figure(doc, m, &missing)
-		           : p99        ? json_number_value(
-		                              json_object_get(json_object_get(doc, "latency_us"), "p99"))
+		double v = m == M_OSD_P99 ? osd_metric(doc, osd_id, &missing)
+		           : m >= M_PAUSE ? fault_figure(doc, m, &missing)
+		           : p99          ? json_number_value(
+		                                json_object_get(json_object_get(doc, "latency_us"), "p99"))
 		                 : json_number_value(json_object_get(doc, "bandwidth_mib_s"));
 		char why[96], stb[64], key[1024];
 
@@ -110,12 +141,22 @@ static json_t *metric_points(const json_t *doc, enum cmp_metric m)
 			json_object_set_new(out, key, json_pack("{s:s}", "failed", why));
 			continue;
 		}
+		if (m == M_OSD_P99) {
+			const char *of;
+			/* Over the point's runs merged (their histograms added). */
+			double ov = osd_metric(a, osd_id, &of);
+
+			json_object_set_new(out, key,
+			                    of ? json_pack("{s:s}", "failed", of)
+			                       : json_pack("{s:f}", "value", ov));
+			continue;
+		}
 		const char *agg = m == M_PAUSE          ? "fault_pause_s"
 		                  : m == M_RECOVERY_P99 ? "fault_recovery_p99_us"
 		                  : p99                 ? "latency_p99_us"
 		                                        : "bandwidth_mib_s";
 		/* A fault figure of every run of the point, or none to gate on. */
-		if (m >= M_PAUSE &&
+		if ((m == M_PAUSE || m == M_RECOVERY_P99) &&
 		    json_integer_value(json_object_get(json_object_get(a, agg), "runs")) != ok) {
 			json_object_set_new(out, key,
 			                    json_pack("{s:s}", "failed",
@@ -508,6 +549,7 @@ static int compare_html(const struct ccb_opts *o, const char *base_file, const c
 	              : p99 ? "p99 latency (us)"
 	              : m == M_PAUSE        ? "the I/O pause after a fault (s)"
 	              : m == M_RECOVERY_P99 ? "p99 while the cluster recovered (us)"
+	              : m == M_OSD_P99      ? "p99 of an OSD's ops (us)"
 	                                    : "bandwidth (MiB/s)",
 	              "tolerance", o->tolerance ? o->tolerance : "", "ccbench_version", CCB_VERSION,
 	              "same_answer", o->same_answer, "rows", rows, "summary", sum, "releases",
@@ -548,7 +590,9 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	                    : strcmp(o->metric, "p99") == 0          ? M_P99
 	                    : strcmp(o->metric, "pause") == 0        ? M_PAUSE
 	                    : strcmp(o->metric, "recovery-p99") == 0 ? M_RECOVERY_P99
+	                    : strcmp(o->metric, "osd-p99") == 0      ? M_OSD_P99
 	                                                             : M_BANDWIDTH;
+	int osd_id = ccb_opt_given(o, "osd") ? (int)o->osd_id : -1;
 	bool p99 = m == M_P99, lower = m != M_BANDWIDTH;
 	double tol;
 	const char *key;
@@ -556,6 +600,10 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	json_t *rows = NULL;
 	char sum[512] = "";
 
+	if (osd_id >= 0 && m != M_OSD_P99) {
+		fprintf(stderr, "ccbench: --osd %d: only with --metric osd-p99\n", osd_id);
+		return 2;
+	}
 	if (ccb_compare_parse_tolerance(o->tolerance, &tol) < 0) {
 		fprintf(stderr,
 		        "ccbench: --tolerance '%s': expected a finite percentage from 0 to 1000, "
@@ -598,15 +646,14 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	if (m >= M_PAUSE &&
 	    (ccb_capacity_is_doc(base) || ccb_sweep_is_capacity(json_object_get(base, "config")))) {
 		fprintf(stderr,
-		        "ccbench: compare --metric %s: only for runs with --fault, not a "
-		        "capacity search\n",
-		        o->metric);
+		        "ccbench: compare --metric %s: only for %s, not a capacity search\n",
+		        o->metric, m == M_OSD_P99 ? "runs and sweeps" : "runs with --fault");
 		json_decref(base);
 		json_decref(cur);
 		return 2;
 	}
-	bp = metric_points(base, m);
-	cp = metric_points(cur, m);
+	bp = metric_points(base, m, osd_id);
+	cp = metric_points(cur, m, osd_id);
 	if (o->same_answer) {
 		int differ = same_answer(base, cur, bp, cp, tol, cli->args[1], &matched, rows, sum,
 		                         sizeof(sum));
@@ -676,6 +723,8 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		         : p99                 ? "p99 latency"
 		         : m == M_PAUSE        ? "the I/O pause after a fault"
 		         : m == M_RECOVERY_P99 ? "p99 while the cluster recovered"
+		         : m == M_OSD_P99      ? (osd_id >= 0 ? "p99 latency of the named OSD's ops"
+		                                              : "p99 latency of the worst OSD's ops")
 		                               : "bandwidth");
 		if (failed) {
 			size_t sl = strlen(sum);

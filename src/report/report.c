@@ -8,6 +8,7 @@
 #include <ccbench/release.h>
 #include <ccbench/report.h>
 #include "report_pools.h"
+#include "report_osd.h"
 #include <ccbench/units.h>
 
 #include <errno.h>
@@ -298,6 +299,7 @@ static int write_text(const json_t *r, FILE *out)
 		        ccb_report_num(json_object_get(v, "latency_us"), "p50") / 1e3,
 		        ccb_report_num(json_object_get(v, "latency_us"), "p99") / 1e3);
 	}
+	ccb_report_osd_text(r, out, false);
 warnings:
 	json_array_foreach((json_t *)warnings, i, v)
 	{

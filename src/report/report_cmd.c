@@ -12,6 +12,7 @@
 #include <ccbench/explain.h>
 #include <ccbench/group_report.h>
 #include <ccbench/html.h>
+#include "report_osd.h"
 #include "fault_report.h"
 #include <ccbench/release.h>
 #include <ccbench/report.h>
@@ -79,6 +80,48 @@ static int report_group(const struct ccb_cli *cli, json_t *doc)
 	return r ? 1 : 0;
 }
 
+static int osd_json(const json_t *doc, FILE *f)
+{
+	if (json_dumpf(json_object_get(doc, "attribution"), f, JSON_INDENT(2)) < 0)
+		return -EIO;
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int osd_text(const json_t *doc, FILE *f)
+{
+	ccb_report_osd_text(doc, f, true);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* report --per-osd: a run's per-OSD views. */
+static int per_osd(const char *file, const json_t *doc, const struct ccb_opts *o)
+{
+	int r = 0;
+
+	if (!json_is_object(json_object_get(doc, "attribution"))) {
+		fprintf(stderr,
+		        "ccbench: report --per-osd: %s has no per-OSD figures (a single run made "
+		        "with --attribution on)\n",
+		        file);
+		return 2;
+	}
+	if (o->svg_file && ccb_report_to_file(o->svg_file, "--svg", doc, ccb_report_osd_svg) < 0)
+		r = 1;
+	if (o->csv_file && ccb_report_to_file(o->csv_file, "--csv", doc, ccb_report_osd_csv) < 0)
+		r = 1;
+	if ((o->output ? ccb_report_to_file(o->output, "--output", doc,
+	                                    o->format == CCB_FMT_JSON  ? osd_json
+	                                    : o->format == CCB_FMT_CSV ? ccb_report_osd_csv
+	                                                               : osd_text)
+	               : (o->format == CCB_FMT_JSON  ? osd_json
+	                  : o->format == CCB_FMT_CSV ? ccb_report_osd_csv
+	                                             : osd_text)(doc, stdout)) < 0 ||
+	    fflush(stdout) != 0)
+		r = 1;
+	return r;
+}
+
 int ccb_report_command(const struct ccb_cli *cli)
 {
 	const struct ccb_opts *o = &cli->opts;
@@ -116,6 +159,16 @@ int ccb_report_command(const struct ccb_cli *cli)
 		return r ? 1 : 0;
 	}
 	sweep = json_object_get(doc, "points") != NULL;
+	if (o->per_osd) {
+		r = sweep ? (fprintf(stderr,
+		                     "ccbench: report --per-osd: %s is a sweep; its runs each hold "
+		                     "their own (jq '.points[].runs[].attribution')\n",
+		                     cli->args[0]),
+		             2)
+		          : per_osd(cli->args[0], doc, o);
+		json_decref(doc);
+		return r;
+	}
 	/* report --explain=off: the views without the why lines. */
 	if (o->explain && strcmp(o->explain, "off") == 0) {
 		const json_t *p;

@@ -6,6 +6,7 @@
  * with the JSON.
  */
 #include <ccbench/sweep_report.h>
+#include <ccbench/attr_json.h>
 #include <ccbench/escape.h>
 #include "chart.h"
 #include <ccbench/explain.h>
@@ -666,7 +667,8 @@ int ccb_sweep_runs_render_csv(const json_t *doc, FILE *out)
 	             "bandwidth_mib_s_min,bandwidth_mib_s_max,iops_mean,latency_p50_us_mean,"
 	             "latency_p99_us_mean,tradeoff_4k_p99_us_mean,bandwidth_mib_s_ci95_low,"
 	             "bandwidth_mib_s_ci95_high,steady_runs,amplification_mean,"
-	             "raw_per_stored_mean,space_unreliable_runs,explain\n");
+	             "raw_per_stored_mean,space_unreliable_runs,osd_worst,osd_worst_p99_us,"
+	             "osd_median_p99_us,explain\n");
 	json_array_foreach((json_t *)points, i, p)
 	{
 		const json_t *a = json_object_get(p, "aggregate");
@@ -702,6 +704,12 @@ int ccb_sweep_runs_render_csv(const json_t *doc, FILE *out)
 		if (ccb_sweep_space_mean(p, &sp))
 			fprintf(out, ",%.3f,%.3f,%u", sp.amplification, sp.raw_per_stored,
 			        sp.unreliable);
+		else
+			fprintf(out, ",,,");
+		/* The OSD whose ops had the highest p99 over the point's runs. */
+		struct ccb_attr_sum os;
+		if (ccb_attr_summarize(json_object_get(a, "attribution"), &os) && os.worst >= 0)
+			fprintf(out, ",%d,%.3f,%.3f", os.worst, os.worst_p99_us, os.median_p99_us);
 		else
 			fprintf(out, ",,,");
 		point_explain(p, eb, sizeof(eb));

@@ -7,6 +7,7 @@
  * arrivals, reap() records the response time, the wait ends at the next
  * arrival (openloop.c has the schedule and the backlog).
  */
+#include <ccbench/attribution.h>
 #include <ccbench/clock.h>
 #include <ccbench/engine.h>
 #include "openloop.h"
@@ -115,6 +116,8 @@ static void reap(struct ccb_client *cl, struct ccb_slot *s)
 		if (cl->tl)
 			ccb_timeline_op(run->timeline, cl->tl, s->start_nsec - run->start_nsec,
 			                s->end_nsec - run->start_nsec, lat);
+		if (cl->attr)
+			ccb_attr_record(cl->attr, s->osd_slot, lat, s->len_bytes);
 		if (cl->ol)
 			ccb_openloop_done(cl->ol, s->intended_nsec, s->end_nsec,
 			                  cl->in_flight + 1 == cl->n_slots);
@@ -168,6 +171,9 @@ static void fill(struct ccb_client *cl, bool *path_end)
 			cl->in_flight--;
 			op_failed(cl, s, r, "submit");
 			return;
+		} else if (cl->attr) {
+			/* Its completion is reaped on this thread, after this. */
+			s->osd_slot = ccb_attr_resolve(cl, s);
 		}
 		atomic_store_explicit(&cl->in_flight_now, cl->in_flight, memory_order_relaxed);
 	}
@@ -416,6 +422,7 @@ int ccb_run_execute(struct ccb_run *run)
 
 	/* Before a group's barrier, so its members still start together. */
 	ccb_run_cluster_state(run, "start");
+	ccb_attr_start(run);
 	if (run->before_start) {
 		r = run->before_start(run, run->before_start_arg);
 		if (r < 0)
@@ -501,6 +508,7 @@ int ccb_run_execute(struct ccb_run *run)
 		                                   (double)(ccb_now_nsec() - tasks_nsec) / 1e9,
 		                                   host0));
 	ccb_run_cluster_state(run, "end");
+	ccb_attr_finish(run);
 	/* What --malloc-trim did, beside the figures it may have changed. */
 	if (run->opts->malloc_trim_usec && run->extra)
 		json_object_set_new(run->extra, "malloc_trims", json_integer(trims));
@@ -517,6 +525,7 @@ close:
 void ccb_run_free(struct ccb_run *run)
 {
 	ccb_openloop_free(run);
+	ccb_attr_free(run);
 	if (run->clients) {
 		bool stranded = false;
 

@@ -5,6 +5,7 @@
  * row axis of its tables and the knee of each series.
  */
 #include <ccbench/sweep_report.h>
+#include <ccbench/attr_json.h>
 #include <ccbench/capacity_report.h>
 #include <ccbench/report.h>
 #include <ccbench/result.h>
@@ -216,6 +217,33 @@ static void aggregate_faults(const json_t *runs, json_t *agg)
 }
 
 /* Mean, stddev, min and max across a point's runs, for each figure reported. */
+/* Per OSD, the point's ok runs merged exactly (attr_json.h): what the
+ * point's CSV row and compare --metric osd-p99 read. */
+static void aggregate_osds(const json_t *runs, json_t *agg)
+{
+	const json_t *r;
+	json_t *m = NULL;
+	size_t i;
+	char why[256];
+
+	json_array_foreach(runs, i, r)
+	{
+		const json_t *att = json_object_get(r, "attribution");
+		const char *st = json_string_value(json_object_get(r, "status"));
+
+		if (!st || strcmp(st, "ok") != 0 || !json_is_object(json_object_get(att, "client")))
+			continue;
+		if (!m)
+			m = json_pack("{s:s, s:[], s:{s:s, s:i, s:i, s:i}}", "mode", "per-op",
+			              "osds", "client", "by", "primary", "ops", 0, "unmapped_ops",
+			              0, "spanning_ops", 0);
+		if (m)
+			ccb_attr_merge(m, att, why, sizeof(why));
+	}
+	if (m)
+		json_object_set_new(agg, "attribution", m);
+}
+
 static void aggregate_point(json_t *pt)
 {
 	json_t *runs = json_object_get(pt, "runs"), *r;
@@ -258,6 +286,7 @@ static void aggregate_point(json_t *pt)
 		                              stat_json(tp99, kt)));
 	aggregate_tradeoffs(runs, agg);
 	aggregate_faults(runs, agg);
+	aggregate_osds(runs, agg);
 	json_object_set_new(pt, "aggregate", agg);
 	free(bw), free(p50), free(p99), free(iops), free(tp50), free(tp99);
 }

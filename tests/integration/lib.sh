@@ -248,6 +248,41 @@ no_osd_delay() {
 	return 0
 }
 
+# osd_delay ID TYPE MAX_S: osd.ID delays each message it receives from
+# TYPE ("client": clients' ops; "osd": its peers', a replica's writes) by a
+# uniform 0 to MAX_S seconds (ms_inject_delay_*, read when a connection is
+# made: a test's new clients get it; "osd" also needs `osd down ID`, after
+# which the OSD's peers connect again). osd_delay_clear ID puts it back
+# (probability first: the delays stop at once), for an on_exit.
+osd_delay() {
+	ceph_cli tell "osd.$1" config set ms_inject_delay_type "$2" >/dev/null &&
+		ceph_cli tell "osd.$1" config set ms_inject_delay_max "$3" >/dev/null &&
+		ceph_cli tell "osd.$1" config set ms_inject_delay_probability 1 >/dev/null
+}
+osd_delay_clear() {
+	local k
+	ceph_cli tell "osd.$1" config set ms_inject_delay_probability 0 >/dev/null 2>&1 || true
+	for k in ms_inject_delay_probability ms_inject_delay_max ms_inject_delay_type; do
+		ceph_cli tell "osd.$1" config unset "$k" >/dev/null 2>&1 || true
+	done
+}
+
+# group_members N PREFIX CMD...: N members of a group at once, each CMD...
+# (which names the group) with stdout in PREFIX1.json ... and stderr in
+# PREFIX1.err ...; waits for all of them. RC: 0, or a member's exit status.
+group_members() {
+	local n=$1 prefix=$2 i p pids=()
+	shift 2
+	for ((i = 1; i <= n; i++)); do
+		"$@" >"$prefix$i.json" 2>"$prefix$i.err" &
+		pids+=($!)
+	done
+	RC=0
+	for p in "${pids[@]}"; do
+		wait "$p" || RC=$?
+	done
+}
+
 # elapsed CMD...: sets ELAPSED (seconds, integer) and RC.
 timed() {
 	local s e

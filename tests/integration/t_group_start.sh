@@ -9,16 +9,9 @@ set -euo pipefail
 G=gstart$$
 # The group's objects go however the test ends (a failed check exits at once).
 on_exit sh -c '"$0" group rm "$1" --group-pool "$2" >/dev/null 2>&1' "$CCBENCH" "$G" "$POOL"
-pids=()
-for i in 1 2 3; do
-	"$CCBENCH" rados write -p "$POOL" -d 3s -b 64K -t 4 --group "$G" --members 3 \
-		--group-timeout 30s -q -f json >m$i.json 2>m$i.err &
-	pids+=($!)
-done
-rc=0
-for p in "${pids[@]}"; do
-	wait "$p" || rc=$?
-done
+group_members 3 m "$CCBENCH" rados write -p "$POOL" -d 3s -b 64K -t 4 --group "$G" --members 3 \
+	--group-timeout 30s -q -f json
+rc=$RC
 for i in 1 2 3; do
 	cat m$i.err >&2
 	jget m$i.json 'd["status"]' | grep -qx ok || fail "member $i status"

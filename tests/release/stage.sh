@@ -40,6 +40,10 @@
 #   fault_kill            an OSD killed mid-run through --fault exec: with undo:
 #                         restarting it: the pause against the grace, the phases,
 #                         the open loop's response time (issue 42)
+#   osd_attribution       where the time went: one OSD made slow (its client
+#                         messages delayed) named by rados write, rbd randread
+#                         and a capacity search; per-OSD counts are the OSDs'
+#                         own (perf dump, whose names differ by release)
 # run.sh checks after each test that nothing was left behind.
 #
 # usage: tests/release/stage.sh [PATTERN]   (CCB_RELEASE names the release)
@@ -54,7 +58,7 @@ rel=${CCB_RELEASE:-}
 SUBSET=(rados_write_seq_rand rbd_readahead rbd_layout krbd_map_fuse_loop fs_stream fs_meta
 	sweep_compare group_start group_conflict explain_paths rados_osd_down rados_quota rados_signals
 	msgr2_only msgr2_paths releases explain_scheduler krbd_map_release state_safety
-	capacity_sched ec_pools group_lost_member fault_kill)
+	capacity_sched ec_pools group_lost_member fault_kill osd_attribution)
 # bookworm is the host's own release: test.sh's integration stage has just
 # run every test there (ASan build), the subset among them.  Its release
 # stage shows that a fresh bookworm builds (-Werror, without sanitizers)

@@ -17,6 +17,7 @@
 
 #include <ccbench/sweep_report.h>
 #include <ccbench/commands.h>
+#include "ccbench/hist_json.h"
 #include "ccbench/path.h"
 #include "ccbench/options.h"
 #include "ccbench/sweep.h"
@@ -798,6 +799,46 @@ static void test_categorical_recommendation(void **state)
 	json_decref(doc);
 }
 
+/* A run of one OSD's @p ops ops at @p ms each, with its histogram. */
+static json_t *osd_run(const char *status, int osd, int ops, double ms)
+{
+	struct ccb_hist *h = calloc(1, sizeof(*h));
+	json_t *r;
+
+	ccb_hist_init(h);
+	for (int i = 0; i < ops; i++)
+		ccb_hist_record(h, (uint64_t)(ms * 1e6));
+	r = json_pack("{s:s, s:{s:{s:I}, s:[{s:i, s:i, s:i, s:{s:i, s:f, s:f}, s:o}]}}", "status",
+	              status, "attribution", "client", "ops", (json_int_t)ops, "osds", "osd", osd,
+	              "ops", ops, "bytes", ops * 4096, "latency_us", "n", ops, "mean", ms * 1e3,
+	              "max", ms * 1e3, "hist", ccb_hist_to_json(h));
+	free(h);
+	return r;
+}
+
+/* A point's ok runs merged per OSD (ops and histograms added), an
+ * aborted run left out: what its CSV row and compare --metric osd-p99 read. */
+static void test_point_osd_merge(void **state)
+{
+	json_t *pt = json_pack("{s:[o, o, o]}", "runs", osd_run("ok", 1, 150, 2.0),
+	                       osd_run("ok", 1, 50, 20.0), osd_run("aborted", 1, 999, 1.0));
+	const json_t *e;
+
+	(void)state;
+	ccb_sweep_aggregate(pt, false);
+	e = json_array_get(
+	    json_object_get(json_object_get(json_object_get(pt, "aggregate"), "attribution"),
+	                    "osds"),
+	    0);
+	assert_int_equal(json_integer_value(json_object_get(e, "osd")), 1);
+	assert_int_equal(json_integer_value(json_object_get(e, "ops")), 200);
+	/* 200 ops, 50 of them at 20 ms: the p99 is theirs, not an average. */
+	assert_true(
+	    fabs(json_number_value(json_object_get(json_object_get(e, "latency_us"), "p99")) -
+	         20000) < 200);
+	json_decref(pt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -819,6 +860,7 @@ int main(void)
 	    cmocka_unit_test(test_point_args),
 	    cmocka_unit_test_setup_teardown(test_command_axis, setup, teardown),
 	    cmocka_unit_test(test_categorical_recommendation),
+	    cmocka_unit_test(test_point_osd_merge),
 	};
 
 	if (ccb_commands_init() < 0)

@@ -102,7 +102,7 @@ static void test_space_csv(void **state)
 	assert_int_equal(ccb_sweep_render_csv(doc, f), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, ",amplification_mean,raw_per_stored_mean,space_unreliable_runs,"
-	                            "explain\n"));
+	                            "osd_worst,osd_worst_p99_us,osd_median_p99_us,explain\n"));
 	line = strstr(buf, "\n1,");
 	assert_non_null(line);
 	assert_non_null(strstr(line, ",3.000,3.000,0,"));

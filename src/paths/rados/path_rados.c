@@ -9,6 +9,7 @@
  * Every op-size chunk starts with a header naming run, object and offset,
  * so a read of the wrong or a missing object fails instead of being fast.
  */
+#include <ccbench/attribution.h>
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
 #include <ccbench/run_pools.h>
@@ -306,6 +307,7 @@ static int rados_client_open(struct ccb_client *cl)
 		return r;
 	}
 	cl->path_data = rc;
+	cl->instance_id = rados_get_instance_id(rc->cluster);
 	return 0;
 }
 
@@ -447,6 +449,29 @@ static void rados_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf,
 	         name);
 }
 
+/* Attribution: the run's objects, RUN.NNNNNNNN in the run's namespace. */
+static int rados_attr_target(const struct ccb_run *run, struct ccb_attr_target *t)
+{
+	const struct rrun *rr = run->path_data;
+
+	if (!rr || !rr->io)
+		return -ENOENT;
+	t->pool_id = rados_ioctx_get_id(rr->io);
+	snprintf(t->nspace, sizeof(t->nspace), "%s",
+	         run->opts->rados_namespace ? run->opts->rados_namespace : "");
+	snprintf(t->prefix, sizeof(t->prefix), "%s.", rr->run);
+	return 0;
+}
+
+static unsigned rados_op_object(const struct ccb_client *cl, const struct ccb_slot *s, char *name,
+                                size_t len)
+{
+	const struct rrun *rr = cl->run->path_data;
+
+	ccb_rados_obj_name(name, len, rr->run, s->object);
+	return 1;
+}
+
 static void rados_release(struct ccb_client *cl, struct ccb_slot *s)
 {
 	(void)cl;
@@ -568,4 +593,6 @@ const struct ccb_path_ops ccb_path_rados = {
     .stalled = rados_stalled,
     .commands = ccb_rados_commands,
     .options = ccb_rados_options,
+    .attr_target = rados_attr_target,
+    .op_object = rados_op_object,
 };

@@ -13,6 +13,7 @@
  * set-up, removal and crash record are rbd_image.c's; the per-client
  * librbd settings rbd_settings.c's.
  */
+#include <ccbench/attribution.h>
 #include <ccbench/clock.h>
 #include <ccbench/cluster.h>
 #include <ccbench/path.h>
@@ -122,6 +123,7 @@ static int rbd_client_open(struct ccb_client *cl)
 		rc->end = rr->image_bytes / rr->io_bytes * rr->io_bytes;
 	rc->pos = rc->start;
 	cl->path_data = rc;
+	cl->instance_id = rados_get_instance_id(rc->cluster);
 	return 0;
 
 fail_image:
@@ -217,6 +219,36 @@ static void rbd_describe(struct ccb_client *cl, struct ccb_slot *s, char *buf, s
 
 	snprintf(buf, len, "%s(%.64s/%.96s)", s->object ? "rbd_aio_write" : "rbd_aio_read",
 	         rr->pool, rr->image);
+}
+
+/* Attribution: the image's data objects, rbd_data.ID.NNNN in its data pool. */
+static int rbd_attr_target(const struct ccb_run *run, struct ccb_attr_target *t)
+{
+	const struct rbdrun *rr = run->path_data;
+
+	if (!rr || !rr->block_prefix[0] || rr->data_pool_id < 0)
+		return -ENOENT;
+	t->pool_id = rr->data_pool_id;
+	t->nspace[0] = '\0';
+	snprintf(t->prefix, sizeof(t->prefix), "%s.", rr->block_prefix);
+	return 0;
+}
+
+/* The op's first data object; an op across objects counts on that one's
+ * OSD (the engine counts how many did, docs/attribution.md). Format 1
+ * images (rb.0.*) number their objects in 12 hex digits. */
+static unsigned rbd_op_object(const struct ccb_client *cl, const struct ccb_slot *s, char *name,
+                              size_t len)
+{
+	const struct rbdrun *rr = cl->run->path_data;
+	unsigned n = 0;
+	uint64_t obj = ccb_rbd_object_of(s->offset, s->len_bytes, rr->obj_bytes, rr->stripe_unit,
+	                                 rr->stripe_count, &n);
+
+	snprintf(name, len,
+	         strncmp(rr->block_prefix, "rb.", 3) == 0 ? "%s.%012" PRIx64 : "%s.%016" PRIx64,
+	         rr->block_prefix, obj);
+	return n;
 }
 
 static void rbd_release(struct ccb_client *cl, struct ccb_slot *s)
@@ -413,6 +445,8 @@ const struct ccb_path_ops ccb_path_rbd = {
     .undo_kinds = ccb_rbd_undo_kinds,
     .commands = ccb_rbd_commands,
     .options = ccb_rbd_options,
+    .attr_target = rbd_attr_target,
+    .op_object = rbd_op_object,
 };
 
 int ccb_rbd_shared_image(const struct ccb_opts *o, char *spec, size_t spec_len)

@@ -38,6 +38,11 @@ struct rbdrun {
 	 * from the fill: what a half-done removal leaves is named by it. */
 	char data_prefix[64];
 	bool recorded; /* the image is in the state file: `ccbench restore` removes it */
+	/* Where the image's data objects are, for per-op attribution
+	 * (read with the layout): their pool, name prefix and striping. */
+	int64_t data_pool_id;
+	char block_prefix[64];
+	uint64_t obj_bytes, stripe_unit, stripe_count;
 };
 
 /* Whether @p m reads (set-up fills the image for it; clients open it

@@ -442,7 +442,14 @@ static json_t *image_layout(struct rbdrun *rr, int *rc, char *err, size_t err_le
 		if (dp >= 0 && rados_pool_reverse_lookup(rr->ctl, dp, rr->data_pool,
 		                                         sizeof(rr->data_pool)) < 0)
 			rr->data_pool[0] = '\0';
+		/* The data pool's id is the image's own pool's when it has none. */
+		rr->data_pool_id = dp;
 	}
+	if (rbd_get_block_name_prefix(img, rr->block_prefix, sizeof(rr->block_prefix)) < 0)
+		rr->block_prefix[0] = '\0';
+	rr->obj_bytes = info.obj_size;
+	rr->stripe_unit = su;
+	rr->stripe_count = sc;
 	rbd_close(img);
 	for (size_t i = 0; i < sizeof(fnames) / sizeof(fnames[0]); i++)
 		if (features & (1ull << i))

@@ -124,3 +124,47 @@ int ccb_rbd_validate(const struct ccb_opts *o, char *err, size_t err_len)
 	}
 	return 0;
 }
+
+/*
+ * Ceph's file striping (Striper::file_to_extents): the image is cut into
+ * stripe units of @p su bytes, dealt round @p sc objects at a time; once
+ * each of those objects holds obj_bytes, the next set of sc objects
+ * starts. Without striping (su = object size, sc = 1) it is offset /
+ * object size.
+ */
+static uint64_t object_of_block(uint64_t blockno, uint64_t units_per_obj, uint64_t sc)
+{
+	uint64_t stripeno = blockno / sc, stripepos = blockno % sc;
+
+	return stripeno / units_per_obj * sc + stripepos;
+}
+
+uint64_t ccb_rbd_object_of(uint64_t off, uint64_t len, uint64_t obj_bytes, uint64_t su, uint64_t sc,
+                           unsigned *n_objects)
+{
+	uint64_t upo, first, last, obj, seen[CCB_RBD_SPAN_MAX];
+	unsigned n = 1;
+
+	if (!obj_bytes)
+		obj_bytes = 4ull << 20;
+	if (!su || !sc || su > obj_bytes || obj_bytes % su)
+		su = obj_bytes, sc = 1;
+	upo = obj_bytes / su;
+	first = off / su;
+	last = (off + (len ? len : 1) - 1) / su;
+	seen[0] = obj = object_of_block(first, upo, sc);
+	/* The distinct objects of the blocks the op covers (an op within one
+	 * stripe unit, the usual case, looks at none). */
+	for (uint64_t b = first + 1; b <= last && n < CCB_RBD_SPAN_MAX; b++) {
+		uint64_t o = object_of_block(b, upo, sc);
+		unsigned k = 0;
+
+		while (k < n && seen[k] != o)
+			k++;
+		if (k == n)
+			seen[n++] = o;
+	}
+	if (n_objects)
+		*n_objects = n;
+	return obj;
+}

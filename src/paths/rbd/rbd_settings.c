@@ -106,6 +106,7 @@ json_t *ccb_rbd_effective_settings(rados_t r, bool simulated)
 	    "rbd_readahead_trigger_requests",
 	    "rbd_readahead_disable_after_bytes",
 	    "rbd_disable_zero_copy_writes",
+	    "rbd_read_from_replica_policy",
 	    "ms_inject_delay_type",
 	    "ms_inject_delay_max",
 	};
