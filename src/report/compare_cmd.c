@@ -255,194 +255,203 @@ static double welch_half(const json_t *b, const json_t *c)
  * for which the sweep recommends nothing. Prints a line per point and
  * knee; @return the number of differences (failed points count).
  */
+/* What compare --same-answer found so far. */
+struct answer {
+	int differ, matched, same_points, knees, same_knees, spread_knees, fuse_knees;
+	double *ratios; /* current / baseline of each point, for the grid's shift */
+	size_t n_ratios;
+	json_t *rows;
+};
+
+/* One point of --same-answer: its line, its row and its verdict counted. */
+static void same_point(struct answer *an, const char *key, const json_t *v, const json_t *c,
+                       double tol, const char *cur_name)
+{
+	json_t *rows = an->rows;
+	char verdict[400];
+
+	const char *bf = json_string_value(json_object_get(v, "failed"));
+	const char *cf = json_string_value(json_object_get(c, "failed"));
+	double b = json_number_value(json_object_get(v, "value")), x, delta;
+	const json_t *ci, *bci = json_object_get(v, "ci95_half");
+
+	if (!c) {
+		printf("%-60s %12.2f %12s %9s  missing in %s\n", key, b, "-", "-", cur_name);
+		snprintf(verdict, sizeof(verdict), "missing in %s", cur_name);
+		row(rows, key, b, NAN, NAN, verdict);
+		return;
+	}
+	an->matched++;
+	if (bf || cf) {
+		an->differ++;
+		printf("%-60s %12s %12s %9s  FAILED (%s)\n", key, bf ? "-" : "", cf ? "-" : "", "-",
+		       bf ? bf : cf);
+		snprintf(verdict, sizeof(verdict), "FAILED (%s)", bf ? bf : cf);
+		row(rows, key, bf ? NAN : b,
+		    cf ? NAN : json_number_value(json_object_get(c, "value")), NAN, verdict);
+		return;
+	}
+	x = json_number_value(json_object_get(c, "value"));
+	ci = json_object_get(c, "ci95_half");
+	delta = b != 0 ? (x - b) / b * 100 : 0;
+	if (an->ratios && b > 0)
+		an->ratios[an->n_ratios++] = x / b;
+	if (fabs(delta) <= tol) {
+		an->same_points++;
+		printf("%-60s %12.2f %12.2f %+8.1f%%  same\n", key, b, x, delta);
+		row(rows, key, b, x, delta, "same");
+	} else if (json_is_number(ci) && fabs(x - b) <= json_number_value(ci)) {
+		an->same_points++;
+		printf("%-60s %12.2f %12.2f %+8.1f%%  same (within its 95%% interval ±%.2f)\n", key,
+		       b, x, delta, json_number_value(ci));
+		row(rows, key, b, x, delta, "same (within its 95 % interval)");
+	} else if (json_is_number(bci) && fabs(x - b) <= json_number_value(bci)) {
+		/* The issue's own wording: the point within the full-length
+		 * figure's interval. Where the baseline's repeats spread (a
+		 * fuse-loop device whose seconds follow the host's CPU), the
+		 * full-length runs themselves do not know the figure closer
+		 * than that; where they agree, this band is narrow. */
+		an->same_points++;
+		printf("%-60s %12.2f %12.2f %+8.1f%%  same (within the baseline's 95%% "
+		       "interval ±%.2f)\n",
+		       key, b, x, delta, json_number_value(bci));
+		row(rows, key, b, x, delta, "same (within the baseline's 95 % interval)");
+	} else if (whole_runs_both(v, c) && fabs(x - b) <= welch_half(v, c)) {
+		/* No run of either stopped early: the point was measured
+		 * the same way twice, so the steady-state rule is not what
+		 * differs; only the runs' own spread can. */
+		an->same_points++;
+		printf("%-60s %12.2f %12.2f %+8.1f%%  same (whole runs both ways, within "
+		       "their two-sample 95%% interval ±%.2f)\n",
+		       key, b, x, delta, welch_half(v, c));
+		row(rows, key, b, x, delta,
+		    "same (whole runs both ways, within their two-sample 95 % interval)");
+	} else {
+		an->differ++;
+		printf("%-60s %12.2f %12.2f %+8.1f%%  DIFFERS%s\n", key, b, x, delta,
+		       json_is_number(ci) || json_is_number(bci)
+		           ? " (outside the 95% intervals too)"
+		           : "");
+		row(rows, key, b, x, delta, "DIFFERS");
+	}
+}
+
+/* One series' knee of --same-answer: the same recommendation or not. */
+static void same_knee(struct answer *an, const json_t *base, const json_t *cur, const json_t *bk)
+{
+	json_t *rows = an->rows, *ck;
+	char verdict[400];
+	size_t j;
+
+	const json_t *found = NULL;
+	char label[256], bvs[64], cvs[64];
+	char *bv, *cv;
+
+	an->knees++;
+	json_array_foreach(json_object_get(cur, "knees"), j, ck)
+	{
+		if (json_equal(json_object_get(ck, "series"), json_object_get(bk, "series")))
+			found = ck;
+	}
+	knee_label(json_object_get(bk, "series"), label, sizeof(label));
+	bv = json_dumps(json_object_get(bk, "value"), JSON_ENCODE_ANY);
+	cv = found ? json_dumps(json_object_get(found, "value"), JSON_ENCODE_ANY) : NULL;
+	/* JSON escapes C0, not DEL or C1: escaped for the terminal. */
+	ccb_text_esc(bv ? bv : "?", bvs, sizeof(bvs));
+	ccb_text_esc(cv ? cv : "none", cvs, sizeof(cvs));
+	free(bv);
+	free(cv);
+	const json_t *kp = ccb_sweep_series_point(base, json_object_get(bk, "series"),
+	                                          json_object_get(bk, "value"));
+	const json_t *cq = found ? ccb_sweep_series_point(base, json_object_get(bk, "series"),
+	                                                  json_object_get(found, "value"))
+	                         : NULL;
+	double diff = 0, two_se = 0;
+
+	if (found && json_equal(json_object_get(found, "value"), json_object_get(bk, "value"))) {
+		an->same_knees++;
+		printf("knee%s%s%s: %s in both: same recommendation\n", label[0] ? " (" : "", label,
+		       label[0] ? ")" : "", bvs);
+		snprintf(verdict, sizeof(verdict), "%s in both: same recommendation", bvs);
+	} else if ((kp && ccb_sweep_point_fuse_loop(kp)) || (cq && ccb_sweep_point_fuse_loop(cq))) {
+		/* The sweep recommends nothing for such a series (its DISTRUST
+		 * line): its curve is rbd-fuse's, flat within the noise, and
+		 * its knee is where the noise put the best. Not judged. */
+		an->fuse_knees++;
+		printf("knee%s%s%s: baseline %s, current %s: no recommendation either way "
+		       "(fuse-loop: the series cannot show readahead, the sweep recommends "
+		       "nothing for it)\n",
+		       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
+		snprintf(verdict, sizeof(verdict),
+		         "baseline %s, current %s: no recommendation either way (fuse-loop)", bvs,
+		         cvs);
+	} else if (kp && cq && !ccb_sweep_told_apart(kp, cq, &diff, &two_se)) {
+		/* The baseline's own repeats do not tell the two row values
+		 * apart: either is its recommendation, within its spread. */
+		an->same_knees++;
+		an->spread_knees++;
+		printf("knee%s%s%s: baseline %s, current %s, which the baseline's repeats do "
+		       "not tell apart (%.1f MiB/s, under 2 standard errors %.1f): the same "
+		       "recommendation within the spread\n",
+		       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs, diff, two_se);
+		snprintf(verdict, sizeof(verdict),
+		         "baseline %s, current %s: the same recommendation within the spread", bvs,
+		         cvs);
+	} else {
+		an->differ++;
+		printf("knee%s%s%s: baseline %s, current %s: DIFFERENT recommendation\n",
+		       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
+		snprintf(verdict, sizeof(verdict),
+		         "baseline %s, current %s: DIFFERENT recommendation", bvs, cvs);
+	}
+	{
+		char kl[300];
+
+		snprintf(kl, sizeof(kl), "knee%s%s%s", label[0] ? " (" : "", label,
+		         label[0] ? ")" : "");
+		row(rows, kl, NAN, NAN, NAN, verdict);
+	}
+}
+
 static int same_answer(const json_t *base, const json_t *cur, const json_t *bp, const json_t *cp,
                        double tol, const char *cur_name, int *matched, json_t *rows, char *sum,
                        size_t sum_len)
 {
-	char verdict[400];
-	size_t sl;
+	struct answer an = {.rows = rows,
+	                    .ratios = calloc(json_object_size(bp) + 1, sizeof(double))};
 	const char *key;
-	json_t *v, *bk, *ck;
-	size_t i, j;
-	int differ = 0, same_points = 0, knees = 0, same_knees = 0, spread_knees = 0,
-	    fuse_knees = 0;
-	double *ratios = calloc(json_object_size(bp) + 1, sizeof(double));
-	size_t n_ratios = 0;
+	const json_t *v, *bk;
+	size_t i, sl;
 
 	printf("%-60s %12s %12s %9s  %s\n", "point", "baseline", "current", "delta", "verdict");
 	json_object_foreach((json_t *)bp, key, v)
-	{
-		const json_t *c = json_object_get(cp, key);
-		const char *bf = json_string_value(json_object_get(v, "failed"));
-		const char *cf = json_string_value(json_object_get(c, "failed"));
-		double b = json_number_value(json_object_get(v, "value")), x, delta;
-		const json_t *ci, *bci = json_object_get(v, "ci95_half");
-
-		if (!c) {
-			printf("%-60s %12.2f %12s %9s  missing in %s\n", key, b, "-", "-",
-			       cur_name);
-			snprintf(verdict, sizeof(verdict), "missing in %s", cur_name);
-			row(rows, key, b, NAN, NAN, verdict);
-			continue;
-		}
-		++*matched;
-		if (bf || cf) {
-			differ++;
-			printf("%-60s %12s %12s %9s  FAILED (%s)\n", key, bf ? "-" : "",
-			       cf ? "-" : "", "-", bf ? bf : cf);
-			snprintf(verdict, sizeof(verdict), "FAILED (%s)", bf ? bf : cf);
-			row(rows, key, bf ? NAN : b,
-			    cf ? NAN : json_number_value(json_object_get(c, "value")), NAN,
-			    verdict);
-			continue;
-		}
-		x = json_number_value(json_object_get(c, "value"));
-		ci = json_object_get(c, "ci95_half");
-		delta = b != 0 ? (x - b) / b * 100 : 0;
-		if (ratios && b > 0)
-			ratios[n_ratios++] = x / b;
-		if (fabs(delta) <= tol) {
-			same_points++;
-			printf("%-60s %12.2f %12.2f %+8.1f%%  same\n", key, b, x, delta);
-			row(rows, key, b, x, delta, "same");
-		} else if (json_is_number(ci) && fabs(x - b) <= json_number_value(ci)) {
-			same_points++;
-			printf(
-			    "%-60s %12.2f %12.2f %+8.1f%%  same (within its 95%% interval ±%.2f)\n",
-			    key, b, x, delta, json_number_value(ci));
-			row(rows, key, b, x, delta, "same (within its 95 % interval)");
-		} else if (json_is_number(bci) && fabs(x - b) <= json_number_value(bci)) {
-			/* The issue's own wording: the point within the full-length
-			 * figure's interval. Where the baseline's repeats spread (a
-			 * fuse-loop device whose seconds follow the host's CPU), the
-			 * full-length runs themselves do not know the figure closer
-			 * than that; where they agree, this band is narrow. */
-			same_points++;
-			printf("%-60s %12.2f %12.2f %+8.1f%%  same (within the baseline's 95%% "
-			       "interval ±%.2f)\n",
-			       key, b, x, delta, json_number_value(bci));
-			row(rows, key, b, x, delta, "same (within the baseline's 95 % interval)");
-		} else if (whole_runs_both(v, c) && fabs(x - b) <= welch_half(v, c)) {
-			/* No run of either stopped early: the point was measured
-			 * the same way twice, so the steady-state rule is not what
-			 * differs; only the runs' own spread can. */
-			same_points++;
-			printf("%-60s %12.2f %12.2f %+8.1f%%  same (whole runs both ways, within "
-			       "their two-sample 95%% interval ±%.2f)\n",
-			       key, b, x, delta, welch_half(v, c));
-			row(rows, key, b, x, delta,
-			    "same (whole runs both ways, within their two-sample 95 % interval)");
-		} else {
-			differ++;
-			printf("%-60s %12.2f %12.2f %+8.1f%%  DIFFERS%s\n", key, b, x, delta,
-			       json_is_number(ci) || json_is_number(bci)
-			           ? " (outside the 95% intervals too)"
-			           : "");
-			row(rows, key, b, x, delta, "DIFFERS");
-		}
-	}
-	json_array_foreach(json_object_get(base, "knees"), i, bk)
-	{
-		const json_t *found = NULL;
-		char label[256], bvs[64], cvs[64];
-		char *bv, *cv;
-
-		knees++;
-		json_array_foreach(json_object_get(cur, "knees"), j, ck)
-		{
-			if (json_equal(json_object_get(ck, "series"),
-			               json_object_get(bk, "series")))
-				found = ck;
-		}
-		knee_label(json_object_get(bk, "series"), label, sizeof(label));
-		bv = json_dumps(json_object_get(bk, "value"), JSON_ENCODE_ANY);
-		cv = found ? json_dumps(json_object_get(found, "value"), JSON_ENCODE_ANY) : NULL;
-		/* JSON escapes C0, not DEL or C1: escaped for the terminal. */
-		ccb_text_esc(bv ? bv : "?", bvs, sizeof(bvs));
-		ccb_text_esc(cv ? cv : "none", cvs, sizeof(cvs));
-		free(bv);
-		free(cv);
-		const json_t *kp = ccb_sweep_series_point(base, json_object_get(bk, "series"),
-		                                          json_object_get(bk, "value"));
-		const json_t *cq = found
-		                       ? ccb_sweep_series_point(base, json_object_get(bk, "series"),
-		                                                json_object_get(found, "value"))
-		                       : NULL;
-		double diff = 0, two_se = 0;
-
-		if (found &&
-		    json_equal(json_object_get(found, "value"), json_object_get(bk, "value"))) {
-			same_knees++;
-			printf("knee%s%s%s: %s in both: same recommendation\n",
-			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs);
-			snprintf(verdict, sizeof(verdict), "%s in both: same recommendation", bvs);
-		} else if ((kp && ccb_sweep_point_fuse_loop(kp)) ||
-		           (cq && ccb_sweep_point_fuse_loop(cq))) {
-			/* The sweep recommends nothing for such a series (its DISTRUST
-			 * line): its curve is rbd-fuse's, flat within the noise, and
-			 * its knee is where the noise put the best. Not judged. */
-			fuse_knees++;
-			printf("knee%s%s%s: baseline %s, current %s: no recommendation either way "
-			       "(fuse-loop: the series cannot show readahead, the sweep recommends "
-			       "nothing for it)\n",
-			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
-			snprintf(
-			    verdict, sizeof(verdict),
-			    "baseline %s, current %s: no recommendation either way (fuse-loop)",
-			    bvs, cvs);
-		} else if (kp && cq && !ccb_sweep_told_apart(kp, cq, &diff, &two_se)) {
-			/* The baseline's own repeats do not tell the two row values
-			 * apart: either is its recommendation, within its spread. */
-			same_knees++;
-			spread_knees++;
-			printf(
-			    "knee%s%s%s: baseline %s, current %s, which the baseline's repeats do "
-			    "not tell apart (%.1f MiB/s, under 2 standard errors %.1f): the same "
-			    "recommendation within the spread\n",
-			    label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs, diff,
-			    two_se);
-			snprintf(
-			    verdict, sizeof(verdict),
-			    "baseline %s, current %s: the same recommendation within the spread",
-			    bvs, cvs);
-		} else {
-			differ++;
-			printf("knee%s%s%s: baseline %s, current %s: DIFFERENT recommendation\n",
-			       label[0] ? " (" : "", label, label[0] ? ")" : "", bvs, cvs);
-			snprintf(verdict, sizeof(verdict),
-			         "baseline %s, current %s: DIFFERENT recommendation", bvs, cvs);
-		}
-		{
-			char kl[300];
-
-			snprintf(kl, sizeof(kl), "knee%s%s%s", label[0] ? " (" : "", label,
-			         label[0] ? ")" : "");
-			row(rows, kl, NAN, NAN, NAN, verdict);
-		}
-	}
+	    same_point(&an, key, v, json_object_get(cp, key), tol, cur_name);
+	json_array_foreach(json_object_get(base, "knees"), i, bk) same_knee(&an, base, cur, bk);
+	*matched = an.matched;
 	snprintf(sum, sum_len, "%s answer: %d of %d points within ±%g%% or their 95%% interval",
-	         differ ? "NOT the same" : "same", same_points, *matched, tol);
+	         an.differ ? "NOT the same" : "same", an.same_points, *matched, tol);
 	sl = strlen(sum);
-	if (knees)
-		snprintf(sum + sl, sum_len - sl, ", %d of %d knees the same%s", same_knees, knees,
-		         spread_knees ? " (some within the baseline's spread)" : "");
+	if (an.knees)
+		snprintf(sum + sl, sum_len - sl, ", %d of %d knees the same%s", an.same_knees,
+		         an.knees, an.spread_knees ? " (some within the baseline's spread)" : "");
 	sl = strlen(sum);
-	if (fuse_knees)
+	if (an.fuse_knees)
 		snprintf(sum + sl, sum_len - sl,
-		         ", %d fuse-loop knee%s not judged (no recommendation)", fuse_knees,
-		         fuse_knees == 1 ? "" : "s");
+		         ", %d fuse-loop knee%s not judged (no recommendation)", an.fuse_knees,
+		         an.fuse_knees == 1 ? "" : "s");
 	printf("%s\n", sum);
 	/* Every point moved alike: the machine between the two, more likely
 	 * than the way of measuring (which moves some points, not all). */
-	if (n_ratios > 2) {
-		qsort(ratios, n_ratios, sizeof(double), cmp_double);
-		printf("median current/baseline over the points: %.3f (%s)\n", ratios[n_ratios / 2],
-		       fabs(ratios[n_ratios / 2] - 1) * 100 > tol / 2
+	if (an.n_ratios > 2) {
+		qsort(an.ratios, an.n_ratios, sizeof(double), cmp_double);
+		printf("median current/baseline over the points: %.3f (%s)\n",
+		       an.ratios[an.n_ratios / 2],
+		       fabs(an.ratios[an.n_ratios / 2] - 1) * 100 > tol / 2
 		           ? "the whole grid moved: compare on a quieter machine, or closer in time"
 		           : "no shift of the whole grid");
 	}
-	free(ratios);
-	return differ;
+	free(an.ratios);
+	return an.differ;
 }
 
 struct distrust_arg {
@@ -581,11 +590,60 @@ int ccb_compare_parse_tolerance(const char *text, double *pct)
 	return 0;
 }
 
+/* The gate: a line and a row per point, the regressions, failures and
+ * matches counted. Bandwidth regresses downwards, the others (@p lower)
+ * upwards. */
+static void gate_points(const json_t *bp, const json_t *cp, double tol, bool lower,
+                        const char *cur_name, json_t *rows, int *matched, int *failed,
+                        int *regressed)
+{
+	const char *key;
+	json_t *v;
+
+	printf("%-60s %12s %12s %9s  %s\n", "point", "baseline", "current", "delta", "verdict");
+	json_object_foreach((json_t *)bp, key, v)
+	{
+		json_t *c = json_object_get(cp, key);
+		const char *bf = json_string_value(json_object_get(v, "failed"));
+		const char *cf = json_string_value(json_object_get(c, "failed"));
+		double b = json_number_value(json_object_get(v, "value")), x, delta;
+		char bs[32], xs[32];
+		const char *verdict;
+
+		snprintf(bs, sizeof(bs), bf ? "-" : "%.2f", b);
+		if (!c) {
+			printf("%-60s %12s %12s %9s  missing in %s\n", key, bs, "-", "-", cur_name);
+			row(rows, key, bf ? NAN : b, NAN, NAN, "missing in the current result");
+			continue;
+		}
+		++*matched;
+		x = json_number_value(json_object_get(c, "value"));
+		snprintf(xs, sizeof(xs), cf ? "-" : "%.2f", x);
+		if (bf || cf) {
+			/* No figure to compare: the gate cannot pass on it. */
+			++*failed;
+			printf("%-60s %12s %12s %9s  FAILED (%s%s%s%s%s)\n", key, bs, xs, "-",
+			       bf ? "baseline: " : "", bf ? bf : "", bf && cf ? ", " : "",
+			       cf ? "current: " : "", cf ? cf : "");
+			row(rows, key, bf ? NAN : b, cf ? NAN : x, NAN, "FAILED");
+			continue;
+		}
+		delta = b != 0 ? (x - b) / b * 100 : 0;
+		/* Bandwidth regresses downwards, latency and pauses upwards. */
+		bool worse = lower ? delta > tol : delta < -tol;
+		bool better = lower ? delta < -tol : delta > tol;
+		verdict = worse ? "REGRESSED" : better ? "improved" : "ok";
+		*regressed += worse;
+		printf("%-60s %12.2f %12.2f %+8.1f%%  %s\n", key, b, x, delta, verdict);
+		row(rows, key, b, x, delta, verdict);
+	}
+}
+
 int ccb_compare_command(const struct ccb_cli *cli)
 {
 	const struct ccb_opts *o = &cli->opts;
 	char err[512];
-	json_t *base, *cur = NULL, *bp = NULL, *cp = NULL, *v;
+	json_t *base, *cur = NULL, *bp = NULL, *cp = NULL;
 	enum cmp_metric m = !o->metric                               ? M_BANDWIDTH
 	                    : strcmp(o->metric, "p99") == 0          ? M_P99
 	                    : strcmp(o->metric, "pause") == 0        ? M_PAUSE
@@ -595,7 +653,6 @@ int ccb_compare_command(const struct ccb_cli *cli)
 	int osd_id = ccb_opt_given(o, "osd") ? (int)o->osd_id : -1;
 	bool p99 = m == M_P99, lower = m != M_BANDWIDTH;
 	double tol;
-	const char *key;
 	int regressed = 0, failed = 0, matched = 0, status;
 	json_t *rows = NULL;
 	char sum[512] = "";
@@ -670,44 +727,7 @@ int ccb_compare_command(const struct ccb_cli *cli)
 		}
 		goto out;
 	}
-	printf("%-60s %12s %12s %9s  %s\n", "point", "baseline", "current", "delta", "verdict");
-	json_object_foreach(bp, key, v)
-	{
-		json_t *c = json_object_get(cp, key);
-		const char *bf = json_string_value(json_object_get(v, "failed"));
-		const char *cf = json_string_value(json_object_get(c, "failed"));
-		double b = json_number_value(json_object_get(v, "value")), x, delta;
-		char bs[32], xs[32];
-		const char *verdict;
-
-		snprintf(bs, sizeof(bs), bf ? "-" : "%.2f", b);
-		if (!c) {
-			printf("%-60s %12s %12s %9s  missing in %s\n", key, bs, "-", "-",
-			       cli->args[1]);
-			row(rows, key, bf ? NAN : b, NAN, NAN, "missing in the current result");
-			continue;
-		}
-		matched++;
-		x = json_number_value(json_object_get(c, "value"));
-		snprintf(xs, sizeof(xs), cf ? "-" : "%.2f", x);
-		if (bf || cf) {
-			/* No figure to compare: the gate cannot pass on it. */
-			failed++;
-			printf("%-60s %12s %12s %9s  FAILED (%s%s%s%s%s)\n", key, bs, xs, "-",
-			       bf ? "baseline: " : "", bf ? bf : "", bf && cf ? ", " : "",
-			       cf ? "current: " : "", cf ? cf : "");
-			row(rows, key, bf ? NAN : b, cf ? NAN : x, NAN, "FAILED");
-			continue;
-		}
-		delta = b != 0 ? (x - b) / b * 100 : 0;
-		/* Bandwidth regresses downwards, latency and pauses upwards. */
-		bool worse = lower ? delta > tol : delta < -tol;
-		bool better = lower ? delta < -tol : delta > tol;
-		verdict = worse ? "REGRESSED" : better ? "improved" : "ok";
-		regressed += worse;
-		printf("%-60s %12.2f %12.2f %+8.1f%%  %s\n", key, b, x, delta, verdict);
-		row(rows, key, b, x, delta, verdict);
-	}
+	gate_points(bp, cp, tol, lower, cli->args[1], rows, &matched, &failed, &regressed);
 	if (!matched || matched != (int)json_object_size(bp)) {
 		fprintf(stderr,
 		        "ccbench: compare: %s and %s do not hold the same points (%d of %zu "
