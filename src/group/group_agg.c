@@ -451,267 +451,305 @@ json_t *ccb_group_claim_ids(const json_t *started, const json_t *regs, json_t *m
 	return ids;
 }
 
-json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
-{
-	const json_t *params = json_object_get(state, "params");
-	const json_t *started = json_object_get(state, "started");
-	const json_t *regs = json_object_get(state, "members");
-	const json_t *beats = json_object_get(state, "heartbeats");
-	double now = ccb_report_num(state, "now");
-	json_t *ids, *report = NULL, *members = json_array(), *missing = json_array(), *v;
-	json_t *lost = json_array(), *running = json_array();
-	json_t *agg_series = json_array();
-	struct agg_member *done = NULL;
-	double *starts = NULL, *bw = NULL;
-	json_t *malformed = json_array();
-	size_t n_done = 0, n_starts = 0, n_ids, n_secs, i;
-	double w0 = -INFINITY, w1 = INFINITY, planned = ccb_report_num(started, "start_realtime");
-	double agg_bytes = 0, lat_weighted = 0, lat_ops = 0;
+/* A group report as it is put together: what the group's records hold,
+ * each member's state, and the window in which all ran. */
+struct agg {
+	const json_t *state, *results, *params, *started, *regs, *beats;
+	double now, planned, w0, w1, agg_bytes, lat_weighted, lat_ops;
+	json_t *members, *missing, *lost, *running, *malformed, *agg_series;
+	struct agg_member *done;
+	double *starts, *bw;
+	size_t n_done, n_starts, lat_members;
 	/* Every reporting member's ops in one histogram: the aggregate's
 	 * percentiles are those of the union, never an average of the members'. */
-	struct ccb_hist *lat_all = malloc(sizeof(*lat_all)), *lat_one = malloc(sizeof(*lat_one));
-	size_t lat_members = 0;
+	struct ccb_hist *lat_all, *lat_one;
 	bool have_window;
+};
 
-	/* A started group is exactly the members named in its claim; later
-	 * registrations were refused. Before the start, whoever registered. */
-	if (json_is_object(started) &&
-	    !ccb_group_valid_instant(json_object_get(started, "start_realtime"))) {
-		note_malformed(malformed, NULL,
-		               "the start claim: start_realtime is not an instant "
-		               "between 1970 and 2100");
-		planned = 0;
+/* Member @p id: its record checked, its state (done, withdrawn, running,
+ * lost, missing, malformed) and figures in its entry. @return 0, -ENOMEM. */
+static int add_member(struct agg *g, const char *id)
+{
+	const json_t *reg = json_object_get(g->regs, id);
+	const json_t *doc = json_object_get(g->results, id);
+	const json_t *res = json_object_get(doc, "result");
+	const json_t *returned = json_object_get(json_object_get(res, "group"), "partial");
+	const json_t *hb = doc ? NULL : json_object_get(g->beats, id);
+	const char *reg_state;
+	double start;
+	char why[160];
+	json_t *e;
+
+	e = json_pack("{s:s}", "member", id);
+	if (!e)
+		return -ENOMEM;
+	json_array_append_new(g->members, e);
+	/* A record that does not hold what ccbench writes is named and left
+	 * out, never half-used: one poisoned member cannot stall or blow up
+	 * the report (or `group ls`) for everyone. */
+	if (check_registration(reg, why, sizeof(why)) < 0 ||
+	    (doc && check_result_doc(doc, why, sizeof(why)) < 0) ||
+	    (hb && check_heartbeat(hb, why, sizeof(why)) < 0)) {
+		json_object_set_new(e, "state", json_string("malformed"));
+		json_object_set_new(e, "reason", json_string(why));
+		note_malformed(g->malformed, id, why);
+		return 0;
 	}
-	ids = ccb_group_claim_ids(started, regs, malformed);
-	n_ids = json_array_size(ids);
-	done = calloc(n_ids ? n_ids : 1, sizeof(*done));
-	starts = calloc(n_ids ? n_ids : 1, sizeof(*starts));
-	bw = calloc(n_ids ? n_ids : 1, sizeof(*bw));
-	if (!ids || !members || !missing || !lost || !running || !malformed || !agg_series ||
-	    !done || !starts || !bw || !lat_all || !lat_one)
-		goto out;
-	ccb_hist_init(lat_all);
-
-	json_array_foreach(ids, i, v)
-	{
-		const char *id = json_string_value(v);
-		const json_t *reg = json_object_get(regs, id);
-		const json_t *doc = json_object_get(results, id);
-		const json_t *res = json_object_get(doc, "result");
-		const json_t *returned = json_object_get(json_object_get(res, "group"), "partial");
-		const json_t *hb = doc ? NULL : json_object_get(beats, id);
-		const char *reg_state;
-		double start;
-		char why[160];
-		json_t *e;
-
-		e = json_pack("{s:s}", "member", id);
-		if (!e)
-			goto out;
-		json_array_append_new(members, e);
-		/* A record that does not hold what ccbench writes is named and left
-		 * out, never half-used: one poisoned member cannot stall or blow up
-		 * the report (or `group ls`) for everyone. */
-		if (check_registration(reg, why, sizeof(why)) < 0 ||
-		    (doc && check_result_doc(doc, why, sizeof(why)) < 0) ||
-		    (hb && check_heartbeat(hb, why, sizeof(why)) < 0)) {
-			json_object_set_new(e, "state", json_string("malformed"));
-			json_object_set_new(e, "reason", json_string(why));
-			note_malformed(malformed, id, why);
-			continue;
-		}
-		reg_state = reg ? ccb_report_str(reg, "state") : "unregistered";
-		start = doc ? ccb_report_num(doc, "start_realtime")
-		            : ccb_report_num(reg, "start_realtime");
-		json_object_set_new(e, "host", json_string(reg ? ccb_report_str(reg, "host") : ""));
-		if (json_object_get(reg, "addr") &&
-		    json_string_length(json_object_get(reg, "addr")) <= 256)
-			json_object_set(e, "addr", json_object_get(reg, "addr"));
-		json_object_set_new(e, "pid",
-		                    json_integer(json_integer_value(json_object_get(reg, "pid"))));
-		if (start > 0) {
-			starts[n_starts++] = start;
-			json_object_set_new(e, "start_realtime_us", ccb_group_json_us(start));
-			if (planned > 0)
-				json_object_set_new(e, "start_offset_ms",
-				                    json_real((start - planned) * 1000.0));
-		}
-		if (strcmp(reg_state, "withdrawn") == 0) {
-			json_object_set_new(e, "state", json_string("withdrawn"));
-			if (json_object_get(reg, "reason"))
-				json_object_set(e, "reason", json_object_get(reg, "reason"));
-		} else if (json_is_object(res) && json_is_object(returned)) {
-			/* Cut off past CCB_GROUP_LOST_AFTER_S and back in time to
-			 * store its result, marked: lost still, out of the
-			 * aggregate, with what it stored beside it. */
-			json_object_set_new(e, "state", json_string("lost"));
-			json_object_set_new(e, "returned", json_true());
-			json_object_set(e, "partial", (json_t *)returned);
-			json_object_set_new(e, "last_heard_realtime_us",
-			                    ccb_group_json_us(ccb_report_num(doc, "end_realtime")));
-			json_array_append_new(lost, json_string(id));
-		} else if (json_is_object(res)) {
-			json_object_set_new(e, "state", json_string("done"));
-			done[n_done].entry = e;
-			done[n_done].result = res;
-			done[n_done].start = start;
-			done[n_done].seconds = ccb_report_num(res, "seconds");
-			if (load_series(&done[n_done]) < 0)
-				goto out;
-			w0 = fmax(w0, start);
-			w1 = fmin(w1, start + done[n_done].seconds);
-			n_done++;
-		} else if (hb) {
-			/* No result, but heard from while it ran: running while its
-			 * beats (once a second) keep coming, lost once they stopped
-			 * CCB_GROUP_LOST_AFTER_S ago (killed, hung, cut off). Either
-			 * way out of the aggregate, and said so with how far it got. */
-			double at = ccb_report_num(hb, "at");
-			bool gone = now > 0 && now - at > CCB_GROUP_LOST_AFTER_S;
-
-			json_object_set_new(e, "state", json_string(gone ? "lost" : "running"));
-			json_object_set_new(e, "last_state", json_string(reg_state));
-			json_object_set_new(e, "last_heard_realtime_us", ccb_group_json_us(at));
-			json_object_set_new(
-			    e, "heard",
-			    json_pack("{s:I, s:I, s:f}", "bytes",
-			              json_integer_value(json_object_get(hb, "bytes")), "ops",
-			              json_integer_value(json_object_get(hb, "ops")), "seconds",
-			              ccb_report_num(hb, "seconds")));
-			json_array_append_new(gone ? lost : running, json_string(id));
-		} else {
-			/* Registered or running, never reported nor heard from: it
-			 * died before its first beat, hangs, or is an older ccbench.
-			 * Never silently left out. */
-			json_object_set_new(e, "state", json_string("missing"));
-			json_object_set_new(e, "last_state", json_string(reg_state));
-			json_array_append_new(missing, json_string(id));
-		}
-		if (json_is_object(res)) {
-			json_object_set_new(e, "status",
-			                    json_string(ccb_report_str(res, "status")));
-			json_object_set_new(e, "seconds",
-			                    json_real(ccb_report_num(res, "seconds")));
-			json_object_set_new(
-			    e, "bytes",
-			    json_integer(json_integer_value(json_object_get(res, "bytes"))));
-			json_object_set_new(e, "bandwidth_mib_s",
-			                    json_real(ccb_report_num(res, "bandwidth_mib_s")));
-			json_object_set_new(e, "iops", json_real(ccb_report_num(res, "iops")));
-			json_object_set(e, "latency_us", json_object_get(res, "latency_us"));
-			json_object_set(e, "result", (json_t *)res);
-		}
+	reg_state = reg ? ccb_report_str(reg, "state") : "unregistered";
+	start = doc ? ccb_report_num(doc, "start_realtime") : ccb_report_num(reg, "start_realtime");
+	json_object_set_new(e, "host", json_string(reg ? ccb_report_str(reg, "host") : ""));
+	if (json_object_get(reg, "addr") && json_string_length(json_object_get(reg, "addr")) <= 256)
+		json_object_set(e, "addr", json_object_get(reg, "addr"));
+	json_object_set_new(e, "pid",
+	                    json_integer(json_integer_value(json_object_get(reg, "pid"))));
+	if (start > 0) {
+		g->starts[g->n_starts++] = start;
+		json_object_set_new(e, "start_realtime_us", ccb_group_json_us(start));
+		if (g->planned > 0)
+			json_object_set_new(e, "start_offset_ms",
+			                    json_real((start - g->planned) * 1000.0));
 	}
+	if (strcmp(reg_state, "withdrawn") == 0) {
+		json_object_set_new(e, "state", json_string("withdrawn"));
+		if (json_object_get(reg, "reason"))
+			json_object_set(e, "reason", json_object_get(reg, "reason"));
+	} else if (json_is_object(res) && json_is_object(returned)) {
+		/* Cut off past CCB_GROUP_LOST_AFTER_S and back in time to
+		 * store its result, marked: lost still, out of the
+		 * aggregate, with what it stored beside it. */
+		json_object_set_new(e, "state", json_string("lost"));
+		json_object_set_new(e, "returned", json_true());
+		json_object_set(e, "partial", (json_t *)returned);
+		json_object_set_new(e, "last_heard_realtime_us",
+		                    ccb_group_json_us(ccb_report_num(doc, "end_realtime")));
+		json_array_append_new(g->lost, json_string(id));
+	} else if (json_is_object(res)) {
+		json_object_set_new(e, "state", json_string("done"));
+		g->done[g->n_done].entry = e;
+		g->done[g->n_done].result = res;
+		g->done[g->n_done].start = start;
+		g->done[g->n_done].seconds = ccb_report_num(res, "seconds");
+		if (load_series(&g->done[g->n_done]) < 0)
+			return -ENOMEM;
+		g->w0 = fmax(g->w0, start);
+		g->w1 = fmin(g->w1, start + g->done[g->n_done].seconds);
+		g->n_done++;
+	} else if (hb) {
+		/* No result, but heard from while it ran: running while its
+		 * beats (once a second) keep coming, lost once they stopped
+		 * CCB_GROUP_LOST_AFTER_S ago (killed, hung, cut off). Either
+		 * way out of the aggregate, and said so with how far it got. */
+		double at = ccb_report_num(hb, "at");
+		bool gone = g->now > 0 && g->now - at > CCB_GROUP_LOST_AFTER_S;
 
-	have_window = n_done > 0 && w1 > w0;
-	for (i = 0; i < n_done; i++) {
-		struct agg_member *m = &done[i];
-		double b = have_window ? ccb_group_bytes_between(m->bytes, m->n, m->start,
-		                                                 m->seconds, w0, w1)
-		                       : 0;
+		json_object_set_new(e, "state", json_string(gone ? "lost" : "running"));
+		json_object_set_new(e, "last_state", json_string(reg_state));
+		json_object_set_new(e, "last_heard_realtime_us", ccb_group_json_us(at));
+		json_object_set_new(e, "heard",
+		                    json_pack("{s:I, s:I, s:f}", "bytes",
+		                              json_integer_value(json_object_get(hb, "bytes")),
+		                              "ops", json_integer_value(json_object_get(hb, "ops")),
+		                              "seconds", ccb_report_num(hb, "seconds")));
+		json_array_append_new(gone ? g->lost : g->running, json_string(id));
+	} else {
+		/* Registered or running, never reported nor heard from: it
+		 * died before its first beat, hangs, or is an older ccbench.
+		 * Never silently left out. */
+		json_object_set_new(e, "state", json_string("missing"));
+		json_object_set_new(e, "last_state", json_string(reg_state));
+		json_array_append_new(g->missing, json_string(id));
+	}
+	if (json_is_object(res)) {
+		json_object_set_new(e, "status", json_string(ccb_report_str(res, "status")));
+		json_object_set_new(e, "seconds", json_real(ccb_report_num(res, "seconds")));
+		json_object_set_new(
+		    e, "bytes", json_integer(json_integer_value(json_object_get(res, "bytes"))));
+		json_object_set_new(e, "bandwidth_mib_s",
+		                    json_real(ccb_report_num(res, "bandwidth_mib_s")));
+		json_object_set_new(e, "iops", json_real(ccb_report_num(res, "iops")));
+		json_object_set(e, "latency_us", json_object_get(res, "latency_us"));
+		json_object_set(e, "result", (json_t *)res);
+	}
+	return 0;
+}
+
+/* The figures over the window in which every reporting member ran: each
+ * member's bytes in it, the merged latency, the aggregate per second. */
+static void window_figures(struct agg *g)
+{
+	size_t n_secs, i;
+
+	g->have_window = g->n_done > 0 && g->w1 > g->w0;
+	for (i = 0; i < g->n_done; i++) {
+		struct agg_member *m = &g->done[i];
+		double b = g->have_window ? ccb_group_bytes_between(m->bytes, m->n, m->start,
+		                                                    m->seconds, g->w0, g->w1)
+		                          : 0;
 		const json_t *lat = json_object_get(m->result, "latency_us");
 		char why[160];
 
-		bw[i] = have_window ? b / MIB / (w1 - w0) : 0;
-		agg_bytes += b;
-		lat_weighted += ccb_report_num(lat, "mean") * ccb_report_num(lat, "n");
-		lat_ops += ccb_report_num(lat, "n");
+		g->bw[i] = g->have_window ? b / MIB / (g->w1 - g->w0) : 0;
+		g->agg_bytes += b;
+		g->lat_weighted += ccb_report_num(lat, "mean") * ccb_report_num(lat, "n");
+		g->lat_ops += ccb_report_num(lat, "n");
 		/* Checked with the result (check_result_doc). */
 		if (json_object_get(m->result, "latency_hist") &&
-		    ccb_hist_from_json(json_object_get(m->result, "latency_hist"), lat_one, why,
+		    ccb_hist_from_json(json_object_get(m->result, "latency_hist"), g->lat_one, why,
 		                       sizeof(why)) == 0) {
-			ccb_hist_merge(lat_all, lat_one);
-			lat_members++;
+			ccb_hist_merge(g->lat_all, g->lat_one);
+			g->lat_members++;
 		}
 		json_object_set_new(m->entry, "window_bytes", json_real(b));
-		json_object_set_new(m->entry, "window_bandwidth_mib_s", json_real(bw[i]));
+		json_object_set_new(m->entry, "window_bandwidth_mib_s", json_real(g->bw[i]));
 	}
 	/* The aggregate per second, second j of the common window (whose
 	 * length the checks above bound by the members' samples). A counter,
 	 * not t += 1: that stops advancing at large t. */
-	n_secs = have_window ? (size_t)ceil(w1 - w0 - 1e-9) : 0;
+	n_secs = g->have_window ? (size_t)ceil(g->w1 - g->w0 - 1e-9) : 0;
 	for (size_t j = 0; j < n_secs; j++) {
-		double t = w0 + (double)j, t1 = fmin(t + 1, w1), sum = 0;
-		for (i = 0; i < n_done; i++)
-			sum += ccb_group_bytes_between(done[i].bytes, done[i].n, done[i].start,
-			                               done[i].seconds, t, t1);
-		json_array_append_new(agg_series,
+		double t = g->w0 + (double)j, t1 = fmin(t + 1, g->w1), sum = 0;
+		for (i = 0; i < g->n_done; i++)
+			sum += ccb_group_bytes_between(g->done[i].bytes, g->done[i].n,
+			                               g->done[i].start, g->done[i].seconds, t, t1);
+		json_array_append_new(g->agg_series,
 		                      json_pack("{s:I, s:f, s:f, s:f, s:f}", "t",
-		                                (json_int_t)json_array_size(agg_series) + 1,
-		                                "offset_s", t - w0, "seconds", t1 - t, "bytes", sum,
-		                                "bandwidth_mib_s", sum / MIB / (t1 - t)));
+		                                (json_int_t)json_array_size(g->agg_series) + 1,
+		                                "offset_s", t - g->w0, "seconds", t1 - t, "bytes",
+		                                sum, "bandwidth_mib_s", sum / MIB / (t1 - t)));
 	}
+}
+
+/* The report document, from the members' states and the window's figures. */
+static json_t *report_doc(struct agg *g)
+{
+	json_t *report;
 
 	report = json_pack("{s:s, s:i, s:s, s:s, s:O}", "ccbench_version", CCB_VERSION, "schema",
 	                   CCB_RESULT_SCHEMA, "kind", "group_report", "group",
-	                   ccb_report_str(state, "name"), "params",
-	                   params ? (json_t *)params : json_null());
+	                   ccb_report_str(g->state, "name"), "params",
+	                   g->params ? (json_t *)g->params : json_null());
 	if (!report)
-		goto out;
-	if (json_is_object(started))
+		return NULL;
+	if (json_is_object(g->started))
 		json_object_set_new(report, "started_by",
-		                    json_string(ccb_report_str(started, "by")));
-	json_object_set_new(report, "members_expected",
-	                    json_integer(json_integer_value(json_object_get(params, "members"))));
+		                    json_string(ccb_report_str(g->started, "by")));
+	json_object_set_new(
+	    report, "members_expected",
+	    json_integer(json_integer_value(json_object_get(g->params, "members"))));
 	json_object_set_new(
 	    report, "status",
-	    json_string(!json_is_object(started)   ? "waiting"
-	                : json_array_size(running) ? "running"
-	                : (json_int_t)n_done ==
-	                            json_integer_value(json_object_get(params, "members")) &&
-	                        json_array_size(missing) == 0 && json_array_size(malformed) == 0 &&
-	                        json_array_size(lost) == 0
+	    json_string(!json_is_object(g->started)   ? "waiting"
+	                : json_array_size(g->running) ? "running"
+	                : (json_int_t)g->n_done ==
+	                            json_integer_value(json_object_get(g->params, "members")) &&
+	                        json_array_size(g->missing) == 0 &&
+	                        json_array_size(g->malformed) == 0 && json_array_size(g->lost) == 0
 	                    ? "complete"
 	                    : "incomplete"));
-	if (planned > 0)
+	if (g->planned > 0)
 		json_object_set_new(report, "planned_start_realtime_us",
-		                    ccb_group_json_us(planned));
+		                    ccb_group_json_us(g->planned));
 	json_object_set_new(report, "start_skew_ms",
-	                    n_starts ? json_real(ccb_group_skew_ms(starts, n_starts))
-	                             : json_null());
-	json_object_set_new(report, "window",
-	                    have_window ? json_pack("{s:o, s:o, s:f}", "start_realtime_us",
-	                                            ccb_group_json_us(w0), "end_realtime_us",
-	                                            ccb_group_json_us(w1), "seconds", w1 - w0)
+	                    g->n_starts ? json_real(ccb_group_skew_ms(g->starts, g->n_starts))
 	                                : json_null());
+	json_object_set_new(report, "window",
+	                    g->have_window
+	                        ? json_pack("{s:o, s:o, s:f}", "start_realtime_us",
+	                                    ccb_group_json_us(g->w0), "end_realtime_us",
+	                                    ccb_group_json_us(g->w1), "seconds", g->w1 - g->w0)
+	                        : json_null());
 	json_object_set_new(
 	    report, "aggregate",
-	    json_pack("{s:I, s:f, s:f, s:f, s:f, s:O}", "members", (json_int_t)n_done, "bytes",
-	              agg_bytes, "seconds", have_window ? w1 - w0 : 0.0, "bandwidth_mib_s",
-	              have_window ? agg_bytes / MIB / (w1 - w0) : 0.0, "latency_mean_us",
-	              lat_ops > 0 ? lat_weighted / lat_ops : 0.0, "series", agg_series));
+	    json_pack(
+	        "{s:I, s:f, s:f, s:f, s:f, s:O}", "members", (json_int_t)g->n_done, "bytes",
+	        g->agg_bytes, "seconds", g->have_window ? g->w1 - g->w0 : 0.0, "bandwidth_mib_s",
+	        g->have_window ? g->agg_bytes / MIB / (g->w1 - g->w0) : 0.0, "latency_mean_us",
+	        g->lat_ops > 0 ? g->lat_weighted / g->lat_ops : 0.0, "series", g->agg_series));
 	/* Over each reporting member's whole run (the histograms are not per
 	 * second); null when no member stored one (an older ccbench). */
 	json_object_set_new(json_object_get(report, "aggregate"), "latency_us",
-	                    lat_members ? ccb_result_latency(lat_all) : json_null());
+	                    g->lat_members ? ccb_result_latency(g->lat_all) : json_null());
 	json_object_set_new(json_object_get(report, "aggregate"), "latency_members",
-	                    json_integer((json_int_t)lat_members));
+	                    json_integer((json_int_t)g->lat_members));
 	json_object_set_new(json_object_get(report, "aggregate"), "jain_index",
-	                    n_done ? json_real(ccb_jain_index(bw, n_done)) : json_null());
-	json_object_set(report, "members", members);
-	json_object_set(report, "missing", missing);
-	json_object_set(report, "lost", lost);
-	json_object_set(report, "running", running);
-	json_object_set(report, "malformed", malformed);
+	                    g->n_done ? json_real(ccb_jain_index(g->bw, g->n_done)) : json_null());
+	json_object_set(report, "members", g->members);
+	json_object_set(report, "missing", g->missing);
+	json_object_set(report, "lost", g->lost);
+	json_object_set(report, "running", g->running);
+	json_object_set(report, "malformed", g->malformed);
 	/* Over the members' results: hosts of a group may run other client
 	 * releases. */
 	json_object_set_new(report, "releases", ccb_release_of_doc(report));
 	ccb_group_osd_aggregate(report);
 	json_object_set_new(report, "explain", ccb_explain_group(report));
+	return report;
+}
+
+json_t *ccb_group_aggregate(const json_t *state, const json_t *results)
+{
+	struct agg g = {
+	    .state = state,
+	    .results = results,
+	    .params = json_object_get(state, "params"),
+	    .started = json_object_get(state, "started"),
+	    .regs = json_object_get(state, "members"),
+	    .beats = json_object_get(state, "heartbeats"),
+	    .now = ccb_report_num(state, "now"),
+	    .members = json_array(),
+	    .missing = json_array(),
+	    .lost = json_array(),
+	    .running = json_array(),
+	    .malformed = json_array(),
+	    .agg_series = json_array(),
+	    .w0 = -INFINITY,
+	    .w1 = INFINITY,
+	    .planned = ccb_report_num(json_object_get(state, "started"), "start_realtime"),
+	    .lat_all = malloc(sizeof(struct ccb_hist)),
+	    .lat_one = malloc(sizeof(struct ccb_hist)),
+	};
+	json_t *ids, *report = NULL, *v;
+	size_t n_ids, i;
+
+	/* A started group is exactly the members named in its claim; later
+	 * registrations were refused. Before the start, whoever registered. */
+	if (json_is_object(g.started) &&
+	    !ccb_group_valid_instant(json_object_get(g.started, "start_realtime"))) {
+		note_malformed(g.malformed, NULL,
+		               "the start claim: start_realtime is not an instant "
+		               "between 1970 and 2100");
+		g.planned = 0;
+	}
+	ids = ccb_group_claim_ids(g.started, g.regs, g.malformed);
+	n_ids = json_array_size(ids);
+	g.done = calloc(n_ids ? n_ids : 1, sizeof(*g.done));
+	g.starts = calloc(n_ids ? n_ids : 1, sizeof(*g.starts));
+	g.bw = calloc(n_ids ? n_ids : 1, sizeof(*g.bw));
+	if (!ids || !g.members || !g.missing || !g.lost || !g.running || !g.malformed ||
+	    !g.agg_series || !g.done || !g.starts || !g.bw || !g.lat_all || !g.lat_one)
+		goto out;
+	ccb_hist_init(g.lat_all);
+	json_array_foreach(ids, i, v)
+	{
+		if (add_member(&g, json_string_value(v)) < 0)
+			goto out;
+	}
+	window_figures(&g);
+	report = report_doc(&g);
 out:
-	for (i = 0; done && i < n_done; i++)
-		free(done[i].bytes);
-	free(done);
-	free(lat_all);
-	free(lat_one);
-	free(starts);
-	free(bw);
+	for (i = 0; g.done && i < g.n_done; i++)
+		free(g.done[i].bytes);
+	free(g.done);
+	free(g.lat_all);
+	free(g.lat_one);
+	free(g.starts);
+	free(g.bw);
 	json_decref(ids);
-	json_decref(members);
-	json_decref(missing);
-	json_decref(lost);
-	json_decref(running);
-	json_decref(malformed);
-	json_decref(agg_series);
+	json_decref(g.members);
+	json_decref(g.missing);
+	json_decref(g.lost);
+	json_decref(g.running);
+	json_decref(g.malformed);
+	json_decref(g.agg_series);
 	return report;
 }
