@@ -64,7 +64,7 @@ timed "$CCBENCH" rados write -p kp -b 4K --object-size 4M -t 8 -d 150s \
 	--fault clean+2s:end --recovery-timeout 90s --allow-cluster-changes -q -f json \
 	--output kill.json 2>kill.err
 [ "$RC" = 0 ] || fail "exit $RC: $(tail -5 kill.err)"
-python3 - kill.json <<'PY' || fail "kill.json: $(cat kill.err | tail -3)"
+python3 - kill.json <<'PY' 2>checks.err || fail "kill.json: $(tail -5 checks.err) (the run: $(tail -2 kill.err))"
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = d["fault"]; fig = f["figures"]; ph = f["phases"]
@@ -124,7 +124,7 @@ timed "$CCBENCH" rados write -p kp -b 4K --object-size 4M --rate 100 --max-in-fl
 	--fault "undo:$OWN_MC osd-start 1 $OWN_DIR" --fault 14s:end --allow-cluster-changes -q \
 	-f json --output ol.json 2>ol.err
 [ "$RC" = 0 ] || fail "open loop: exit $RC: $(tail -5 ol.err)"
-python3 - ol.json <<'PY' || fail "ol.json"
+python3 - ol.json <<'PY' 2>checks-ol.err || fail "ol.json: $(tail -5 checks-ol.err)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 p = d["fault"]["figures"]["pause_s"] * 1e6
