@@ -35,7 +35,9 @@
 # that a removed image is imported again in seconds; a fresh machine makes
 # it (about 20 s a release, plus the package installs: a few minutes).
 # Builds are serialised with a lock shared with scripts/container.sh.
-# Environment: CCB_RELEASE_TIMEOUT (run: seconds, default 3600), and those
+# Environment: CCB_RELEASE_TIMEOUT (run: seconds, default 3600),
+# CCB_RELEASE_LOCK (stage: a file in the checkout that the build and unit
+# tests hold; see tests/release/stage.sh), and those
 # of scripts/image-lib.sh (CCB_DEBIAN_MIRROR, CCB_OCI_RUNTIME,
 # CCB_BUILD_TIMEOUT, CCB_IMAGE_CACHE).
 # Exit status: 0 ok, 1 a step failed or timed out, 2 bad usage; run: CMD's;
@@ -217,7 +219,9 @@ run-base) run_in make_base "$@" ;;
 stage)
     s=$(date +%s)
     rc=0
-    run_in make_image -- "$top/tests/release/stage.sh" "${1:-}" || rc=$?
+    env_opts=()
+    [[ -z "${CCB_RELEASE_LOCK:-}" ]] || env_opts=(-e "CCB_RELEASE_LOCK=$CCB_RELEASE_LOCK")
+    run_in make_image "${env_opts[@]}" -- "$top/tests/release/stage.sh" "${1:-}" || rc=$?
     echo "release $rel (${DEBIAN[$rel]}, Ceph ${CEPH[$rel]}): $( ((rc == 0)) && echo passed || echo "FAILED (exit $rc)") in $(($(date +%s) - s)) s"
     exit "$rc"
     ;;

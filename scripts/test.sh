@@ -6,9 +6,9 @@
 # per core), then the integration tests in three lanes, each against a
 # throwaway cluster that tests/integration/run.sh starts and always stops
 # (among them the container test and the real rbd driver in a qemu guest),
-# TSan, and last the release stages: for each Ceph release (Debian 12 /
-# Ceph 16.2, Debian 13 / 18.2, Debian testing / 20.2), in that release's
-# own image, a -Werror build (bookworm's is the C fallback of the
+# TSan, and last the release stages, two at a time: for each Ceph release
+# (Debian 12 / Ceph 16.2, Debian 13 / 18.2, Debian testing / 20.2), in that
+# release's own image, a -Werror build (bookworm's is the C fallback of the
 # zero-copy calls, -DCCB_ZEROCOPY=OFF), the unit tests and an integration
 # subset against a throwaway cluster of that release (scripts/release.sh
 # stage), then its .deb built and installed. The release images are made
@@ -22,6 +22,7 @@
 #            output rules, bad input) against a throwaway cluster. CI runs
 #            the full suite.
 #   CCB_RELEASES="trixie forky"  the release stages to run (default: all)
+#   CCB_RELEASE_JOBS=N  release stages run at once (default 2)
 #   CCB_IT_LANES=N  integration lanes, each with a cluster (default 3, --quick 2; 1 to 4)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,7 +91,7 @@ summary() {
 	echo "stages: $((stages - ${#failed[@]})) passed, ${#failed[@]} failed"
 	((${#failed[@]} == 0))
 }
-unit_tests() { (cd "$build" && ctest --output-on-failure); }
+unit_tests() { (cd "$build" && ctest -j"$(nproc)" --output-on-failure); }
 # The lint stage: the formatting, then no circle between the core
 # library's files (scripts/circles.py, on the build above: the library's
 # members, exactly this build's objects; CMakeFiles/ may keep a stale one
@@ -126,7 +127,9 @@ release_stage() {
 	shift
 	"$top/scripts/release.sh" stage "$rel" "$@" || rc=1
 	if (($# == 0)); then
-		DEB_BUILD_OPTIONS=nocheck "$top/tests/release/t_install.sh" "$rel" || rc=1
+		# The package's build is a compiler too: under the stages' lock.
+		DEB_BUILD_OPTIONS=nocheck flock "$CCB_RELEASE_LOCK" \
+			"$top/tests/release/t_install.sh" "$rel" || rc=1
 	fi
 	return "$rc"
 }
@@ -135,8 +138,47 @@ if ! wait "$prefetch_pid"; then
 	tail -20 "$prefetch_log" >&2
 fi
 rm -f "$prefetch_log"
-for rel in ${CCB_RELEASES:-bookworm trixie forky}; do
-	stage "release $rel" release_stage "$rel" "$@"
-done
+# The release stages run two at a time (CCB_RELEASE_JOBS): most of a stage
+# is its clusters' waiting, and two side by side take about 60 % of their
+# sum. Each holds CCB_RELEASE_LOCK while it compiles and runs its unit tests
+# (one stage's compiler never beside another's timed tests). A stage's
+# output is kept in its log and shown whole when the stage ends, so that
+# the two do not interleave; its time and verdict count as any stage's.
+release_stages() {
+	local jobs=${CCB_RELEASE_JOBS:-2} dir rel rc secs j i t0=$SECONDS
+	local -a rels
+	# The long stages first (trixie's and forky's subsets, 6 to 7 minutes
+	# alone), bookworm's two tests after the first to end.
+	read -ra rels <<<"${CCB_RELEASES:-trixie forky bookworm}"
+	[[ "$jobs" =~ ^[1-9]$ ]] || { echo "test.sh: CCB_RELEASE_JOBS '$jobs': expected 1 to 9" >&2; jobs=2; }
+	dir=$(mktemp -d "$top/build-releases.XXXXXX") # in the checkout: the containers see it
+	export CCB_RELEASE_LOCK=$dir/lock
+	: >"$CCB_RELEASE_LOCK"
+	for ((j = 0; j < jobs; j++)); do
+		(
+			for ((i = j; i < ${#rels[@]}; i += jobs)); do
+				rel=${rels[i]} rc=0 secs=$SECONDS
+				release_stage "$rel" "$@" >"$dir/$rel.log" 2>&1 || rc=$?
+				echo "$rc $((SECONDS - secs))" >"$dir/$rel.rc"
+				{
+					flock 8
+					echo "== release $rel"
+					cat "$dir/$rel.log"
+				} 8>"$dir/out.lock" >&2
+			done
+		) &
+	done
+	wait
+	for rel in "${rels[@]}"; do
+		rc=1 secs=0
+		[[ -f "$dir/$rel.rc" ]] && read -r rc secs <"$dir/$rel.rc"
+		stages=$((stages + 1))
+		((rc == 0)) || failed+=("release $rel")
+		times+=("$(printf '%5d s  %s  %s' "$secs" "$( ((rc == 0)) && echo passed || echo FAILED)" "release $rel")")
+	done
+	times+=("$(printf '%5d s  %s' $((SECONDS - t0)) "the release stages, $jobs at a time (wall clock)")")
+	rm -rf "$dir"
+}
+release_stages "$@"
 
 summary

@@ -41,7 +41,7 @@ reports() {
 t0=$(date +%s)
 rc=0
 echo "== TSan unit tests" >&2
-(cd "$build" && ctest --output-on-failure) || rc=1
+(cd "$build" && ctest -j"$(nproc)" --output-on-failure) || rc=1
 reports || rc=1
 echo "== TSan integration tests ($pattern)" >&2
 CCB_IT_LANES=${CCB_IT_LANES:-2} CCBENCH="$build/ccbench" "$top/tests/integration/run.sh" "$pattern" || rc=1

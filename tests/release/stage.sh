@@ -46,7 +46,8 @@
 #                         own (perf dump, whose names differ by release)
 # run.sh checks after each test that nothing was left behind.
 #
-# usage: tests/release/stage.sh [PATTERN]   (CCB_RELEASE names the release)
+# usage: tests/release/stage.sh [PATTERN]   (CCB_RELEASE names the release;
+#        CCB_RELEASE_LOCK, if set, a lock file the build and unit tests hold)
 # Prints one line per step and a summary line; exit 0 only if all passed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -100,7 +101,7 @@ compile() {
 	cmake -S "$top" -B "$build" "${cmake_args[@]}" >/dev/null &&
 		make -C "$build" -j"$(nproc)" --no-print-directory >/dev/null
 }
-unit() { (cd "$build" && ctest --output-on-failure); }
+unit() { (cd "$build" && ctest -j"$(nproc)" --output-on-failure); }
 
 # The steps run in a function called on the last line, with exit: once
 # they run, bash reads nothing more of this file, so that editing it (in the
@@ -108,8 +109,16 @@ unit() { (cd "$build" && ctest --output-on-failure); }
 main() {
 ceph --version >&2
 gcc --version | head -n 1 >&2
+# CCB_RELEASE_LOCK (test.sh runs two release stages at once): the build and
+# the unit tests hold it, so that one stage's compiler never runs beside
+# another's timed unit tests (the open loop's schedule, unit_openloop).
+if [[ -n "${CCB_RELEASE_LOCK:-}" ]]; then
+	exec 9>>"$CCB_RELEASE_LOCK"
+	flock 9
+fi
 if step "build (-Werror)" compile; then
 	step "unit tests" unit
+	exec 9>&- # the lock's end (a failed build's comes with the stage's)
 	step "integration ($pattern)" env CCB_IT_OSD_MEM="${CCB_IT_OSD_MEM:-}" CCBENCH="$build/ccbench" \
 		CCB_IT_LANES="${CCB_IT_LANES:-2}" \
 		"$top/tests/integration/run.sh" "$pattern"
