@@ -39,9 +39,15 @@ else
 	args=(--max-in-flight 8 --osd-latency 100ms)
 	want="simulated latency set the capacity"
 fi
+# Exit 1 is a search that found no capacity (its document says why):
+# judged by in_range below, after once more if the search distrusted its
+# own figures (trixie's stage beside forky's, CI of 2026-12-06: the
+# lowest rate missed on a host whose 2 CPUs were busy).
 search() {
+	local rc=0
 	"$CCBENCH" capacity rados write -p capsched -b 4K "${args[@]}" --slo 'p99<=500ms' \
-		--step-time 2s --precision 10% -q -f json >cap.json || fail "capacity: exit $?"
+		--step-time 2s --precision 10% -q -f json >cap.json || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "capacity: exit $rc"
 }
 in_range() { [ "$(jget cap.json "0.7 * $LIMIT <= (d['capacity_ops_s'] or 0) <= 1.1 * $LIMIT")" = True ]; }
 search

@@ -88,16 +88,25 @@ check(names[0] == "before" and abs(ph[0]["to_s"] - kill) < 0.05, "first phase %s
 check(names[-1] == "clean" and names.count("clean") == 1, "clean: %s" % names)
 check(all(p["from_s"] >= undo for p in ph if p["phase"] == "recovering"), "recovering before the restart: %s" % names)
 check(any(p["phase"] == "degraded" and kill <= p["from_s"] < undo for p in ph), "no degraded phase: %s" % names)
-check(set(names) <= {"before", "stalled", "degraded", "recovering", "clean"}, names)
+check(set(names) <= {"before", "stalled", "degraded", "recovering", "clean"}, "phases %s" % names)
 check(fig["time_to_clean_s"] is not None and fig["time_to_clean_s"] > fig["pause_s"], "time to clean %s" % fig["time_to_clean_s"])
 check(all(s["phase"] and "p99_us" in s for s in d["series"]), "series without phase or p99")
 kinds = {e["kind"] for e in d["explain"]}
 check("fault-pause" in kinds and "fault-clean" in kinds, "explain: %s" % kinds)
 pause_text = [e["text"] for e in d["explain"] if e["kind"] == "fault-pause"]
-check(pause_text and "osd_heartbeat_grace (6 s)" in pause_text[0] and "osd.1" in pause_text[0], pause_text)
+# The longest stretch is the kill's (the mark-down, after the grace), or,
+# on a loaded host, the restart's: writes to objects osd.1 lacks wait for
+# their recovery (Reef beside another release stage: 12 s). Each is
+# explained as what it was.
+if fig["pause_from_s"] is None or fig["pause_from_s"] < undo:
+    check(pause_text and "osd_heartbeat_grace (6 s)" in pause_text[0] and "osd.1" in pause_text[0],
+          "the kill's pause explained as: %s" % pause_text)
+else:
+    check(pause_text and "osd.1 up" in pause_text[0] and "recovery" in pause_text[0],
+          "the restart's pause explained as: %s" % pause_text)
 check([u for u in f["undone"]] == [], "undone at the end: %s (the undo: ran in the run)" % f["undone"])
 for b in bad:
-    print("kill.json: " + b, file=sys.stderr)
+    print("kill.json: %s" % (b,), file=sys.stderr)
 print("note: closed loop: pause %.2f s (grace %g s), marked down after %.0f s, the kill's stall %.2f s, clean again %.1f s after the kill; phases %s"
       % (fig["pause_s"], grace, fig["marked_down_after_s"], stalls[0]["seconds"] if stalls else -1,
          fig["time_to_clean_s"] or -1, " ".join(names)))
