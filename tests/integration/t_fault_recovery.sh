@@ -28,10 +28,18 @@ own_cluster fault-rec --osds 3 --size 2 --osd-mem 256M
 export CEPH_CONF=$OWN_CONF
 CLUSTER_DIR=$OWN_DIR # lib.sh's helpers act on this cluster
 cq() { timeout 60 ceph --connect-timeout 10 "$@"; }
-cq config set osd osd_recovery_sleep_hdd 0 >/dev/null
 cq osd pool create rp 16 >/dev/null 2>&1
 cq osd pool application enable rp rados >/dev/null 2>&1
 pgs_clean_within 60 || fail "the own cluster's PGs did not settle: $stuck"
+# Something for the out to move, and a recovery that lasts: the run's own
+# writes (4K into 4M objects) make a dozen objects, which memstore moves
+# in less than the mgr's stats period (1 s here), so that no sample saw a
+# PG unclean (CI of 2026-12-06: no time to clean). 1000 objects of 4K in
+# a namespace of their own, moved with 10 ms between recovery ops (wpq;
+# the OSDs count as hdd): a few seconds of backfill.
+"$CCBENCH" rados write -p rp -N fill -b 4K --object-size 4K -t 8 --rate 1000 -d 1s \
+	--no-cleanup -q >/dev/null 2>fill.err || fail "prefill: $(tail -3 fill.err)"
+cq config set osd osd_recovery_sleep_hdd 0.01 >/dev/null
 
 osd2_in() { cq osd dump -f json | python3 -c 'import json,sys; sys.exit(0 if [o for o in json.load(sys.stdin)["osds"] if o["osd"] == 2 and o["in"] == 1] else 1)'; }
 noout() { cq osd dump | grep -q '^flags.*noout'; }
@@ -130,9 +138,11 @@ echo "note: a cluster that did not recover ended the run in $ELAPSED s: $(jget s
 # to end on this cluster of its own: it marks an OSD out, which the lanes'
 # clusters (single-copy pools, a ballast of one copy per OSD) do not
 # weather (memstore's counters wrapped and flagged the pool full, seen
-# after the merge of issues 41 and 42).
-timed "$CCBENCH" sweep fault-mclock-profile --repeat 1 --param pool=rp --param op-size=64K \
-	--param queue-depth=4 --param 'fault=["0s:config:osd/osd_mclock_profile=high_client_ops;1s:osd-out:0;5s:osd-in:0;clean+1s:end"]' \
+# after the merge of issues 41 and 42). 4K at 2 in flight keeps its bytes
+# well under this cluster's 3 x 256 MiB (64K at 4 in flight filled it on a
+# quiet host: ENOSPC).
+timed "$CCBENCH" sweep fault-mclock-profile --repeat 1 --param pool=rp --param op-size=4K \
+	--param queue-depth=2 --param 'fault=["0s:config:osd/osd_mclock_profile=high_client_ops;1s:osd-out:0;5s:osd-in:0;clean+1s:end"]' \
 	-q --json cfg.json >cfg.txt 2>cfg.err
 [ "$RC" = 0 ] || fail "fault-mclock-profile: sweep exit $RC: $(tail -3 cfg.err)"
 jcheck cfg.json 'd["status"] == "ok" and d["runs_done"] == 1' \
