@@ -63,6 +63,12 @@ struct ccb_attr_sum {
 	double high_few_p99_us;
 	uint64_t high_few_ops;
 	double median_p99_us; /**< the median OSD's p99 (all with a histogram) */
+	/* The OSD with the highest p50 among those with enough ops (-1), and
+	 * the others' median p50 and ops-weighted mean beside it. */
+	int slow;
+	double slow_p50_us, slow_p99_us, slow_mean_us, slow_share;
+	uint64_t slow_ops;
+	double slow_others_p50_us, slow_others_p99_us, slow_others_mean_us;
 };
 
 /** Fewer ops than this on an OSD: its p99 is not compared (docs/explain.md). */

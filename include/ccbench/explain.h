@@ -68,6 +68,13 @@
 /* ... and its mean at least this many times theirs: a slow OSD moves both,
  * a busy moment on a shared host mostly the tail. */
 #define CCB_EXPLAIN_OSD_MEAN_RATIO 1.5
+/* Or slow throughout: its ops' median at least this many times the median
+ * of the other OSDs' medians, this much above it, and its mean at least
+ * CCB_EXPLAIN_OSD_MEAN_RATIO times theirs. A shared host's brief stalls
+ * hold every OSD's ops in flight at that moment, and raise every OSD's p99
+ * (from a few hundred ops, 4 ops are the p99); the median they leave. */
+#define CCB_EXPLAIN_OSD_P50_RATIO  3.0
+#define CCB_EXPLAIN_OSD_P50_MIN_US 1000.0
 /* An OSD's own op latency (its perf counters) at or above this share of the
  * client's mean for the same ops: the time is inside the OSD ... */
 #define CCB_EXPLAIN_OSD_INSIDE 0.5

@@ -149,6 +149,23 @@ static void explain_pause(const json_t *f, json_t *list)
 	until = fmin(to + 1.0, next_fault_s(f, num(cause, "fired_s")));
 	down = event_in(f, "osd-down", num(cause, "fired_s"), until);
 	up = event_in(f, "osd-up", num(cause, "fired_s"), until);
+	if (strcmp(action, "osd-down") == 0) {
+		/* Marked down by the fault, not by its peers: the OSD contests it,
+		 * and its PGs peer twice (without it, then with it again). */
+		char back[96] = "";
+
+		if (up)
+			snprintf(back, sizeof(back),
+			         ", up again at %.0f s (the map, read each second)",
+			         num(up, "t_s"));
+		ccb_explain_add(
+		    list, "fault-pause", "warn", figs,
+		    "client I/O stopped for %.1f s at %.1f s (%s): the OSD, marked down "
+		    "while it runs, contested it%s; its PGs peered without it and again "
+		    "with it, and the clients resent their ops",
+		    p, from, after, back);
+		return;
+	}
 	if (up && (!down || num(up, "t_s") >= num(down, "t_s")) && since > 0.5) {
 		ccb_explain_add(
 		    list, "fault-pause", p < BLIP_S ? "info" : "warn", figs,

@@ -61,34 +61,42 @@ static const json_t *osd_entry(const json_t *att, int id)
 	return NULL;
 }
 
+/* " (its own op latency ...: the time is inside osd.N)", or "" when the
+ * OSD's counters were not read. */
+static double where_time(const json_t *att, int osd, double mean_us, char *where, size_t len)
+{
+	char own[32], cm[32];
+	double n = 0, own_us = own_latency(osd_entry(att, osd), &n);
+
+	where[0] = '\0';
+	if (n <= 0)
+		return own_us;
+	fmt_us(own_us, own, sizeof(own));
+	fmt_us(mean_us, cm, sizeof(cm));
+	snprintf(where, len,
+	         own_us >= CCB_EXPLAIN_OSD_INSIDE * mean_us
+	             ? " (its own op latency %s of the client's %s there: the time is inside "
+	               "osd.%d)"
+	             : " (its own op latency %s of the client's %s there: the time was spent "
+	               "outside osd.%d: network, messengers, this client)",
+	         own, cm, osd);
+	return own_us;
+}
+
 /* One OSD sets the tail: its p99 and mean stand apart from the others'. */
 static bool tail(const json_t *att, const struct ccb_attr_sum *s, json_t *list)
 {
-	const json_t *e;
-	char w[32], o[32], own[32], cm[32], where[160] = "";
-	double n = 0, own_us;
+	char w[32], o[32], where[160];
+	double own_us;
 
 	if (s->worst < 0 || s->n_enough < 2 ||
 	    s->worst_p99_us < CCB_EXPLAIN_OSD_P99_RATIO * s->others_p99_us ||
 	    s->worst_p99_us - s->others_p99_us < CCB_EXPLAIN_OSD_P99_MIN_US ||
 	    s->worst_mean_us < CCB_EXPLAIN_OSD_MEAN_RATIO * s->others_mean_us)
 		return false;
-	e = osd_entry(att, s->worst);
-	own_us = own_latency(e, &n);
+	own_us = where_time(att, s->worst, s->worst_mean_us, where, sizeof(where));
 	fmt_us(s->worst_p99_us, w, sizeof(w));
 	fmt_us(s->others_p99_us, o, sizeof(o));
-	if (n > 0) {
-		fmt_us(own_us, own, sizeof(own));
-		fmt_us(s->worst_mean_us, cm, sizeof(cm));
-		snprintf(
-		    where, sizeof(where),
-		    own_us >= CCB_EXPLAIN_OSD_INSIDE * s->worst_mean_us
-		        ? " (its own op latency %s of the client's %s there: the time is inside "
-		          "osd.%d)"
-		        : " (its own op latency %s of the client's %s there: the time was spent "
-		          "outside osd.%d: network, messengers, this client)",
-		    own, cm, s->worst);
-	}
 	ccb_explain_add(
 	    list, KIND, "warn",
 	    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:I, s:f}", "osd", s->worst, "share",
@@ -98,6 +106,38 @@ static bool tail(const json_t *att, const struct ccb_attr_sum *s, json_t *list)
 	    "osd.%d was the primary for %.0f %% of the ops, and their p99 was %s against "
 	    "%s on the others: one OSD sets this run's tail%s",
 	    s->worst, s->worst_share * 100, w, o, where);
+	return true;
+}
+
+/* One OSD slow throughout: its median and mean stand apart from the
+ * others', while brief stalls of a shared host raised every OSD's p99. */
+static bool throughout(const json_t *att, const struct ccb_attr_sum *s, json_t *list)
+{
+	char w[32], o[32], wp[32], op[32], where[160];
+	double own_us;
+
+	if (s->slow < 0 || s->n_enough < 2 ||
+	    s->slow_p50_us < CCB_EXPLAIN_OSD_P50_RATIO * s->slow_others_p50_us ||
+	    s->slow_p50_us - s->slow_others_p50_us < CCB_EXPLAIN_OSD_P50_MIN_US ||
+	    s->slow_mean_us < CCB_EXPLAIN_OSD_MEAN_RATIO * s->slow_others_mean_us)
+		return false;
+	own_us = where_time(att, s->slow, s->slow_mean_us, where, sizeof(where));
+	fmt_us(s->slow_p50_us, w, sizeof(w));
+	fmt_us(s->slow_others_p50_us, o, sizeof(o));
+	fmt_us(s->slow_p99_us, wp, sizeof(wp));
+	fmt_us(s->slow_others_p99_us, op, sizeof(op));
+	ccb_explain_add(
+	    list, KIND, "warn",
+	    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f}", "osd", s->slow, "share",
+	              s->slow_share, "p50_us", s->slow_p50_us, "others_p50_us",
+	              s->slow_others_p50_us, "p99_us", s->slow_p99_us, "others_p99_us",
+	              s->slow_others_p99_us, "mean_us", s->slow_mean_us, "others_mean_us",
+	              s->slow_others_mean_us, "ops", (json_int_t)s->slow_ops, "own_latency_us",
+	              own_us),
+	    "osd.%d was the primary for %.0f %% of the ops, and their median was %s against "
+	    "%s on the others: one OSD is slow throughout%s; the p99s are closer (%s "
+	    "against %s): what set the tail met every OSD's ops (this host's stalls, say)",
+	    s->slow, s->slow_share * 100, w, o, where, wp, op);
 	return true;
 }
 
@@ -416,7 +456,7 @@ void ccb_explain_osd(const json_t *r, json_t *list)
 		return;
 	gaps(att, list);
 	cl = json_object_get(att, "client");
-	if (ccb_attr_summarize(att, &s) && !tail(att, &s, list))
+	if (ccb_attr_summarize(att, &s) && !tail(att, &s, list) && !throughout(att, &s, list))
 		too_few(&s, list);
 	if (num(cl, "ops") > 0 && num(cl, "spanning_ops") >= 0.5 * num(cl, "ops"))
 		ccb_explain_add(

@@ -52,7 +52,9 @@ static const char *const setting_keys[] = {
 
 /* ---- the map: OSDs up and in, flags ---------------------------------------------- */
 
-/* {"osd.N": {"up": 0|1, "in": 0|1}, ..., "flags": "..."} of an osd dump. */
+/* {"osd.N": {"up": 0|1, "in": 0|1, "up_from": EPOCH}, ..., "flags": "..."}
+ * of an osd dump. up_from tells a down and up again between two samples
+ * (osd-down contested within the second) from no change. */
 static json_t *digest(const json_t *dump)
 {
 	json_t *d = json_object(), *o;
@@ -63,10 +65,11 @@ static json_t *digest(const json_t *dump)
 	{
 		snprintf(name, sizeof(name), "osd.%lld",
 		         (long long)json_integer_value(json_object_get(o, "osd")));
-		json_object_set_new(d, name,
-		                    json_pack("{s:I, s:I}", "up",
-		                              json_integer_value(json_object_get(o, "up")), "in",
-		                              json_integer_value(json_object_get(o, "in"))));
+		json_object_set_new(
+		    d, name,
+		    json_pack("{s:I, s:I, s:I}", "up", json_integer_value(json_object_get(o, "up")),
+		              "in", json_integer_value(json_object_get(o, "in")), "up_from",
+		              json_integer_value(json_object_get(o, "up_from"))));
 	}
 	json_object_set(d, "flags",
 	                json_object_get(dump, "flags") ? json_object_get(dump, "flags")
@@ -88,9 +91,18 @@ static void diff_map(struct ccb_fault_point *fp, json_t *now, double t)
 
 		if (!json_is_object(v) || !json_is_object(was))
 			continue;
-		if (up != json_integer_value(json_object_get(was, "up")))
+		json_int_t from = json_integer_value(json_object_get(v, "up_from"));
+
+		if (up != json_integer_value(json_object_get(was, "up"))) {
 			ccb_fault_event(fp, t, up ? "osd-up" : "osd-down", -1, "%s %s", key,
 			                up ? "up" : "marked down");
+		} else if (up && from != json_integer_value(json_object_get(was, "up_from"))) {
+			ccb_fault_event(fp, t, "osd-down", -1, "%s marked down", key);
+			ccb_fault_event(fp, t, "osd-up", -1,
+			                "%s up again (from epoch %lld: down and up between two "
+			                "samples)",
+			                key, (long long)from);
+		}
 		if (in != json_integer_value(json_object_get(was, "in")))
 			ccb_fault_event(fp, t, in ? "osd-in" : "osd-out", -1, "%s marked %s", key,
 			                in ? "in" : "out");

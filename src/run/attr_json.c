@@ -204,11 +204,21 @@ int ccb_attr_merge(json_t *dst, const json_t *src, char *why, size_t why_len)
 	return 0;
 }
 
-static double p99_of(const json_t *e)
+static double pct_of(const json_t *e, const char *key)
 {
-	const json_t *v = json_object_get(json_object_get(e, "latency_us"), "p99");
+	const json_t *v = json_object_get(json_object_get(e, "latency_us"), key);
 
 	return json_is_number(v) && json_number_value(v) >= 0 ? json_number_value(v) : -1;
+}
+
+static double p99_of(const json_t *e)
+{
+	return pct_of(e, "p99");
+}
+
+static double mean_of(const json_t *e)
+{
+	return json_number_value(json_object_get(json_object_get(e, "latency_us"), "mean"));
 }
 
 double ccb_attr_osd_p99(const json_t *attribution, int osd)
@@ -238,18 +248,44 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The OSDs with enough ops but @p skip: the median of their @p key
+ * percentile into *@p med, their ops-weighted mean into *@p mean.
+ * @p buf holds one double per OSD. */
+static void others_of(const json_t *osds, int skip, const char *key, double *buf, double *med,
+                      double *mean)
+{
+	const json_t *e;
+	size_t i, k = 0;
+	double sum = 0;
+	uint64_t ops_all = 0;
+
+	json_array_foreach(osds, i, e)
+	{
+		json_int_t ops = json_integer_value(json_object_get(e, "ops"));
+		double p = pct_of(e, key);
+
+		if (ops < CCB_ATTR_MIN_OPS || p < 0 ||
+		    json_integer_value(json_object_get(e, "osd")) == skip)
+			continue;
+		buf[k++] = p;
+		ops_all += (uint64_t)ops;
+		sum += mean_of(e) * (double)ops;
+	}
+	*med = median(buf, k);
+	*mean = ops_all ? sum / (double)ops_all : 0;
+}
+
 bool ccb_attr_summarize(const json_t *attribution, struct ccb_attr_sum *s)
 {
 	const json_t *osds = json_object_get(attribution, "osds"), *e;
-	size_t n = json_array_size(osds), i, k = 0, all = 0;
-	double *p99 = calloc(n ? n : 1, sizeof(*p99)), *every = calloc(n ? n : 1, sizeof(*every));
-	double others_sum = 0;
-	uint64_t others_ops = 0;
+	size_t n = json_array_size(osds), i, all = 0;
+	double *buf = calloc(n ? n : 1, sizeof(*buf)), *every = calloc(n ? n : 1, sizeof(*every));
+	double unused;
 
 	memset(s, 0, sizeof(*s));
-	s->worst = s->high_few = -1;
-	if (!p99 || !every) {
-		free(p99);
+	s->worst = s->high_few = s->slow = -1;
+	if (!buf || !every) {
+		free(buf);
 		free(every);
 		return false;
 	}
@@ -257,7 +293,8 @@ bool ccb_attr_summarize(const json_t *attribution, struct ccb_attr_sum *s)
 	json_array_foreach(osds, i, e)
 	{
 		json_int_t ops = json_integer_value(json_object_get(e, "ops"));
-		double p = p99_of(e);
+		double p = p99_of(e), p50 = pct_of(e, "p50");
+		int id = (int)json_integer_value(json_object_get(e, "osd"));
 
 		if (ops <= 0)
 			continue;
@@ -270,32 +307,26 @@ bool ccb_attr_summarize(const json_t *attribution, struct ccb_attr_sum *s)
 			continue;
 		s->n_enough++;
 		if (s->worst < 0 || p > s->worst_p99_us) {
-			s->worst = (int)json_integer_value(json_object_get(e, "osd"));
+			s->worst = id;
 			s->worst_p99_us = p;
 			s->worst_ops = (uint64_t)ops;
 			s->worst_share = json_number_value(json_object_get(e, "share"));
-			s->worst_mean_us = json_number_value(
-			    json_object_get(json_object_get(e, "latency_us"), "mean"));
+			s->worst_mean_us = mean_of(e);
+		}
+		if (p50 >= 0 && (s->slow < 0 || p50 > s->slow_p50_us)) {
+			s->slow = id;
+			s->slow_p50_us = p50;
+			s->slow_p99_us = p;
+			s->slow_ops = (uint64_t)ops;
+			s->slow_share = json_number_value(json_object_get(e, "share"));
+			s->slow_mean_us = mean_of(e);
 		}
 	}
 	s->median_p99_us = median(every, all);
-	/* The others: every OSD with enough ops but the worst. */
-	json_array_foreach(osds, i, e)
-	{
-		json_int_t ops = json_integer_value(json_object_get(e, "ops"));
-		double p = p99_of(e);
-
-		if (ops < CCB_ATTR_MIN_OPS || p < 0 ||
-		    json_integer_value(json_object_get(e, "osd")) == s->worst)
-			continue;
-		p99[k++] = p;
-		others_ops += (uint64_t)ops;
-		others_sum +=
-		    json_number_value(json_object_get(json_object_get(e, "latency_us"), "mean")) *
-		    (double)ops;
-	}
-	s->others_p99_us = median(p99, k);
-	s->others_mean_us = others_ops ? others_sum / (double)others_ops : 0;
+	/* The others: every OSD with enough ops but the worst (the slow one). */
+	others_of(osds, s->worst, "p99", buf, &s->others_p99_us, &s->others_mean_us);
+	others_of(osds, s->slow, "p50", buf, &s->slow_others_p50_us, &s->slow_others_mean_us);
+	others_of(osds, s->slow, "p99", buf, &s->slow_others_p99_us, &unused);
 	/* The highest p99 among OSDs with too few ops to compare. */
 	json_array_foreach(osds, i, e)
 	{
@@ -308,7 +339,7 @@ bool ccb_attr_summarize(const json_t *attribution, struct ccb_attr_sum *s)
 		s->high_few_p99_us = p;
 		s->high_few_ops = (uint64_t)ops;
 	}
-	free(p99);
+	free(buf);
 	free(every);
 	return s->per_op && s->n_osds > 0;
 }

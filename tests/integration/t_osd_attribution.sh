@@ -11,7 +11,8 @@
 # then with osd.1 slow:
 #   - the same write, an rbd randread (4K, depth 8) and a short capacity
 #     search each name osd.1 in explain; osd.1's p99 is the highest and at
-#     least 2.5 x the other OSDs' median in the per-OSD figures, the text
+#     least 2.5 x the other OSDs' median in the per-OSD figures (or its
+#     median 3 x theirs, when the host's stalls raised every p99), the text
 #     table shows its row, report --per-osd writes a CSV row per OSD and an
 #     SVG, and compare --metric osd-p99 calls the slow run a regression.
 # About 70 s. Run by the release stages (tests/release/stage.sh).
@@ -29,7 +30,7 @@ jcheck even.json \
 	'sum(1 for o in d["attribution"]["osds"] if o.get("ops", 0) > 0) >= 2' \
 	'd["attribution"]["client"]["ops"] == d["ops"]' \
 	'd["attribution"]["client"]["unmapped_ops"] == 0' \
-	'not any(e["kind"] == "osd" and "sets this run" in e["text"] for e in d["explain"])'
+	'not any(e["kind"] == "osd" and ("sets this run" in e["text"] or "slow throughout" in e["text"]) for e in d["explain"])'
 # The client's count per primary against each OSD's own count of writes
 # over the run (a few more: the pool's other writers, the run's metadata).
 python3 - even.json <<'PY' || fail "per-OSD ops are not the OSDs' own write counts"
@@ -51,15 +52,19 @@ osd_delay $S client 0.2 || fail "could not set the delay on osd.$S"
 
 named() { # FILE WHAT: explain of FILE names osd.S
 	"$CCBENCH" explain "$1" >"$1.why"
-	grep -q "osd\.$S was the primary for .* one OSD sets this run's tail" "$1.why" ||
+	grep -qE "osd\.$S was the primary for .* one OSD (sets this run's tail|is slow throughout)" "$1.why" ||
 		fail "$2: explain does not name osd.$S: $(per_osd "$1"); $(grep why "$1.why")"
 }
 per_osd() { # FILE: each OSD's ops, mean and p99, for a failure's message
 	jget "$1" '"; ".join("osd.%d %d ops mean %.1f p99 %.1f ms" % (o["osd"], o["ops"], o["latency_us"]["mean"] / 1e3, o["latency_us"]["p99"] / 1e3) for o in d["attribution"]["osds"] if o.get("ops"))'
 }
-apart() { # FILE: osd.S's p99 at least 2.5 x the other OSDs' median p99, and the highest
+# apart FILE: osd.S's p99 the highest, and at least 2.5 x the other OSDs'
+# median p99 or its p50 at least 3 x their median p50 (a loaded host's
+# stalls raise every OSD's p99: forky in CI of 2026-12-06, 417 ms against
+# 317 and 165 ms, medians 104 ms against 1 ms)
+apart() {
 	jcheck "$1" \
-		"(lambda o: (lambda p: o[$S]['latency_us']['p99'] >= 2.5 * (p[(len(p) - 1) // 2] + p[len(p) // 2]) / 2 and o[$S]['latency_us']['p99'] > p[-1])(sorted(v['latency_us']['p99'] for k, v in o.items() if k != $S)))({e['osd']: e for e in d['attribution']['osds'] if e.get('ops', 0) >= 100})"
+		"(lambda o: (lambda med: o[$S]['latency_us']['p99'] > max(v['latency_us']['p99'] for k, v in o.items() if k != $S) and (o[$S]['latency_us']['p99'] >= 2.5 * med('p99') or o[$S]['latency_us']['p50'] >= 3 * med('p50')))(lambda q: (lambda p: (p[(len(p) - 1) // 2] + p[len(p) // 2]) / 2)(sorted(v['latency_us'][q] for k, v in o.items() if k != $S))))({e['osd']: e for e in d['attribution']['osds'] if e.get('ops', 0) >= 100})"
 }
 
 "$CCBENCH" rados write -p "$POOL" -b 4K -t 8 -d 6s -f json >slow.json 2>slow.err ||

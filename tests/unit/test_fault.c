@@ -771,6 +771,34 @@ static void test_explain(void **state)
 	json_decref(r);
 }
 
+/* osd-down of a live OSD: it contests it, down and up between two samples
+ * of the map (t_fault_paths: a 2.8 s pause on librbd); never the grace. */
+static void test_explain_osd_down(void **state)
+{
+	const char *doc =
+	    "{\"seconds\": 6, \"fault\": {"
+	    "\"schedule\": [{\"fault\": \"2s:osd-down:0\", \"action\": \"osd-down\", "
+	    "\"fired\": true, \"fired_s\": 2.0}],"
+	    "\"events\": [{\"t_s\": 3.0, \"kind\": \"osd-down\", \"text\": \"osd.0 marked down\"},"
+	    " {\"t_s\": 3.0, \"kind\": \"osd-up\", \"text\": \"osd.0 up again\"}],"
+	    "\"settings\": {\"values\": {\"osd_heartbeat_grace\": \"6\"}},"
+	    "\"phases\": [{\"phase\": \"before\"}, {\"phase\": \"stalled\"}, {\"phase\": "
+	    "\"clean\"}],"
+	    "\"figures\": {\"pause_s\": 2.8, \"pause_from_s\": 2.1, \"pause_to_s\": 4.9, "
+	    "\"pause_open\": false}}}";
+	json_t *r = json_loads(doc, 0, NULL), *ex;
+	const char *t;
+
+	(void)state;
+	assert_non_null(r);
+	t = explained(r, "fault-pause", &ex);
+	assert_non_null(strstr(t, "client I/O stopped for 2.8 s at 2.1 s"));
+	assert_non_null(strstr(t, "contested it, up again at 3 s"));
+	assert_null(strstr(t, "grace"));
+	json_decref(ex);
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -787,6 +815,7 @@ int main(void)
 	    cmocka_unit_test(test_record_cluster_copy),
 	    cmocka_unit_test(test_record_roundtrip),
 	    cmocka_unit_test(test_explain),
+	    cmocka_unit_test(test_explain_osd_down),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
