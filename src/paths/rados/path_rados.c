@@ -313,7 +313,13 @@ static int rados_client_open(struct ccb_client *cl)
 
 static void rados_complete_cb(void *arg, int ret)
 {
-	/* librados thread: record and wake the client, nothing more. */
+	struct ccb_slot *s = arg;
+
+	/* librados thread: record and wake the client, nothing more (a write
+	 * given up on is counted for the cleanup's warning; path_data is set
+	 * before any op and freed after the last). */
+	if (ret == -ETIMEDOUT && s->cl->run->mode == CCB_MODE_WRITE)
+		atomic_fetch_add(&((struct rrun *)s->cl->run->path_data)->timed_out, 1);
 	ccb_slot_done(arg, ret);
 }
 

@@ -40,6 +40,9 @@ struct rrun {
 	pthread_mutex_t lock;
 	uint64_t *partial; /* objects not fully written */
 	size_t n_partial, cap_partial;
+	/* write: ops abandoned at --op-timeout. An OSD that answers later may
+	 * still apply them, after the cleanup removed their objects. */
+	atomic_uint_fast64_t timed_out;
 	bool meta_claimed;
 	bool keep;
 	const struct ccb_opts *opts;

@@ -441,9 +441,27 @@ int ccb_rados_undo_remove_objects(void *arg)
 
 	if (rr->old_objects > n)
 		n = rr->old_objects;
-	if (!rr->opts->quiet)
+	uint64_t late = atomic_load(&rr->timed_out);
+	const struct ccb_opts *o = rr->opts;
+	bool ns = strcmp(o->rados_namespace, "ccbench") != 0;
+	int r;
+
+	if (!o->quiet)
 		fprintf(stderr, "ccbench: removing %" PRIu64 " objects of run %s\n", n, rr->run);
-	return remove_by_count(rr->io, rr->opts, rr->run, n, &removed);
+	r = remove_by_count(rr->io, o, rr->run, n, &removed);
+	/* RADOS has no cancel: a write the client stopped waiting for can
+	 * still be applied once its OSD answers, after its object was removed
+	 * here (seen: an OSD frozen past --op-timeout). Named, with the command
+	 * that finds them by name once the OSD is back (no meta is left). */
+	if (late)
+		fprintf(stderr,
+		        "ccbench: %" PRIu64 " writes of run %s timed out (--op-timeout); an OSD "
+		        "that answers later may still apply them and leave their objects; if any "
+		        "%s.<n> objects appear, remove them with: ccbench cleanup -p %s%s%s "
+		        "--run-name %s --force\n",
+		        late, rr->run, rr->run, o->pool, ns ? " -N " : "",
+		        ns ? o->rados_namespace : "", rr->run);
+	return r;
 }
 
 int ccb_rados_undo_close_ctl(void *arg)
