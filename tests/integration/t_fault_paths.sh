@@ -3,7 +3,10 @@
 # fuse-loop mapping, rbd-fuse under a loop device, as the other krbd tests)
 # and fs write (libcephfs), each with noscrub set at 1 s, an OSD marked
 # down at 2 s (a live OSD contests it: a peering blip, no data moves) and
-# noscrub unset at 4 s, the run ending at 6 s. Each result has the
+# noscrub unset at 4 s, the run ending at 8 s. The fs writes go at 2000
+# 4K ops a second, so that no machine ends the file before the schedule;
+# through libcephfs' buffer they may see no pause at all (then explain
+# speaks of the fault's other figures). Each result has the
 # schedule fired, a timeline row a second with the path's own ops, the
 # phases from "before", the OSD's down and up as events, the pause as a
 # figure, and explain's fault line; noscrub is not set afterwards, and an
@@ -20,7 +23,7 @@ osds_up() { cq osd dump -f json | python3 -c 'import json,sys; print(sum(o["up"]
 noscrub && fail "noscrub is set before the test"
 up0=$(osds_up)
 on_exit cq osd unset noscrub
-sched=(--fault 1s:set:noscrub --fault 2s:osd-down:0 --fault 4s:unset:noscrub --fault 6s:end
+sched=(--fault 1s:set:noscrub --fault 2s:osd-down:0 --fault 4s:unset:noscrub --fault 8s:end
 	--allow-cluster-changes -q -f json)
 
 # checks FILE PATH: what every path's result says of its schedule
@@ -28,11 +31,11 @@ checks() {
 	jcheck "$1" 'd["status"] == "ok"' "d[\"path\"] == \"$2\"" \
 		'all(e["fired"] and not e.get("failed") for e in d["fault"]["schedule"])' \
 		'len(d["series"]) >= 5 and all(r.get("phase") for r in d["series"])' \
-		'sum(1 for r in d["series"] if r["ops"] > 0) >= 4' \
+		'd["series"][0]["ops"] > 0 and any(r["ops"] > 0 for r in d["series"][3:])' \
 		'd["fault"]["phases"][0]["phase"] == "before"' \
 		'any(e["kind"] == "osd-down" and "osd.0" in e["text"] for e in d["fault"]["events"])' \
 		'isinstance(d["fault"]["figures"]["pause_s"], (int, float))' \
-		'any(e["kind"] == "fault-pause" for e in d["explain"])'
+		'any(e["kind"] == "fault-pause" for e in d["explain"]) or (d["fault"]["figures"]["pause_s"] < 0.5 and any(e["kind"].startswith("fault-") for e in d["explain"]))'
 	noscrub && fail "$2: noscrub left set"
 	wait_for 30 "$2: the OSDs up again" eval '[ "$(osds_up)" = "$up0" ]'
 	echo "note: $2: $(jget "$1" '"%d ops, pause %.2f s, phases %s" % (d["ops"], d["fault"]["figures"]["pause_s"], " ".join(p["phase"] for p in d["fault"]["phases"]))')"
@@ -50,12 +53,12 @@ timed "$CCBENCH" krbd randread --map rbd/ccbt-fault-paths --direct --io-size 4K 
 checks krbd.json krbd
 assert_unmapped
 
-timed "$CCBENCH" fs write --file-size 1G --block-size 4K -d 30s "${sched[@]}" >fs.json 2>fs.err
+timed "$CCBENCH" fs write --file-size 1G --block-size 4K --rate 2000 -d 30s "${sched[@]}" >fs.json 2>fs.err
 [ "$RC" = 0 ] || fail "fs write: exit $RC: $(tail -3 fs.err)"
 checks fs.json cephfs
 
 # No unset in the schedule: the flag is put back at the end by the undo log.
-timed "$CCBENCH" fs write --file-size 1G --block-size 4K -d 30s --fault 1s:set:noscrub \
+timed "$CCBENCH" fs write --file-size 1G --block-size 4K --rate 2000 -d 30s --fault 1s:set:noscrub \
 	--fault 3s:end --allow-cluster-changes -q -f json >left.json 2>left.err
 [ "$RC" = 0 ] || fail "fs write, noscrub left to the undo log: exit $RC: $(tail -3 left.err)"
 noscrub && fail "noscrub left set by a schedule without its unset"
