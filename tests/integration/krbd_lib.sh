@@ -22,12 +22,22 @@ ra() {
 }
 
 # Loop devices backed by a file under our state dir (fuse-loop mappings).
+# From sysfs, as "/dev/loopN: FILE": `losetup -a` stats every backing file
+# and hangs while another lane's test holds an rbd-fuse stopped (a CI run's
+# t_krbd_tuner then missed a 3 s run's loop device: "no loop device appeared").
 our_loops() {
-	losetup -a 2>/dev/null | grep -F "$CCB_STATE_DIR/" || true
+	local f d
+	for f in /sys/block/loop*/loop/backing_file; do
+		[ -r "$f" ] || continue
+		d=${f#/sys/block/}
+		d=${d%%/*}
+		grep -F "$CCB_STATE_DIR/" "$f" 2>/dev/null | sed "s|^|/dev/$d: |"
+	done
+	return 0
 }
 
-# The backing files under our state dir of loop devices, from sysfs: `losetup -a` stats every
-# backing file and hangs while another test holds an rbd-fuse stopped.
+# The backing files under our state dir of loop devices, from sysfs (as
+# our_loops, without the device).
 our_loop_files() {
 	local f
 	for f in /sys/block/loop*/loop/backing_file; do

@@ -56,7 +56,7 @@ echo "$orig" >"/sys/block/$(basename "$LOOP")/queue/read_ahead_kb"
 krbd_image tn 16M
 "$CCBENCH" krbd read --map rbd/tn --read-ahead-kb 2048 -d 3s -q -f json >m.json 2>m.err &
 a=$!
-dev=$(mapped_loop) || fail "no loop device appeared"
+dev=$(mapped_loop) || fail "no loop device appeared (the run: $(kill -0 $a 2>/dev/null && echo running || echo ended); $(cat m.err))"
 wait_for 20 "read_ahead_kb 2048 on $dev" eval '[ "$(ra "$dev" 2>/dev/null)" = 2048 ]'
 expect_refused "pid $a (.*krbd read --map rbd/tn" \
 	"$CCBENCH" krbd read --device "$dev" --read-ahead-kb 1024 --total 1M -q -f json
