@@ -25,6 +25,10 @@
 
 /* A pause under this is a blip, whatever caused it. */
 #define BLIP_S 1.0
+/* What a pause after an osd-down fault is, said where the pause is small. */
+#define OSD_DOWN_BLIP                                                                              \
+	"; an OSD marked down while it runs contests it at once (osd-down), a peering blip, not "  \
+	"a failure"
 /* A phase's p99 at least this times the p99 before is a slowdown worth a warning. */
 #define SLOW_WARN 3.0
 
@@ -57,6 +61,38 @@ static const json_t *fault_before(const json_t *f, double t)
 			best = e;
 	}
 	return best;
+}
+
+/* The fault that fired first (not end), or NULL. */
+static const json_t *first_fault(const json_t *f)
+{
+	const json_t *e, *best = NULL;
+	size_t i;
+
+	json_array_foreach(json_object_get(f, "schedule"), i, e)
+	{
+		if (!json_is_true(json_object_get(e, "fired")) ||
+		    strcmp(str_or(e, "action", ""), "end") == 0)
+			continue;
+		if (!best || num(e, "fired_s") < num(best, "fired_s"))
+			best = e;
+	}
+	return best;
+}
+
+/* Whether a fault of action @p action fired. */
+static bool any_action(const json_t *f, const char *action)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(f, "schedule"), i, e)
+	{
+		if (json_is_true(json_object_get(e, "fired")) &&
+		    strcmp(str_or(e, "action", ""), action) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* When the first fault after @p t fired (INFINITY: none did). */
@@ -112,6 +148,22 @@ static void explain_pause(const json_t *f, json_t *list)
 
 	if (!json_is_number(json_object_get(fig, "pause_s")))
 		return;
+	if (p <= 0) {
+		/* Not one tick without a completion after the first fault (a
+		 * buffered path, libcephfs' say, may hide a peering blip): said
+		 * too, so that every run with a schedule has its pause line. */
+		double tick = num(f, "resolution_s");
+
+		cause = first_fault(f);
+		if (cause)
+			ccb_explain_add(
+			    list, "fault-pause", "info", json_pack("{s:f}", "pause_s", 0.0),
+			    "no pause: a completion in every %g ms after the first "
+			    "fault ('%s' at %.1f s)%s",
+			    (tick > 0 ? tick : 0.01) * 1e3, str_or(cause, "fault", "?"),
+			    num(cause, "fired_s"), any_action(f, "osd-down") ? OSD_DOWN_BLIP : "");
+		return;
+	}
 	cause = fault_before(f, from);
 	if (!cause)
 		return;
@@ -136,11 +188,7 @@ static void explain_pause(const json_t *f, json_t *list)
 		    list, "fault-pause", "info", figs,
 		    "no pause to speak of: the longest stretch without a completion was "
 		    "%.2f s, at %.1f s (%s)%s",
-		    p, from, after,
-		    strcmp(action, "osd-down") == 0
-		        ? "; an OSD marked down while it runs contests it at once "
-		          "(osd-down), a peering blip, not a failure"
-		        : "");
+		    p, from, after, strcmp(action, "osd-down") == 0 ? OSD_DOWN_BLIP : "");
 		return;
 	}
 	/* What the map said between the fault and the pause's end (a sample

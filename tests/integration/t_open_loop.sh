@@ -6,7 +6,9 @@
 # - With a client-side injected OSD delay (up to 50 ms a message) and two
 #   slots, a rate far above what two slots carry: not held, arrivals late
 #   or dropped and counted, and the response time shows the wait that the
-#   service time hides (p99 at least 5 x). The delay makes that certain on
+#   service time hides (the median at least 5 x; not the p99, which a host
+#   stall raises for both: a CI run's service p99 434 ms, its response p99
+#   1.43 s, their medians 33 ms and 1.0 s). The delay makes that certain on
 #   any machine: two slots of >= 0 .. 50 ms carry well under 400/s.
 # - Poisson arrivals at the low rate: held, achieved within 2 % of what
 #   arrived, the arrivals within 5 sigma of rate x time.
@@ -53,7 +55,7 @@ ok=$(olcheck over.json '
 ok = all([o["verdict"] == "not held", o["seed"] == 7, o["arrivals"] == "poisson",
      o["late"] + o["dropped"] > 0, o["achieved_ops_s"] < 0.9 * 400,
      o["issued"] + o["dropped"] + o["left_at_end"] == o["arrivals_total"],
-     r["p99"] >= 5 * s["p99"], d["status"] == "ok"])')
+     r["p50"] >= 5 * s["p50"], r["p99"] >= s["p99"], d["status"] == "ok"])')
 [ "$ok" = True ] || fail "over capacity: $(show over.json)"
 # --busy-poll at the same low rate: held as well, the mode in the result,
 # and the client's thread busy for about the run (it polls, never sleeps).

@@ -796,6 +796,17 @@ static void test_explain_osd_down(void **state)
 	assert_non_null(strstr(t, "contested it, up again at 3 s"));
 	assert_null(strstr(t, "grace"));
 	json_decref(ex);
+	/* Not one tick without a completion (libcephfs' buffer, t_fault_paths
+	 * in CI): the pause line says so, never nothing. */
+	json_object_set_new(json_object_get(json_object_get(r, "fault"), "figures"), "pause_s",
+	                    json_real(0.0));
+	json_object_set_new(json_object_get(json_object_get(r, "fault"), "figures"), "pause_from_s",
+	                    json_null());
+	json_object_set_new(json_object_get(r, "fault"), "resolution_s", json_real(0.01));
+	t = explained(r, "fault-pause", &ex);
+	assert_non_null(strstr(t, "no pause: a completion in every 10 ms after the first fault "
+	                          "('2s:osd-down:0' at 2.0 s); an OSD marked down"));
+	json_decref(ex);
 	json_decref(r);
 }
 
