@@ -200,6 +200,13 @@ expect_gate() {
 	[ "$rc" = "$want" ] || fail "compare $base $cur $*: expected exit $want, got $rc: $(cat gate.err)"
 }
 
+# gq ARGS...: grep -q that reads its input to the end. Under pipefail,
+# `writer | grep -q X` fails when grep has matched and gone before the
+# writer's next line (bash's builtins write line by line): the writer dies
+# of SIGPIPE (141) and the pipe fails though X was there (CI:
+# t_osd_latency's "no override to keep: osd.0 ms_inject_delay_max=0.5").
+gq() { grep "$@" >/dev/null; }
+
 # jget FILE EXPR: evaluate a Python expression on the JSON document d.
 # A reader that stops early (`jget F E | grep -q X`, under pipefail) is not
 # an error of jget's: a closed pipe ends it quietly with status 0.

@@ -55,7 +55,7 @@ jcheck twice.json 'd["open_loop"]["verdict"] == "not held"' \
 	'd["open_loop"]["response_time_us"]["p99"] >= 5 * d["open_loop"]["service_time_us"]["p99"]' \
 	'any(e["kind"] == "open-loop" and "rate not held" in e["text"] for e in d["explain"])' \
 	'any(e["kind"] == "open-loop-limit" and "simulated latency set the rate" in e["text"] and "--osd-latency" in e["text"] and "= 80 ops/s" in e["text"] for e in d["explain"])'
-"$CCBENCH" explain twice.json | grep -q "simulated latency set the rate" || fail "explain twice.json: $("$CCBENCH" explain twice.json)"
+"$CCBENCH" explain twice.json | gq "simulated latency set the rate" || fail "explain twice.json: $("$CCBENCH" explain twice.json)"
 echo "note: 0.5 x: response p99 $(jget half.json 'round(d["open_loop"]["response_time_us"]["p99"])') us, service p99 $(jget half.json 'round(d["open_loop"]["service_time_us"]["p99"])') us; 2 x: $(jget twice.json 'round(d["open_loop"]["response_time_us"]["p99"])') us against $(jget twice.json 'round(d["open_loop"]["service_time_us"]["p99"])') us"
 
 t0=$SECONDS
@@ -87,7 +87,7 @@ echo "note: capacity $(jget cap.json 'round(d["capacity_ops_s"], 1)') ops/s of M
 "$CCBENCH" report cap.json --csv again.csv >again.txt
 cmp -s cap.csv again.csv || fail "report --csv differs from the run's"
 grep -q "^capacity " again.txt || fail "report: $(head -3 again.txt)"
-"$CCBENCH" explain cap.json | grep -q "simulated latency set the capacity" || fail "explain cap.json"
+"$CCBENCH" explain cap.json | gq "simulated latency set the capacity" || fail "explain cap.json"
 expect_gate 0 cap.json cap.json >cmp.txt
 python3 -c '
 import json, sys
@@ -127,7 +127,7 @@ jcheck both.json 'd["kind"] == "capacity" and d["closed_loop_sweep"]["config"] =
 	'[p["in_flight"] for p in d["closed_loop_sweep"]["points"]] == [1, 8]'
 [ "$(jget both.json '4 < d["closed_loop_sweep"]["points"][1]["ops_s"] / d["closed_loop_sweep"]["points"][0]["ops_s"] < 12')" = True ] ||
 	fail "closed loop: 8 in flight against 1 not 4 to 12 times: $(jget both.json 'd["closed_loop_sweep"]["points"]'); $(jget closed.json '[(p["matrix"], [(r["status"], r.get("ops"), r.get("duration_s"), r.get("iops")) for r in p["runs"]]) for p in d["points"]]')"
-"$CCBENCH" report cap.json --closed-loop closed.json | grep -q "^  8 in flight " || fail "text: no closed-loop sweep rows"
+"$CCBENCH" report cap.json --closed-loop closed.json | gq "^  8 in flight " || fail "text: no closed-loop sweep rows"
 expect_rc 2 "$CCBENCH" report closed.json --closed-loop closed.json 2>bad.err
 grep -q "goes with a saved capacity search" bad.err || fail "--closed-loop on a sweep: $(cat bad.err)"
 expect_rc 2 "$CCBENCH" report cap.json --closed-loop cap.json 2>bad.err

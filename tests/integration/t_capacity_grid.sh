@@ -70,7 +70,7 @@ jcheck grid.json 'd["latency"]["osd_us"] == 50000' \
 grep -q "^capacity (ops/s: the highest rate held within the SLO)" grid.txt || fail "text: $(cat grid.txt)"
 grep -qE "^8 +[0-9.]+ ± " grid.txt || fail "text: no row for 8 in flight: $(cat grid.txt)"
 grep -q "^response p99 at 70 % of capacity (ms)" grid.txt || fail "text: no p99 table"
-[ "$(wc -l <grid.csv)" = 3 ] && head -1 grid.csv | grep -q ",capacity_ops_s_mean," || fail "csv: $(cat grid.csv)"
+[ "$(wc -l <grid.csv)" = 3 ] && head -1 grid.csv | gq ",capacity_ops_s_mean," || fail "csv: $(cat grid.csv)"
 # One search per point: no error bars, and no "± stddev" claimed (issue 44).
 grep -q "capacity (ops/s within the SLO)" grid.svg && grep -q ">max-in-flight<" grid.svg &&
 	! grep -q "± stddev" grid.svg || fail "svg: no capacity axis, no max-in-flight axis, or a spread claimed of single runs"

@@ -65,7 +65,7 @@ took build "$s"
 image=$(cat image.id)
 grep -E 'container.sh: (base image|built)' build.log | sed 's/^/note: /' || true
 [[ "$image" =~ ^[0-9a-f]{64}$ ]] || fail "build printed no image id: '$image'"
-timeout 60 "$ctr" run --rm --name "$id-ci" --network none "$image" --version | grep -q '^ccbench ' ||
+timeout 60 "$ctr" run --rm --name "$id-ci" --network none "$image" --version | gq '^ccbench ' ||
 	fail "the image's ccbench does not run"
 
 # 2. CI mode with its own cluster, in a container without a network.
@@ -145,8 +145,8 @@ took "group of 3 containers" "$s"
 for i in 1 2 3; do
 	cp "$PWD/ctr-members/m$i.json" m$i.json 2>/dev/null || fail "member $i wrote no result (exit status above)"
 	cat m$i.err >&2
-	jget m$i.json 'd["status"]' | grep -qx ok || fail "member $i status"
-	jget m$i.json 'd["group"]["name"]' | grep -qx "$G" || fail "member $i: not in the group"
+	jget m$i.json 'd["status"]' | gq -x ok || fail "member $i status"
+	jget m$i.json 'd["group"]["name"]' | gq -x "$G" || fail "member $i: not in the group"
 done
 [ "$rc" = 0 ] || fail "a member container exited $rc"
 

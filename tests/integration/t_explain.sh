@@ -10,7 +10,7 @@ kinds() { jget "$1" '";".join(e["kind"] + ":" + e["severity"] for e in d["explai
 
 "$CCBENCH" rbd read --io-size 64K -t 1 --sim-osd-latency 2ms --size 64M -q -f json >lat.json
 echo "latency run: $(kinds lat.json)"
-kinds lat.json | grep -q "simulated:info" || fail "no simulated entry"
+kinds lat.json | gq "simulated:info" || fail "no simulated entry"
 # The bound from the result's own figures: 1 x 64K / mean latency. A loaded
 # machine may stall a second (stall, variance) but the client keeps one op
 # in flight, so the run is at its bound.
@@ -82,7 +82,7 @@ CFG
 "$CCBENCH" sweep sw.json -q --json swr.json --csv swr.csv >swr.txt
 grep -q '^  \[1\] {"readahead":"1M"}: warning: readahead inactive' swr.txt || fail "no sweep footnote"
 ! grep -q '^  \[2\]' swr.txt || fail "a footnote for the point without readahead"
-head -1 swr.csv | grep -q ",explain$" || fail "no explain column in the sweep CSV"
+head -1 swr.csv | gq ",explain$" || fail "no explain column in the sweep CSV"
 grep -q '^1,.*readahead:warn' swr.csv || fail "sweep CSV: no readahead:warn for point 1"
 "$CCBENCH" explain swr.json >swx.txt
 cat swx.txt
@@ -102,7 +102,7 @@ grep -qE '^knee confidence \(MiB/s\): queue-depth (1|8), [0-9.]+ ± [0-9.]+ \(2 
 	fail "no knee confidence line"
 grep -qE '^  vs queue-depth (1|8): .*standard error [0-9.]+: (distinguishable|not distinguishable(; about [0-9]+ repeats would tell them apart| \(the same figure\)).*)$' knr.txt ||
 	fail "no knee neighbour line"
-"$CCBENCH" report knr.json | grep -q "^knee confidence" || fail "report: no knee confidence"
+"$CCBENCH" report knr.json | gq "^knee confidence" || fail "report: no knee confidence"
 
 # A group: its report shows each member's warnings.
 G=explain-$$
@@ -129,7 +129,7 @@ cat gx.txt
 grep -q "^member " gx.txt || fail "explain group: no member line"
 grep -q "^why  *warning: readahead inactive" gx.txt || fail "explain group: no member readahead line"
 grep -q "^aggregate$" gx.txt || fail "explain group: no aggregate line"
-sed -n '/^aggregate$/,$p' gx.txt | grep -q "^why  *warning: 1 of 1 members warned (readahead)" ||
+sed -n '/^aggregate$/,$p' gx.txt | gq "^why  *warning: 1 of 1 members warned (readahead)" ||
 	fail "explain group: no aggregate line for the warned member"
 "$CCBENCH" explain -f json g.json >gx.json
 [ "$(jget gx.json '[p["point"] for p in d][-1]')" = aggregate ] || fail "explain -f json group: no aggregate"
@@ -139,15 +139,15 @@ expect_rc 0 "$CCBENCH" group rm "$G" --group-pool "$POOL"
 
 # CSV: one explain column, last.
 "$CCBENCH" report -f csv lat.json >lat.csv
-head -1 lat.csv | grep -q ",explain$" || fail "no explain column"
-tail -1 lat.csv | grep -q "simulated:info" || fail "explain column empty"
+head -1 lat.csv | gq ",explain$" || fail "no explain column"
+tail -1 lat.csv | gq "simulated:info" || fail "explain column empty"
 
 "$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --explain=off -q -f json >off.json
 [ "$(jget off.json '"explain" in d or "client_cpu" in d')" = False ] || fail "--explain=off kept it"
 "$CCBENCH" rbd read --io-size 64K -t 1 --size 16M --explain=off -q >off.txt
 ! grep -q "^why" off.txt || fail "--explain=off printed why lines"
-"$CCBENCH" report lat.json | grep -q "^why" || fail "report: no why lines"
-! "$CCBENCH" report --explain=off lat.json | grep -q "^why" || fail "report --explain=off printed why lines"
+"$CCBENCH" report lat.json | gq "^why" || fail "report: no why lines"
+! "$CCBENCH" report --explain=off lat.json | gq "^why" || fail "report --explain=off printed why lines"
 
 # compare refuses to gate on a distrusted point, unless told to.
 python3 - lat.json bad.json <<'PY'

@@ -68,8 +68,8 @@ whys cpu.json
 busy=$(jget cpu.json 'd["thread_cpu"]["host_busy_share"]')
 own=$(jget cpu.json '(d["client_cpu"]["user_s"] + d["client_cpu"]["sys_s"]) / d["client_cpu"]["wall_s"] / d["client_cpu"]["online_cpus"]')
 if python3 -c "import sys; sys.exit(not ($busy >= 0.90 or $own >= 0.85))"; then
-	kinds cpu.json | grep -q "client-cpu:" || fail "host $busy busy, own $own: no client-cpu entry: $(jget cpu.json 'd["client_cpu"], d["thread_cpu"]')"
-	"$CCBENCH" explain cpu.json | grep -q "^why .*CPU" || fail "explain: no CPU line"
+	kinds cpu.json | gq "client-cpu:" || fail "host $busy busy, own $own: no client-cpu entry: $(jget cpu.json 'd["client_cpu"], d["thread_cpu"]')"
+	"$CCBENCH" explain cpu.json | gq "^why .*CPU" || fail "explain: no CPU line"
 else
 	kinds cpu.json | grep -Eq "stall:warn|littles-law:warn|client-cpu:warn" ||
 		fail "host only $busy busy and no warning (stall, littles-law, a thread's CPU) says what held the run"
@@ -85,8 +85,8 @@ hold_pages "$LOOP"
 "$CCBENCH" krbd read --device "$LOOP" -q -f json >cache.json
 kill "$HOLD_PID"
 echo "held loop read: $(kinds cache.json)"
-kinds cache.json | grep -q "cache:distrust" || fail "no cache entry: $(whys cache.json)"
-! jget cache.json '"cluster_state" in d' | grep -q True || fail "krbd --device has no cluster connection"
+kinds cache.json | gq "cache:distrust" || fail "no cache entry: $(whys cache.json)"
+! jget cache.json '"cluster_state" in d' | gq True || fail "krbd --device has no cluster connection"
 
 # An OSD stopped mid-run (pool size 1: its PGs have no other copy), and
 # started again before it is marked out: the reads stop until it is back.
@@ -105,8 +105,8 @@ echo "OSD stopped: $(kinds down.json)"
 whys down.json
 jget down.json '[e["text"] for e in d["explain"] if e["kind"] == "stall"][0]' |
 	grep -q "osd.1 down" || fail "the stall does not name osd.1: $(whys down.json)"
-jget down.json 'd["stall_diagnosis"][0]["why"]' | grep -q "osd.1 down" || fail "no stall_diagnosis"
-"$CCBENCH" explain down.json | grep -q "^why .*warning: .*osd.1 down" || fail "explain: no osd.1 line"
+jget down.json 'd["stall_diagnosis"][0]["why"]' | gq "osd.1 down" || fail "no stall_diagnosis"
+"$CCBENCH" explain down.json | gq "^why .*warning: .*osd.1 down" || fail "explain: no osd.1 line"
 expect_rc 0 "$CCBENCH" cleanup -p "$POOL" --run-name hr -q
 # Leave the cluster clean for the tests after this one.
 poll 60 eval '[ "$(ceph_cli pg stat -f json | python3 -c "import json,sys; d=json.load(sys.stdin); m=d.get(\"pg_summary\", d); print(sum(s[\"num\"] for s in m[\"num_pg_by_state\"] if s[\"name\"] != \"active+clean\"))")" = 0 ]' ||

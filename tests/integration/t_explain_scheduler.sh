@@ -27,11 +27,11 @@ default_queue=$(jget default.json 'd["cluster_state"]["start"]["osd_scheduler"][
 major=$(jget default.json 'd["releases"]["cluster"]["ceph_versions"][0].split(".")[0]')
 if [ "$major" -ge 17 ]; then
 	[ "$default_queue" = mclock_scheduler ] || fail "release $major: default queue $default_queue"
-	whys default.json | grep -q "info: OSD op queue mClock, profile balanced" ||
+	whys default.json | gq "info: OSD op queue mClock, profile balanced" ||
 		fail "no balanced line: $(whys default.json)"
 else
 	[ "$default_queue" = wpq ] || fail "release $major: default queue $default_queue"
-	whys default.json | grep -q "info: OSD op queue wpq" || fail "no wpq line: $(whys default.json)"
+	whys default.json | gq "info: OSD op queue wpq" || fail "no wpq line: $(whys default.json)"
 fi
 
 # Setting A: mClock, high_client_ops.
@@ -42,7 +42,7 @@ run high_client_ops
 jcheck high_client_ops.json \
 	"d['cluster_state']['start']['osd_scheduler']['mclock']['profile'] == 'high_client_ops'" \
 	"'client_limit_iops' not in d['cluster_state']['start']['osd_scheduler']['mclock']"
-whys high_client_ops.json | grep -q "limits client I/O" && fail "high_client_ops read as a limit"
+whys high_client_ops.json | gq "limits client I/O" && fail "high_client_ops read as a limit"
 
 # Setting B: custom, a client limit of about 100 IOPS on the OSD, in the
 # unit of this release (IOPS per op shard, or a share of the capacity).
@@ -57,5 +57,5 @@ jcheck custom.json "80 <= $limit <= 125" \
 	"any(e['kind'] == 'scheduler' and e['severity'] == 'warn' and 'limits client I/O' in e['text'] and 'osd_mclock_profile=high_client_ops' in e['text'] for e in d['explain'])"
 # Derived from the saved result alone.
 line=$(jget custom.json '[e["text"] for e in d["explain"] if e["kind"] == "scheduler"][0]')
-"$CCBENCH" explain custom.json | grep -qF "warning: $line" || fail "explain custom.json: not the stored line"
+"$CCBENCH" explain custom.json | gq -F "warning: $line" || fail "explain custom.json: not the stored line"
 echo "note: side by side: high_client_ops $(jget high_client_ops.json 'round(d["iops"])') IOPS, custom with osd_mclock_scheduler_client_lim=$lim (limit $limit IOPS) $(jget custom.json 'round(d["iops"])') IOPS"

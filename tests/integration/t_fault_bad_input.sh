@@ -54,5 +54,5 @@ expect_refused --one "osd.99: no such OSD (the cluster's: 0, 1, 2); nothing was 
 	"$CCBENCH" rados write -p "$POOL" -d 5s --fault 2s:osd-out:99 --allow-cluster-changes
 [ "$(epoch)" = "$e0" ] || fail "the osdmap changed: epoch $e0 -> $(epoch)"
 [ -z "$(ns_objects)" ] || fail "objects written: $(ns_objects | head -3)"
-ceph_cli osd dump | grep -q '^flags.*noout' && fail "noout set"
+ceph_cli osd dump | gq '^flags.*noout' && fail "noout set"
 echo "note: refused before any change; osdmap epoch $e0 before and after"

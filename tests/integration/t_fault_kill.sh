@@ -122,7 +122,7 @@ grep -q '^  stalled ' kill.txt || fail "no stalled row in the table"
 grep -q '^pause ' kill.txt || fail "no pause line"
 grep -q 'F2' kill.svg && grep -q 'stalled' kill.svg || fail "the SVG lacks the faults or phases"
 "$CCBENCH" report kill.json -f csv >kill.csv
-head -1 kill.csv | grep -q '^t,bandwidth_mib_s,ops,p50_us,p99_us,max_us,errors,phase,' ||
+head -1 kill.csv | gq '^t,bandwidth_mib_s,ops,p50_us,p99_us,max_us,errors,phase,' ||
 	fail "CSV header: $(head -1 kill.csv)"
 grep -q ',stalled,' kill.csv || fail "no stalled second in the CSV"
 

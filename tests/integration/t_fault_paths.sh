@@ -18,7 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/krbd_lib.sh"
 
 cq() { timeout 60 ceph --connect-timeout 10 "$@"; }
-noscrub() { cq osd dump | grep -q '^flags.*noscrub'; }
+noscrub() { cq osd dump | gq '^flags.*noscrub'; }
 osds_up() { cq osd dump -f json | python3 -c 'import json,sys; print(sum(o["up"] for o in json.load(sys.stdin)["osds"]))'; }
 noscrub && fail "noscrub is set before the test"
 up0=$(osds_up)

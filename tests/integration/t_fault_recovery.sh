@@ -42,7 +42,7 @@ pgs_clean_within 60 || fail "the own cluster's PGs did not settle: $stuck"
 cq config set osd osd_recovery_sleep_hdd 0.01 >/dev/null
 
 osd2_in() { cq osd dump -f json | python3 -c 'import json,sys; sys.exit(0 if [o for o in json.load(sys.stdin)["osds"] if o["osd"] == 2 and o["in"] == 1] else 1)'; }
-noout() { cq osd dump | grep -q '^flags.*noout'; }
+noout() { cq osd dump | gq '^flags.*noout'; }
 keys() { cq config-key ls | grep -c '"ccbench/run/' || true; }
 records() { ls "$CCB_STATE_DIR" 2>/dev/null | grep -c '^run-' || true; }
 objs() { rados -p rp -N ccbench ls 2>/dev/null | wc -l; }
@@ -132,7 +132,7 @@ jcheck stuck.json 'd["status"] == "aborted"' \
 	'not d["fault"]["schedule"][3]["fired"]' \
 	'any(e["kind"] == "timeout" for e in d["fault"]["events"])'
 osd2_in || fail "recovery timeout: osd.2 still out"
-cq osd dump | grep -qE '^flags.*(nobackfill|norecover)' && fail "recovery timeout: flags left"
+cq osd dump | gq -E '^flags.*(nobackfill|norecover)' && fail "recovery timeout: flags left"
 echo "note: a cluster that did not recover ended the run in $ELAPSED s: $(jget stuck.json 'd["reason"][:160]')"
 # The shipped fault config (configs/fault-mclock-profile.json), shrunk, end
 # to end on this cluster of its own: it marks an OSD out, which the lanes'

@@ -16,7 +16,7 @@ mds_failed=0
 restore_mds() {
 	[ "$mds_failed" = 1 ] || return 0
 	ceph_cli fs set cephfs joinable true >/dev/null 2>&1 || true
-	wait_for 60 "the MDS to come back" eval 'ceph_cli fs status cephfs 2>/dev/null | grep -q active'
+	wait_for 60 "the MDS to come back" eval 'ceph_cli fs status cephfs 2>/dev/null | gq active'
 	mds_failed=0
 }
 on_exit restore_mds
@@ -33,7 +33,7 @@ restore_mds
 # directory removed.
 . "$(dirname "$0")/fs_lib.sh"
 unquota() { ceph_cli osd pool set-quota cephfs_data max_bytes 0 >/dev/null 2>&1 || true; }
-data_full() { ceph_cli osd pool ls detail | grep -q "'cephfs_data'.*full"; }
+data_full() { ceph_cli osd pool ls detail | gq "'cephfs_data'.*full"; }
 # At exit (last registered, first run): unquota, then remove the files.
 on_exit rm -rf "${FSMNT:?}/ccbt-fill"
 on_exit unquota

@@ -35,9 +35,9 @@ assert_unmounted "write"
 # The same, seen through an independent mount: sizes, layout, marker.
 for c in 0 1; do
 	[ "$(stat -c %s "$FSMNT/ccbt-fm/client-$c")" = $((32 << 20)) ] || fail "client-$c size"
-	fs_layout ccbt-fm/client-$c | grep -q "stripe_unit=1048576 stripe_count=2 object_size=8388608" ||
+	fs_layout ccbt-fm/client-$c | gq "stripe_unit=1048576 stripe_count=2 object_size=8388608" ||
 		fail "client-$c layout: $(fs_layout ccbt-fm/client-$c)"
-	getfattr --absolute-names --only-values -n user.ccbench "$FSMNT/ccbt-fm/client-$c" | grep -q "^ccbench run " ||
+	getfattr --absolute-names --only-values -n user.ccbench "$FSMNT/ccbt-fm/client-$c" | gq "^ccbench run " ||
 		fail "client-$c: no ccbench marker"
 done
 

@@ -63,7 +63,7 @@ grep -qF " $FSMNT " /proc/mounts || fail "restore took the user's own mount"
 # its files carry the marker, which is how one tells it is ccbench's.
 left=$(new_run_dirs)
 [ "$(echo "$left" | grep -c .)" = 1 ] || fail "SIGKILL: run directories left: '$left' (expected one)"
-getfattr --absolute-names --only-values -n user.ccbench "$FSMNT/$left" | grep -q "^ccbench run " ||
+getfattr --absolute-names --only-values -n user.ccbench "$FSMNT/$left" | gq "^ccbench run " ||
 	fail "the killed run's directory has no marker"
 rm -rf "${FSMNT:?}/$left"
 

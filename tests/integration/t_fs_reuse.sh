@@ -43,7 +43,7 @@ intact "fs read --dir"
 # it wrote; the foreign file beside them stays.
 d2=/ccbt-reuse2
 "$CCBENCH" fs write -q --clients 2 --file-size 1M --block-size 256K --dir $d2 --keep >/dev/null || fail "write --keep"
-getfattr --absolute-names --only-values -n user.ccbench "$FSMNT$d2/client-0" | grep -q '^ccbench ' ||
+getfattr --absolute-names --only-values -n user.ccbench "$FSMNT$d2/client-0" | gq '^ccbench ' ||
 	fail "kept client-0 carries no ccbench marker"
 echo theirs >"$FSMNT$d2/theirs"
 "$CCBENCH" fs write -q --clients 2 --file-size 2M --block-size 256K --dir $d2 --reuse --keep >/dev/null ||

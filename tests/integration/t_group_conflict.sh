@@ -8,7 +8,7 @@ set -euo pipefail
 G=gconflict$$
 "$CCBENCH" rados write -p "$POOL" -d 4s -b 64K --group "$G" --members 2 --group-timeout 20s \
 	-q -f json >a.json 2>a.err &
-registered() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | grep -q '^member\.'; }
+registered() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | gq '^member\.'; }
 wait_for 20 "the first member's registration" registered
 keys_before=$(rados -p "$POOL" -N ccbench-groups listomapkeys "$G")
 expect_refused --one "conflict" "$CCBENCH" rados write -p "$POOL" -d 3s -b 64K --group "$G" --members 2 -q

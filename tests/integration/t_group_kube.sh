@@ -188,7 +188,7 @@ assert names == ["%s-m%d" % (g, i) for i in range(n)], names
 PY
 logs=0
 for i in $(seq 0 $((N - 1))); do
-	timeout 30 podman logs "ccbench-$G-$i-member" 2>&1 | grep -q "run $G-m$i\$" && logs=$((logs + 1))
+	timeout 30 podman logs "ccbench-$G-$i-member" 2>&1 | gq "run $G-m$i\$" && logs=$((logs + 1))
 done
 [ -z "$(ns_objects)" ] || fail "run objects left: $(ns_objects | head -3)"
 echo "note: $N member pods and the report pod played (podman kube play), their runs G-m0..m$((N - 1)) stored ($logs of $N pod logs kept by podman): image $built s, members $members s (kube play $played s), report $reported s; $(grep '^aggregate' "$dir/report.txt" | tr -s ' ')"

@@ -22,7 +22,7 @@ for i in 1 2 3; do
 		-q -f json >m$i.json 2>m$i.err &
 	pids+=($!)
 done
-started() { inm1 rados -c member.conf -p rbd -N ccbench-groups listomapkeys "$G" 2>/dev/null | grep -q '^started$'; }
+started() { inm1 rados -c member.conf -p rbd -N ccbench-groups listomapkeys "$G" 2>/dev/null | gq '^started$'; }
 wait_for 30 "the group's start" started
 beats() { [ "$(inm1 rados -c member.conf -p rbd -N ccbench-groups listomapkeys "$G.heartbeat" 2>/dev/null | wc -l)" -ge 3 ]; }
 wait_for 15 "every member's first heartbeat" beats

@@ -28,7 +28,7 @@ G=glost$$
 timeout -k 5 100 "$CCBENCH" rados write -p "$POOL" -d 4s -b 64K -t 2 --op-timeout 5s \
 	--group "$G" --members 1 --group-timeout 20s -q -f json >l.json 2>l.err &
 pid=$!
-started() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | grep -q '^started$'; }
+started() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | gq '^started$'; }
 wait_for 20 "the group's start" started
 sleep 1
 for id in $osds; do

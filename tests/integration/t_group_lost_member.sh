@@ -28,14 +28,14 @@ for i in 1 2 3; do
 		--group "$G" --members 3 --group-timeout 30s -q -f json >m$i.json 2>m$i.err &
 	pids+=($!)
 done
-started() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | grep -q '^started$'; }
+started() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | gq '^started$'; }
 wait_for 30 "the group's start" started
 # ccbench itself under member 2's timeout (its pid is in its member id).
 victim=$(pgrep -P "${pids[1]}" -x "$(basename "$CCBENCH" | cut -c1-15)") ||
 	fail "no ccbench under member 2's timeout (pid ${pids[1]})"
 # The start lies 2 s after the claim: kill member 2 about 1 s into the run,
 # once it has beaten (its heartbeat key is there).
-beat2() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G.heartbeat" 2>/dev/null | grep -q "\.$victim\."; }
+beat2() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G.heartbeat" 2>/dev/null | gq "\.$victim\."; }
 wait_for 10 "member 2's first heartbeat" beat2
 sleep 1
 kill -KILL "$victim"
@@ -48,7 +48,7 @@ for i in 1 3; do
 	wait "${pids[$((i - 1))]}" || rc=$?
 	cat m$i.err >&2
 	[ "$rc" = 0 ] || fail "surviving member $i exited $rc"
-	jget m$i.json 'd["status"]' | grep -qx ok || fail "member $i status"
+	jget m$i.json 'd["status"]' | gq -x ok || fail "member $i status"
 done
 
 timed "$CCBENCH" group report "$G" --group-pool "$POOL" --wait 30s -f json >r.json 2>r.err
@@ -93,4 +93,4 @@ grep -q "^aggregate .*incomplete: 1 of 3 lost" r.txt || fail "text: the aggregat
 grep -q "^LOST .*last heard" r.txt || fail "text: no LOST line"
 
 expect_rc 0 "$CCBENCH" group rm "$G" --group-pool "$POOL"
-! ns_objects ccbench-groups | grep -q "^$G" || fail "group rm left objects: $(ns_objects ccbench-groups | grep "^$G")"
+! ns_objects ccbench-groups | gq "^$G" || fail "group rm left objects: $(ns_objects ccbench-groups | grep "^$G")"

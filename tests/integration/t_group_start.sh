@@ -14,8 +14,8 @@ group_members 3 m "$CCBENCH" rados write -p "$POOL" -d 3s -b 64K -t 4 --group "$
 rc=$RC
 for i in 1 2 3; do
 	cat m$i.err >&2
-	jget m$i.json 'd["status"]' | grep -qx ok || fail "member $i status"
-	jget m$i.json 'd["group"]["name"]' | grep -qx "$G" || fail "member $i: no group object"
+	jget m$i.json 'd["status"]' | gq -x ok || fail "member $i status"
+	jget m$i.json 'd["group"]["name"]' | gq -x "$G" || fail "member $i: no group object"
 done
 [ "$rc" = 0 ] || fail "a member exited $rc"
 
@@ -75,11 +75,11 @@ python3 -c 'import sys, xml.etree.ElementTree as E; t=E.parse(sys.argv[1]); asse
 "$CCBENCH" group report "$G" --group-pool "$POOL" >r.txt
 grep -q "^aggregate" r.txt || fail "text report: no aggregate line"
 grep -q "Jain" r.txt || fail "text report: no fairness index"
-"$CCBENCH" group ls --group-pool "$POOL" | grep -q "^$G .*complete" || fail "group ls"
+"$CCBENCH" group ls --group-pool "$POOL" | gq "^$G .*complete" || fail "group ls"
 
-ns_objects ccbench-groups | grep -q "^$G" || fail "no group objects"
+ns_objects ccbench-groups | gq "^$G" || fail "no group objects"
 expect_rc 0 "$CCBENCH" group rm "$G" --group-pool "$POOL"
-ns_objects ccbench-groups | grep -q "^$G" && fail "group rm left objects" || true
+ns_objects ccbench-groups | gq "^$G" && fail "group rm left objects" || true
 expect_rc 2 "$CCBENCH" group report "$G" --group-pool "$POOL"
 expect_rc 2 "$CCBENCH" group rm "$G" --group-pool "$POOL"
 # The runs' own objects were removed as usual.

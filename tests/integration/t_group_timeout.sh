@@ -28,7 +28,7 @@ grep -q "no member starts alone" t2.err || fail "no timeout message"
 # Ctrl-C while waiting: exit 130, registration withdrawn.
 "$CCBENCH" rados write -p "$POOL" -d 3s -b 64K --group "$G" --members 2 -q >/dev/null 2>s.err &
 pid=$!
-registered() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | grep -q '^member\.'; }
+registered() { rados -p "$POOL" -N ccbench-groups listomapkeys "$G" 2>/dev/null | gq '^member\.'; }
 wait_for 10 "the member's registration" registered
 signal_wait $pid INT 130 30 s.err
 grep -q "withdrew" s.err || fail "no withdraw message"

@@ -32,7 +32,7 @@ for pass in 1 2; do
 		fail "pass $pass: $bdisk read $(((b1 - b0) * 512)) bytes for $size: served from the backing file's cache"
 	[ "$(jget c$pass.json 'd["layout"]["backing_reads"]["bytes"] >= d["bytes"] // 2')" = True ] ||
 		fail "pass $pass: backing_reads $(jget c$pass.json 'd["layout"].get("backing_reads")')"
-	jget c$pass.json '"\n".join(d["warnings"])' | grep -q "page cache" &&
+	jget c$pass.json '"\n".join(d["warnings"])' | gq "page cache" &&
 		fail "pass $pass: a cache warning on a cold pass: $(jget c$pass.json 'd["warnings"]')"
 done
 
@@ -44,8 +44,8 @@ hold_pages "$dev"
 "$CCBENCH" krbd read --device "$dev" --total $((2 * size)) -q -f json >h.json || fail "held: exit $?"
 kill "$HOLD_PID"
 [ "$(jget h.json 'd["layout"]["passes"]')" = 2 ] || fail "held: passes $(jget h.json 'd["layout"]["passes"]')"
-jget h.json '"\n".join(d["warnings"])' | grep -q "served from the page cache: /dev/" ||
+jget h.json '"\n".join(d["warnings"])' | gq "served from the page cache: /dev/" ||
 	fail "no warning for a run served from the cache: device_reads $(jget h.json 'd["layout"]["device_reads"]'), warnings $(jget h.json 'd["warnings"]')"
-jget h.json '"\n".join(d["warnings"])' | grep -q "2 of the 2 passes checked" ||
+jget h.json '"\n".join(d["warnings"])' | gq "2 of the 2 passes checked" ||
 	fail "no warning for each pass served from the cache: $(jget h.json 'd["warnings"]')"
 [ -z "$(state_files)" ] || fail "state file left"

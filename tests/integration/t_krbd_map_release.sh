@@ -34,7 +34,7 @@ grep -q ",ro rbd mr$$ -$" req || fail "not a read-only map of rbd/mr$$: $(cat re
 # A given ms_mode: the v2 addresses, on every release.
 map_request given "$CCBENCH" krbd read --map "rbd/mr$$" --map-via kernel --map-options ms_mode=crc -q
 grep -q "^$v2 name=admin,.*ms_mode=crc" given || fail "given ms_mode=crc: $(cat given)"
-grep -c "ms_mode=" given | grep -qx 1 || fail "two ms_mode options: $(cat given)"
+grep -c "ms_mode=" given | gq -x 1 || fail "two ms_mode options: $(cat given)"
 # A key in --map-options never reaches `rbd device map`'s argv, which any
 # local user reads in /proc/PID/cmdline. No rbd CLI takes one: this one
 # refuses secret= as an unknown map option, in -o and (probed here, a note)

@@ -55,7 +55,7 @@ timed wait $pid
 # A partial result: what was read before the stall, and the one failed op.
 [ "$(jget s.json 'd["bytes"] > 0 and d["errors"] >= 1')" = True ] ||
 	fail "not a partial result: bytes $(jget s.json 'd["bytes"]'), errors $(jget s.json 'd["errors"]')"
-jget s.json '"\n".join(d.get("warnings", []))' | grep -q "blocked in the kernel" ||
+jget s.json '"\n".join(d.get("warnings", []))' | gq "blocked in the kernel" ||
 	fail "no warning about the blocked reader: $(jget s.json 'd.get("warnings")')"
 [ "$(jget s.json 'd["layout"]["read_ahead_kb"]["after"] == d["layout"]["read_ahead_kb"]["before"]')" = True ] ||
 	fail "read_ahead_kb not restored in the result"
@@ -92,7 +92,7 @@ cont
 timed wait $pid
 [ "$RC" = 130 ] || fail "Ctrl-C on a stall: exit $RC: $(cat i.err)"
 [ "$(jget i.json 'd["status"]')" = interrupted ] || fail "status $(jget i.json 'd["status"]')"
-jget i.json '"\n".join(d.get("warnings", []))' | grep -q "interrupted" ||
+jget i.json '"\n".join(d.get("warnings", []))' | gq "interrupted" ||
 	fail "no warning about the abandoned read: $(jget i.json 'd.get("warnings")')"
 assert_unmapped
 [ -z "$(state_files)" ] || fail "state file left: $(cat $(state_files))"

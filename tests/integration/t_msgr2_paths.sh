@@ -17,7 +17,7 @@ v1=$(echo "$mon" | grep -o 'v1:[0-9.]*:[0-9]*' | cut -d: -f2-)
 [ -n "$v2" ] && [ -n "$v1" ] || fail "mon host '$mon': no v2 and v1 address"
 ceph_cli mon set-addrs a "[v2:$v2]" >/dev/null 2>&1 || fail "mon set-addrs a [v2:$v2]"
 sed -i "s|^\([[:space:]]*mon host = \).*|\1[v2:$v2]|" "$OWN_CONF"
-v1_gone() { ! ss -ltn | grep -q " ${v1} "; }
+v1_gone() { ! ss -ltn | gq " ${v1} "; }
 wait_for 60 "the mon to stop listening on v1 $v1" v1_gone
 mons_v2_only() { ceph_cli mon dump -f json 2>/dev/null | python3 -c '
 import json, sys

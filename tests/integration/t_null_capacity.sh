@@ -46,7 +46,7 @@ in_range || little ||
 in_range || echo "note: capacity $(jget cap.json 'd["capacity_ops_s"]') ops/s, by Little's law on a stretched service time: $(steps)"
 echo "capacity $(jget cap.json 'd["capacity_ops_s"]') ops/s of M/D/4 = 400"
 # Nothing of a cluster in a run that has none.
-jget cap.json 'json.dumps(d["explain"])' | grep -qi 'osd\|cluster state' &&
+jget cap.json 'json.dumps(d["explain"])' | gq -i 'osd\|cluster state' &&
 	fail "explain speaks of a cluster: $(jget cap.json 'json.dumps(d["explain"])')"
 # Its option is the null path's own: refused elsewhere, before anything connects.
 rc=0

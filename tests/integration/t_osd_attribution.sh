@@ -69,7 +69,7 @@ apart() {
 	for q in p99:2.5 p50:3; do
 		rule="$rule${rule:+ or }(lambda o, q, k: (lambda p: o[$S]['latency_us'][q] > p[-1] and o[$S]['latency_us'][q] >= k * (p[(len(p) - 1) // 2] + p[len(p) // 2]) / 2)(sorted(v['latency_us'][q] for i, v in o.items() if i != $S)))({e['osd']: e for e in d['attribution']['osds'] if e.get('ops', 0) >= 100}, '${q%:*}', ${q#*:})"
 	done
-	jget "$1" "$rule" | grep -qx True || fail "$1: osd.$S does not stand apart: $(per_osd "$1")"
+	jget "$1" "$rule" | gq -x True || fail "$1: osd.$S does not stand apart: $(per_osd "$1")"
 }
 
 "$CCBENCH" rados write -p "$POOL" -b 4K -t 8 -d 6s -f json >slow.json 2>slow.err ||

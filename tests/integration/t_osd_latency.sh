@@ -86,7 +86,7 @@ grep -q "nothing was changed" refused.err || fail "caps: $(cat refused.err)"
 first=$(echo "$osds" | head -1)
 ceph_cli tell "osd.$first" config set ms_inject_delay_max 0.5 >/dev/null
 before=$(inject_state)
-echo "$before" | grep -q "osd.$first ms_inject_delay_max=0.5" || fail "no override to keep: $before"
+echo "$before" | gq "osd.$first ms_inject_delay_max=0.5" || fail "no override to keep: $before"
 "$CCBENCH" rbd read --size 32M --osd-latency 20ms -d 3s --cache-policy writeback --readahead 1M \
 	-f json >run.json 2>run.err || fail "run exit $?: $(cat run.err)"
 jcheck run.json \

@@ -47,7 +47,7 @@ expect_refused "a FIFO" run --output fifo
 # /dev/stdout appended to a log: what was there stays.
 echo "earlier line" >log
 run --output /dev/stdout >>log
-head -1 log | grep -qx "earlier line" || fail "--output /dev/stdout >>log lost the log's first line"
+head -1 log | gq -x "earlier line" || fail "--output /dev/stdout >>log lost the log's first line"
 tail -n +2 log >from_stdout.json
 is_result from_stdout.json || fail "--output /dev/stdout: no result after the earlier line"
 
@@ -67,7 +67,7 @@ ln -s sweep_target.json sweep_link.json
 "$CCBENCH" sweep ../cfg.json -p "$POOL" --json sweep_link.json --csv null -q >/dev/null
 [ -L sweep_link.json ] || fail "sweep --json replaced the symlink"
 [ -c null ] || fail "sweep --csv replaced the device node"
-jget sweep_target.json 'd["kind"]' | grep -qx sweep || fail "sweep --json: the target holds no sweep"
+jget sweep_target.json 'd["kind"]' | gq -x sweep || fail "sweep --json: the target holds no sweep"
 "$CCBENCH" report plain.json --csv null -f csv >/dev/null
 [ -c null ] || fail "report --csv replaced the device node"
 
@@ -76,7 +76,7 @@ mknod blk b 7 200
 rc=0
 msg=$(run --output blk 2>&1 >/dev/null) || rc=$?
 [ "$rc" != 0 ] || fail "--output on a block device succeeded"
-printf '%s' "$msg" | grep -q "block device" || fail "no 'block device' in: $msg"
+printf '%s' "$msg" | gq "block device" || fail "no 'block device' in: $msg"
 [ -b blk ] || fail "the block device node was replaced"
 rm -f blk
 
@@ -140,8 +140,8 @@ no_key() { # no_key FILE...: none holds the key
 "$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -o "key=$KEY" >k.txt 2>>k.err
 "$CCBENCH" rados write -p "$POOL" -d 1s -b 64K "-okey=$KEY" -f csv >k.csv 2>>k.err
 no_key k.json k.out k.err k.txt k.csv
-jget k.json 'd["parameters"]["set"]' | grep -q "key=<redacted>" || fail "parameters.set not redacted: $(jget k.json 'd["parameters"]["set"]')"
-jget k.json 'd["argv"]' | grep -q "key=<redacted>" || fail "argv not redacted: $(jget k.json 'd["argv"]')"
+jget k.json 'd["parameters"]["set"]' | gq "key=<redacted>" || fail "parameters.set not redacted: $(jget k.json 'd["parameters"]["set"]')"
+jget k.json 'd["argv"]' | gq "key=<redacted>" || fail "argv not redacted: $(jget k.json 'd["argv"]')"
 cat >kcfg.json <<'CFG'
 {"command": "rados write", "params": {"op-size": "64K", "duration": "1s"}, "matrix": {"clients": [1]}}
 CFG

@@ -12,7 +12,7 @@ restore_ratios() {
 	ceph_cli osd set-full-ratio .99 >/dev/null 2>&1
 }
 on_exit restore_ratios
-is_full() { ceph_cli osd pool ls detail 2>/dev/null | grep "'$POOL'" | grep -qE 'flags [^ ]*full'; }
+is_full() { ceph_cli osd pool ls detail 2>/dev/null | grep "'$POOL'" | gq -E 'flags [^ ]*full'; }
 
 "$CCBENCH" rados write -p "$POOL" -d 120s -b 4M -t 8 -f json >f.json 2>f.err &
 pid=$!
@@ -43,7 +43,7 @@ if [ -n "$flagged" ]; then
 	python3 -c "import sys; sys.exit(0 if $after <= 10 else 1)" || fail "ended $after s after the flag"
 fi
 [ "$(jget f.json 'd["status"]')" = aborted ] || fail "status"
-jget f.json 'd["reason"]' | grep -q "is full" || fail "reason: $(jget f.json 'd["reason"]')"
+jget f.json 'd["reason"]' | gq "is full" || fail "reason: $(jget f.json 'd["reason"]')"
 grep -q "is full" f.err || fail "no message on stderr"
 restore_ratios
 for _ in $(seq 1 60); do is_full || break; sleep 1; done

@@ -22,7 +22,7 @@ cat d.err
 [ "$RC" = 1 ] || fail "exit $RC"
 [ "$ELAPSED" -le 20 ] || fail "took $ELAPSED s after the OSD stopped (bound: --op-timeout 5 s + 15 s)"
 [ "$(jget d.json 'd["status"]')" = aborted ] || fail "status"
-jget d.json 'd["error"]' | grep -q "timed out" || fail "error: $(jget d.json 'd.get("error")')"
+jget d.json 'd["error"]' | gq "timed out" || fail "error: $(jget d.json 'd.get("error")')"
 echo "note: wrote $(jget d.json 'd["layout"]["objects"]') objects before the stop; ended $ELAPSED s after it"
 wait_osds_up
 if grep -q 'not removed' d.err; then

@@ -28,5 +28,5 @@ grep -q "MiB/s" j.err || fail "no progress on stderr"
 
 "$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -q -f json --output out.json >stdout.txt
 [ ! -s stdout.txt ] || fail "stdout not empty with --output"
-jget out.json 'd["status"]' | grep -q ok || fail "--output file"
-ls | grep -q '\.tmp\.' && fail "temporary output left" || true
+jget out.json 'd["status"]' | gq ok || fail "--output file"
+ls | gq '\.tmp\.' && fail "temporary output left" || true

@@ -16,14 +16,14 @@ quota_pool "$qp" $((40 * 1048576))
 # write the time (seconds since the epoch, fractional) into FILE.
 flag_time() {
 	for _ in $(seq 1 600); do
-		if ceph_cli osd pool ls detail 2>/dev/null | grep "'$qp'" | grep -q full_quota; then
+		if ceph_cli osd pool ls detail 2>/dev/null | grep "'$qp'" | gq full_quota; then
 			date +%s.%N >"$1"
 			return 0
 		fi
 		sleep 0.2
 	done
 }
-is_flagged() { ceph_cli osd pool ls detail | grep "'$qp'" | grep -q full_quota; }
+is_flagged() { ceph_cli osd pool ls detail | grep "'$qp'" | gq full_quota; }
 wait_unflagged() {
 	for _ in $(seq 1 60); do is_flagged || return 0; sleep 1; done
 	fail "pool $qp still flagged full_quota"
@@ -41,7 +41,7 @@ after=$(python3 -c "print(round($end - $(cat flag1), 1))")
 echo "note: rados write ended $after s after the pool was flagged full_quota (--op-timeout 60 s)"
 python3 -c "import sys; sys.exit(0 if $after <= 10 else 1)" || fail "ended $after s after the flag"
 [ "$(jget q.json 'd["status"]')" = aborted ] || fail "status"
-jget q.json 'd["reason"]' | grep -q "over its quota" || fail "reason: $(jget q.json 'd["reason"]')"
+jget q.json 'd["reason"]' | gq "over its quota" || fail "reason: $(jget q.json 'd["reason"]')"
 [ "$(jget q.json 'd["ops"] > 0')" = True ] || fail "no partial result"
 grep -q "over its quota" q.err || fail "no message on stderr"
 [ -z "$(ns_objects ccbench "$qp")" ] || fail "objects left in the full pool"
@@ -79,7 +79,7 @@ grep -q 'over its quota.*stopping' r.err || fail "no stop message"
 after=$(python3 -c "print(round($said - $(cat flag2), 1))")
 echo "note: rbd write said why $after s after the pool was flagged full_quota"
 python3 -c "import sys; sys.exit(0 if $after <= 10 else 1)" || fail "said why $after s after the flag"
-jget r.json 'd["reason"]' | grep -q "over its quota" || fail "rbd reason: $(jget r.json 'd["reason"]')"
+jget r.json 'd["reason"]' | gq "over its quota" || fail "rbd reason: $(jget r.json 'd["reason"]')"
 img=$(jget r.json 'd["layout"]["image"]')
 grep -q "remove it with: rbd rm $qp/$img (or ccbench restore, from its record)" r.err ||
 	fail "no removal command for the image: $(cat r.err)"

@@ -35,7 +35,7 @@ n=$(jget w.json 'd["layout"]["objects"]')
 [ "$(jget r.json 'd["ops"] > 0')" = True ] || fail "rand read nothing"
 [ "$(jget r.json 'd["latency_us"]["p99"] >= d["latency_us"]["p50"] > 0')" = True ] || fail "latency"
 
-"$CCBENCH" cleanup -p "$POOL" --run-name wsr | grep -q "removed $n objects" || fail "cleanup count"
+"$CCBENCH" cleanup -p "$POOL" --run-name wsr | gq "removed $n objects" || fail "cleanup count"
 [ "$(ns_objects)" = bystander ] || fail "cleanup left or took: $(ns_objects | tr '\n' ' ')"
 rados -p "$POOL" -N ccbench rm bystander
 

@@ -17,7 +17,7 @@ done
 # Interrupted while filling the image, before any measurement.
 "$CCBENCH" rbd read --size 1G -q 2>p.err &
 pid=$!
-wait_for 60 "the temporary image" eval 'new_images | grep -q ccbench'
+wait_for 60 "the temporary image" eval 'new_images | gq ccbench'
 sleep 0.5
 signal_wait $pid INT 130 60 p.err
 [ -z "$(new_images)" ] || fail "prefill SIGINT left $(new_images)"

@@ -67,7 +67,7 @@ jcheck one.json "d['cluster_state']['start']['osd_scheduler']['osd_op_queue'] ==
 	"any(e['kind'] == 'scheduler' for e in d['explain'])"
 # explain re-derives the same line from the saved result alone.
 line=$(jget one.json '[e["text"] for e in d["explain"] if e["kind"] == "scheduler"][0]')
-"$CCBENCH" explain one.json | grep -qF "$line" || fail "explain one.json: not the stored scheduler line: $line"
+"$CCBENCH" explain one.json | gq -F "$line" || fail "explain one.json: not the stored scheduler line: $line"
 echo "note: $line"
 # The text view: one line.
 "$CCBENCH" rados write -p "$POOL" -b 64K -d 1s -q >one.txt
@@ -106,7 +106,7 @@ on_exit drop_group
 "$CCBENCH" group report "$G" --group-pool "$POOL" -f json >g.json
 jcheck g.json "d['releases']['cluster']['release'] == '$want_rel'" \
 	"d['releases']['client']['release'] == '$want_client_rel'"
-"$CCBENCH" group report "$G" --group-pool "$POOL" | grep -q "^releases  *cluster $want_rel" ||
+"$CCBENCH" group report "$G" --group-pool "$POOL" | gq "^releases  *cluster $want_rel" ||
 	fail "group report text: no releases line"
 
 # compare: the same releases gate as before.

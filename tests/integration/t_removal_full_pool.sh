@@ -17,7 +17,7 @@ set -euo pipefail
 
 qp=$POOL-quota
 quota_pool "$qp" 0
-is_flagged() { ceph_cli osd pool ls detail | grep "'$qp'" | grep -q full_quota; }
+is_flagged() { ceph_cli osd pool ls detail | grep "'$qp'" | gq full_quota; }
 
 # Before the pool is full: a group's objects (17 members' results and the
 # group object), a kept run, and a temporary image whose run was killed.
@@ -56,10 +56,10 @@ timed "$CCBENCH" restore --op-timeout 20s >restore.out 2>restore.err
 [ "$RC" = 1 ] && [ "$ELAPSED" -le 10 ] || fail "restore: exit $RC after $ELAPSED s: $(cat restore.out restore.err)"
 grep -q "over its quota.*librbd cannot remove an image until the pool has room (kept" restore.err ||
 	fail "restore did not say why: $(cat restore.out restore.err)"
-rbd ls "$qp" | grep -qx "$image" || fail "the image went"
+rbd ls "$qp" | gq -x "$image" || fail "the image went"
 echo "note: restore kept the image on the full pool in $ELAPSED s: $(head -c 200 restore.err)"
 ceph_cli osd pool set-quota "$qp" max_bytes 0 >/dev/null
 wait_for 30 "pool $qp no longer full" eval '! is_flagged'
 "$CCBENCH" restore >restore2.out 2>restore2.err || fail "restore with room: $(cat restore2.out restore2.err)"
-rbd ls "$qp" | grep -qx "$image" && fail "the image is still there"
+rbd ls "$qp" | gq -x "$image" && fail "the image is still there"
 true

@@ -27,7 +27,7 @@ no_images "SIGHUP in the run"
 # SIGHUP while the image is being filled, before any measurement.
 "$CCBENCH" rbd read --size 1G -q 2>hp.err &
 pid=$!
-wait_for 60 "the temporary image" eval 'new_images | grep -q ccbench'
+wait_for 60 "the temporary image" eval 'new_images | gq ccbench'
 sleep 0.5
 signal_wait $pid HUP 129 60 hp.err
 no_images "SIGHUP in the prefill"
@@ -64,7 +64,7 @@ ELAPSED=$(($(date +%s) - s))
 [ "$(cat e.rc)" = 141 ] || fail "stderr closed: exit $(cat e.rc)"
 [ "$ELAPSED" -le 40 ] || fail "stderr closed: $ELAPSED s to stop"
 [ "$(jget e.json 'd["status"]')" = interrupted ] || fail "stderr closed: status"
-jget e.json 'd["reason"]' | grep -q SIGPIPE || fail "stderr closed: reason $(jget e.json 'd["reason"]')"
+jget e.json 'd["reason"]' | gq SIGPIPE || fail "stderr closed: reason $(jget e.json 'd["reason"]')"
 no_objects "stderr closed"
 
 # The same during an rbd prefill: the temporary image goes.

@@ -182,7 +182,7 @@ expect_rc 0 "$CCBENCH" compare spread.json knee.json --same-answer --allow-distr
 	grep -q '^knee: baseline "16M", current "128K", which the baseline.s repeats do not tell apart' ||
 	fail "no spread verdict: $("$CCBENCH" compare spread.json knee.json --same-answer --allow-distrust)"
 expect_rc 0 "$CCBENCH" compare full.json wide.json --same-answer --allow-distrust --tolerance 25%
-"$CCBENCH" compare full.json wide.json --same-answer --allow-distrust --tolerance 25% | grep -q "within its 95% interval" ||
+"$CCBENCH" compare full.json wide.json --same-answer --allow-distrust --tolerance 25% | gq "within its 95% interval" ||
 	fail "no interval verdict"
 expect_rc 0 "$CCBENCH" compare base-wide.json up.json --same-answer --allow-distrust --tolerance 25%
 "$CCBENCH" compare base-wide.json up.json --same-answer --allow-distrust --tolerance 25% |

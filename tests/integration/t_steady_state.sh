@@ -55,7 +55,7 @@ steady() {
 		'd["seconds"] >= d["steady_state"]["at_s"] - 0.2' \
 		"d['seconds'] < $2" \
 		'any(e["kind"] == "steady" and e["text"].startswith("steady after") for e in d["explain"])'
-	"$CCBENCH" explain "$1" | grep -q "steady after" || fail "$1: explain says nothing of it"
+	"$CCBENCH" explain "$1" | gq "steady after" || fail "$1: explain says nothing of it"
 }
 
 echo "== every path stops on its steady state"
@@ -103,7 +103,7 @@ jcheck tail.json 'd["status"] == "ok"' 'd["reason"] == "--duration reached"' \
 	'd["steady_state"]["attained"] is True' 'd["steady_state"]["read_to_end"] is True' \
 	'0 <= d["steady_state"]["end_was_s"] < 2' 'd["seconds"] >= 3.8' \
 	'any(e["kind"] == "steady" and "read on to it" in e["text"] for e in d["explain"])'
-"$CCBENCH" report tail.json | grep -q "read on to it" || fail "report: $("$CCBENCH" report tail.json)"
+"$CCBENCH" report tail.json | gq "read on to it" || fail "report: $("$CCBENCH" report tail.json)"
 jcheck rados.json 'd["steady_state"]["read_to_end"] is False'
 
 echo "== a run bounded before it could settle says so"
@@ -112,5 +112,5 @@ jcheck short.json 'd["status"] == "ok"' 'd["reason"] == "--duration reached"' \
 	'd["steady_state"]["attained"] is False' 'd["steady_state"]["at_s"] is None' \
 	'"--duration reached" in d["steady_state"]["why"]' \
 	'any(e["kind"] == "steady" and e["severity"] == "warn" and "not steady after" in e["text"] for e in d["explain"])'
-"$CCBENCH" explain short.json | grep -q "not steady after 2 s.*not a level" ||
+"$CCBENCH" explain short.json | gq "not steady after 2 s.*not a level" ||
 	fail "explain: $("$CCBENCH" explain short.json)"

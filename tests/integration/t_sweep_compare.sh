@@ -30,7 +30,7 @@ expect_rc 2 "$CCBENCH" compare base.json fewer.json
 expect_rc 2 "$CCBENCH" compare base.json /etc/hostname
 expect_rc 2 "$CCBENCH" compare base.json slightly.json --tolerance lots
 out=$("$CCBENCH" compare base.json halved.json || true)
-printf '%s' "$out" | grep -q REGRESSED || fail "no REGRESSED line"
+printf '%s' "$out" | gq REGRESSED || fail "no REGRESSED line"
 # A single run compares with itself by command.
 "$CCBENCH" rados write -p "$POOL" -d 1s -b 64K -q -f json >one.json
 expect_rc 0 "$CCBENCH" compare one.json one.json

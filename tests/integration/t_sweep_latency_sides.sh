@@ -38,7 +38,7 @@ jcheck one.ex.json \
 	'any(c["kind"] == "latency-sides" and c["severity"] == "distrust" for c in d[0]["explain"])' \
 	'any(c["kind"] == "fuse-loop" for c in d[0]["explain"])'
 "$CCBENCH" explain one.out.json >one.ex.txt
-head -3 one.ex.txt | grep -q "DISTRUST: not comparable" || fail "explain text: no sweep line first: $(head -3 one.ex.txt)"
+head -3 one.ex.txt | gq "DISTRUST: not comparable" || fail "explain text: no sweep line first: $(head -3 one.ex.txt)"
 # The chart labels the series.
 "$CCBENCH" report one.out.json --svg one.svg >/dev/null
 grep -q "fuse-loop: cannot show readahead" one.svg || fail "svg: the fuse-loop series not labelled"
