@@ -100,12 +100,19 @@ unit_tests() { (cd "$build" && ctest -j"$(nproc)" --output-on-failure); }
 # library's files (scripts/circles.py, on the build above: the library's
 # members, exactly this build's objects; CMakeFiles/ may keep a stale one
 # of a renamed file), then no call from a folder up into a higher one
-# (scripts/layers.py). All run, whatever the first says.
+# (scripts/layers.py), then no `| grep -q` in an integration test (under
+# pipefail it fails when the writer has more lines after the match: gq in
+# tests/integration/lib.sh reads to the end). All run, whatever the first
+# says.
 lint() {
 	local rc=0
 	"$top/scripts/format-check.sh" || rc=1
 	python3 "$top/scripts/circles.py" "$build/libccbcore.a" || rc=1
 	python3 "$top/scripts/layers.py" "$build" || rc=1
+	if grep -nE '^[^#]*\|[[:space:]]*grep[[:space:]]+-q' "$top"/tests/integration/*.sh; then
+		echo "lint: '| grep -q' above, in tests run under pipefail: use gq (tests/integration/lib.sh)" >&2
+		rc=1
+	fi
 	return "$rc"
 }
 stage "formatting and file circles" lint
