@@ -71,7 +71,7 @@ assert_unmapped() {
 mapped_loop() {
 	local i l
 	for i in $(seq 1 300); do
-		l=$(our_loops | head -1 | cut -d: -f1)
+		l=$(our_loops | sed -n "1s/:.*//p") # sed reads to the end (see gq)
 		[ -n "$l" ] && { echo "$l"; return 0; }
 		sleep 0.1
 	done

@@ -83,7 +83,7 @@ grep -q "nothing was changed" refused.err || fail "caps: $(cat refused.err)"
 [ "$(inject_state)" = "$clean" ] || fail "the caps refusal changed the OSDs: $(inject_state)"
 
 # ---- a run: measured, recorded, put back; an earlier override kept ----------
-first=$(echo "$osds" | head -1)
+first=$(sed -n 1p <<<"$osds") # not echo | head: see gq in lib.sh
 ceph_cli tell "osd.$first" config set ms_inject_delay_max 0.5 >/dev/null
 before=$(inject_state)
 echo "$before" | gq "osd.$first ms_inject_delay_max=0.5" || fail "no override to keep: $before"
