@@ -8,7 +8,7 @@
 #   (tradeoff, runners, chart), a grid mixing searches and single runs, a
 #   workload with no stream of ops to pace.
 # - The grid: both searches find a capacity within 0.7 to 1.1 of M / D, 8
-#   in flight carry 2.5 to 5 times what 2 do; the text, CSV and SVG views
+#   in flight carry 2.5 to 5.5 times what 2 do; the text, CSV and SVG views
 #   show capacity per point; report re-renders the saved grid; compare
 #   gates on capacity (one point's halved: REGRESSED, exit 1) and on the
 #   response p99 at 70 % (--metric p99).
@@ -57,9 +57,13 @@ jcheck grid.json 'd["kind"] == "sweep" and d["status"] == "ok" and d["row_key"] 
 	'all(r["kind"] == "capacity" and r["status"] == "ok" for p in d["points"] for r in p["runs"])' \
 	'all(p["aggregate"]["runs_ok"] == 1 for p in d["points"])'
 cap() { jget grid.json "[p for p in d['points'] if p['matrix']['max-in-flight'] == $1][0]['aggregate']['capacity_ops_s']['mean']"; }
+# Each search stops when its bracket is within 20 % (precision), at the
+# rate it carried last: either capacity may be found up to 20 % under its
+# own, on its own, so the ratio of 4 may be read 4 x 1.25 = 5 from that
+# alone (CI: 30.6 and 154.8, 5.06). 5.5 leaves that and 10 % of noise.
 in_range() {
 	c2=$(cap 2) c8=$(cap 8)
-	python3 -c "import sys; c2, c8 = $c2, $c8; sys.exit(not (28 <= c2 <= 44 and 112 <= c8 <= 176 and 2.5 <= c8 / c2 <= 5))"
+	python3 -c "import sys; c2, c8 = $c2, $c8; sys.exit(not (28 <= c2 <= 44 and 112 <= c8 <= 176 and 2.5 <= c8 / c2 <= 5.5))"
 }
 once_more_if_distrusted grid.json in_range grid_sweep
 in_range || fail "capacities $c2 and $c8 ops/s, want 0.7 to 1.1 of 40 and 160: $(show); distrust: $(distrusts grid.json)"
