@@ -17,22 +17,43 @@ N=16
 NET=10.77.0
 netns_up $N $NET
 
-G=gns$$
-pids=()
-for i in $(seq 1 $N); do
-	ip netns exec $P-m$i timeout -k 5 90 "$CCBENCH" rados write -c member.conf -p rbd -d 3s -b 16K \
-		-t 2 --group "$G" --members $N --group-timeout 60s -q -f json >m$i.json 2>m$i.err &
-	pids+=($!)
-done
-rc=0
-for p in "${pids[@]}"; do wait "$p" || rc=$?; done
-[ "$rc" = 0 ] || {
-	# The whole of a failed member's stderr (a sanitizer's report is long).
-	for f in m*.err; do [ -s "$f" ] && { echo "== $f"; head -c 6000 "$f"; }; done >&2
-	fail "a member exited $rc"
+# group_run G: the 16 members as group G, then its report in r.json;
+# exit 3 of the report (a member lost) is left to the caller.
+group_run() {
+	local i p rc=0
+	G=$1
+	pids=()
+	for i in $(seq 1 $N); do
+		ip netns exec $P-m$i timeout -k 5 90 "$CCBENCH" rados write -c member.conf -p rbd -d 3s -b 16K \
+			-t 2 --group "$G" --members $N --group-timeout 60s -q -f json >m$i.json 2>m$i.err &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do wait "$p" || rc=$?; done
+	[ "$rc" = 0 ] || {
+		# The whole of a failed member's stderr (a sanitizer's report is long).
+		for f in m*.err; do [ -s "$f" ] && { echo "== $f"; head -c 6000 "$f"; }; done >&2
+		fail "a member exited $rc"
+	}
+	report_rc=0
+	ip netns exec $P-m1 "$CCBENCH" group report "$G" -c member.conf -p rbd -f json >r.json 2>r.err ||
+		report_rc=$?
 }
-ip netns exec $P-m1 "$CCBENCH" group report "$G" -c member.conf -p rbd -f json >r.json ||
-	fail "group report: exit $?"
+# Lost, by its own account: each lost member came back and stored its
+# result marked partial, the cluster having taken none of its beats for
+# longer than the report waits (a one-OSD cluster that 16 members and two
+# other lanes on 2 CPUs stalled: CI of 2026-12-06, "1 of 16 lost" after a
+# 3 s run whose 16 members all exited 0). ccbench named it, as it should;
+# the group runs once more. A member lost any other way fails at once.
+lost_by_stall() {
+	jget r.json 'bool(d["lost"]) and all(m.get("returned") and m["partial"]["silent_s"] > m["partial"].get("lost_after_s", 5) for m in d["members"] if m["state"] == "lost")' |
+		gq -x True
+}
+group_run gns$$
+if [ "$report_rc" = 3 ] && lost_by_stall; then
+	echo "note: $(jget r.json '"; ".join("%s silent %.1f s by its own account" % (m["member"], m["partial"]["silent_s"]) for m in d["members"] if m["state"] == "lost")'): the group once more"
+	group_run gns$$-2
+fi
+[ "$report_rc" = 0 ] || fail "group report: exit $report_rc: $(cat r.err)"
 # The issue's 50 ms holds with this test alone on the host (17 ms seen);
 # 16 members on 2 CPUs beside other test lanes (CCB_IT_LANES) wake late
 # (70 ms seen in CI), so there the bound is 250 ms.
